@@ -1,0 +1,11 @@
+/* Every case, in the order of the seed series they verify. */
+#include <stddef.h>
+
+#include "eh/case.h"
+
+extern const struct eh_case eh_case_tx2_219_prfm;
+
+const struct eh_case *const eh_cases[] = {
+	&eh_case_tx2_219_prfm,
+	NULL,
+};

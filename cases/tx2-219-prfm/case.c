@@ -1,0 +1,91 @@
+/* Case tx2-219-prfm: the KPTI trampoline's PRFM after the TTBR1_EL1 write, before and after 9405447ef79b. */
+#include <stdio.h>
+#include <string.h>
+
+#include "eh/case.h"
+
+static const struct eh_commit commits[] = {
+	{ "9405447ef79b", "arm64: Avoid Cavium TX2 erratum 219 when switching TTBR" },
+	{ 0 },
+};
+
+static const struct eh_variant variants[] = {
+	{ "before", "5.4 trampoline, RANDOMIZE_BASE off, plain PRFM", "tramp_entry_before" },
+	{ "after", "PRFM inside alternative_if_not ARM64_WORKAROUND_CAVIUM_TX2_219_PRFM",
+	  "tramp_entry_after" },
+	{ "after-kaslr", "the same with RANDOMIZE_BASE on: ADR, ISB, then the load",
+	  "tramp_entry_after_kaslr" },
+	{ 0 },
+};
+
+static const struct eh_expect expect[] = {
+	{ "before", "cortex-a72", EH_VERDICT_BENIGN },
+	{ "before", "thunderx2", EH_VERDICT_BUG },
+	{ "before", "thunderx2-nosmt", EH_VERDICT_BENIGN },
+	{ "before", "vulcan", EH_VERDICT_BUG },
+	{ "after", "cortex-a72", EH_VERDICT_BENIGN },
+	{ "after", "thunderx2", EH_VERDICT_RESIDUAL },
+	{ "after", "thunderx2-nosmt", EH_VERDICT_BENIGN },
+	{ "after", "vulcan", EH_VERDICT_RESIDUAL },
+	{ "after-kaslr", "cortex-a72", EH_VERDICT_FIXED },
+	{ "after-kaslr", "thunderx2", EH_VERDICT_FIXED },
+	{ "after-kaslr", "thunderx2-nosmt", EH_VERDICT_FIXED },
+	{ "after-kaslr", "vulcan", EH_VERDICT_FIXED },
+	{ 0 },
+};
+
+/*
+ * The bug is a PRFM inside the TTBR window on a core where erratum 219 shows.
+ * A load left in the window is residual: the erratum text covers loads too,
+ * and the fix does not move the literal load, so it is reported, not hidden.
+ */
+static void judge(struct eh_machine *m, const struct eh_variant *v, struct eh_outcome *out)
+{
+	struct eh_window_summary s;
+	char where[256];
+	size_t n = 0;
+	unsigned i;
+
+	(void)v;
+	eh_trace_summarise(eh_machine_trace(m), &s);
+	if (!s.loads && !s.prefetches)
+		out->verdict = EH_VERDICT_FIXED;
+	else if (!s.injected)
+		out->verdict = EH_VERDICT_BENIGN;
+	else
+		out->verdict = s.prefetches ? EH_VERDICT_BUG : EH_VERDICT_RESIDUAL;
+
+	if (!s.windows) {
+		snprintf(out->evidence, sizeof(out->evidence), "no TTBR write");
+		return;
+	}
+	n += (size_t)snprintf(out->evidence + n, sizeof(out->evidence) - n, "window opened at %s",
+			      eh_machine_where(m, s.first_open_pc, where, sizeof(where)));
+	if (!s.nfirst)
+		n += (size_t)snprintf(out->evidence + n, sizeof(out->evidence) - n,
+				      "; closed with nothing inside");
+	for (i = 0; i < s.nfirst && n < sizeof(out->evidence); i++)
+		n += (size_t)snprintf(out->evidence + n, sizeof(out->evidence) - n, "; inside: %s",
+				      eh_machine_where(m, s.first_access_pc[i], where, sizeof(where)));
+	if (n >= sizeof(out->evidence))
+		return;
+	if (s.injected)
+		snprintf(out->evidence + n, sizeof(out->evidence) - n,
+			 "; spurious Data Abort injected on thread %d (%s)", s.victim,
+			 s.victim == s.culprit_thread ? "the culprit itself" : "a sibling thread");
+	else if (s.loads || s.prefetches)
+		snprintf(out->evidence + n, sizeof(out->evidence) - n,
+			 "; %s does not expose erratum 219: nothing injected",
+			 eh_machine_model(m)->name);
+}
+
+const struct eh_case eh_case_tx2_219_prfm = {
+	.id = "tx2-219-prfm",
+	.commits = commits,
+	.shows = "ThunderX2 erratum 219: the trampoline's PRFM in the TTBR1_EL1 window draws a spurious "
+		 "abort; the alternative NOPs it, the literal load stays as a residual hazard",
+	.object = "tx2-219-prfm.elf",
+	.variants = variants,
+	.expect = expect,
+	.judge = judge,
+};

@@ -1,0 +1,37 @@
+/* Kernel alternatives: `struct alt_instr` entries of .altinstructions, and patching them in as at boot. */
+#ifndef EH_ALT_H
+#define EH_ALT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "eh/cpucaps.h"
+#include "eh/elf.h"
+
+/* struct alt_instr (arch/arm64/include/asm/alternative.h, 5.x and 6.x): 12 bytes. */
+#define EH_ALT_ENTRY_SIZE 12
+
+struct eh_alt_site {
+	uint64_t entry;         /* address of the alt_instr entry */
+	uint64_t orig;          /* original instructions */
+	uint64_t repl;          /* replacement instructions, or the callback */
+	unsigned cap;           /* capability number (without the callback bit) */
+	const char *cap_name;   /* from the cpucaps table; NULL if it has none */
+	uint8_t orig_len, repl_len;
+	bool callback;
+	bool applied;           /* filled in by eh_alt_apply */
+};
+
+/* Read and check every entry of .altinstructions (none is fine). */
+int eh_alt_parse(struct eh_alt_site **out, size_t *nout, const struct eh_elf *elf,
+		 const struct eh_cpucaps *caps, struct eh_error *err);
+
+/*
+ * The kernel's instruction fix-up (get_alt_insn in arch/arm64/kernel/alternative.c):
+ * rewrite replacement word insn, read at repl_pc, for execution at orig_pc.
+ */
+int eh_alt_fixup(uint32_t insn, uint64_t repl_pc, uint64_t orig_pc, uint64_t repl_start,
+		 uint64_t repl_end, uint32_t *out, struct eh_error *err);
+
+#endif

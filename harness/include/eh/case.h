@@ -1,0 +1,89 @@
+/* Scenarios: the declarative case tables of cases/, and running one (variant, model) pair of a case. */
+#ifndef EH_CASE_H
+#define EH_CASE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "eh/error.h"
+#include "eh/machine.h"
+#include "eh/model.h"
+
+/* What a run shows, judged by the case. */
+enum eh_verdict {
+	EH_VERDICT_BUG,       /* the bug the fix addresses shows */
+	EH_VERDICT_FIXED,     /* it does not, and nothing hazardous remains */
+	EH_VERDICT_RESIDUAL,  /* it does not, but a hazard the fix leaves alone remains (reported) */
+	EH_VERDICT_BENIGN,    /* the hazard is there but this CPU is not affected */
+	EH_VERDICT_COUNT,
+};
+
+struct eh_commit {
+	const char *hash;     /* 12-digit short hash */
+	const char *subject;
+};
+
+struct eh_variant {
+	const char *name;     /* "before", "after", ... */
+	const char *desc;
+	const char *entry;    /* the symbol thread 0 starts at */
+};
+
+struct eh_expect {
+	const char *variant;
+	const char *model;
+	enum eh_verdict verdict;
+};
+
+struct eh_outcome {
+	enum eh_verdict verdict;
+	char evidence[1024];
+};
+
+struct eh_case {
+	const char *id;                       /* kebab-case, the folder under cases/ */
+	const struct eh_commit *commits;      /* ends with { 0 } */
+	const char *shows;                    /* one sentence */
+	const char *object;                   /* the snippet ELF built from the folder */
+	const struct eh_variant *variants;    /* ends with { 0 } */
+	const struct eh_expect *expect;       /* one row per (variant, model); ends with { 0 } */
+	/* Judge a finished run from its trace. */
+	void (*judge)(struct eh_machine *m, const struct eh_variant *v, struct eh_outcome *out);
+};
+
+/* Every case, in the order of the seed series; NULL-terminated (cases/registry.c). */
+extern const struct eh_case *const eh_cases[];
+
+struct eh_run_opts {
+	const char *cases_dir;   /* where the snippet ELFs are */
+	uint64_t seed;
+	uint64_t budget;         /* 0: the engine's default */
+	bool trace_insns;        /* record every instruction (replay) */
+};
+
+/* One (case, variant, model) run: the machine stays for replay and reports. */
+struct eh_case_run {
+	const struct eh_case *c;
+	const struct eh_variant *v;
+	const struct eh_model *model;
+	struct eh_outcome outcome;
+	enum eh_verdict expected;
+	bool pass;
+	double seconds;
+	struct eh_elf *elf;
+	struct eh_image *img;
+	struct eh_machine *machine;
+};
+
+const struct eh_case *eh_case_find(const char *id);
+const struct eh_variant *eh_case_variant(const struct eh_case *c, const char *name);
+/* The expected verdict of (variant, model), or -ENOENT if the case does not run there. */
+int eh_case_expected(const struct eh_case *c, const char *variant, const char *model,
+		     enum eh_verdict *out);
+const char *eh_verdict_name(enum eh_verdict v);
+
+int eh_case_run(struct eh_case_run **out, const struct eh_case *c, const struct eh_variant *v,
+		const struct eh_model *model, const struct eh_run_opts *opts, struct eh_error *err);
+void eh_case_run_free(struct eh_case_run *r);
+
+#endif

@@ -1,0 +1,36 @@
+/* Kernel capability numbers (arch/arm64 cpucaps.h) for a kernel version: built in, or read from a header. */
+#ifndef EH_CPUCAPS_H
+#define EH_CPUCAPS_H
+
+#include <stddef.h>
+
+#include "eh/error.h"
+
+/* How `struct alt_instr` marks a callback entry. */
+enum eh_alt_cb_style {
+	EH_ALT_CB_NCAPS,   /* 5.x: the capability field equals ARM64_NCAPS */
+	EH_ALT_CB_BIT15,   /* 6.x: bit 15 (ARM64_CB_BIT) set, low bits the capability */
+};
+
+struct eh_cpucap {
+	const char *name;  /* "ARM64_WORKAROUND_CAVIUM_TX2_219_PRFM" */
+	unsigned number;
+};
+
+struct eh_cpucaps {
+	const char *source;            /* "linux-5.4" or the header's path */
+	const struct eh_cpucap *caps;
+	size_t ncap_entries;
+	unsigned ncaps;                /* ARM64_NCAPS */
+	enum eh_alt_cb_style cb_style;
+};
+
+/* The built-in table for a kernel version ("5.4"); NULL when there is none. */
+const struct eh_cpucaps *eh_cpucaps_builtin(const char *version);
+extern const char *const eh_cpucaps_builtin_versions[];  /* NULL-terminated */
+
+/* The name of capability number n, or NULL if the table has none. */
+const char *eh_cpucaps_name(const struct eh_cpucaps *t, unsigned n);
+int eh_cpucaps_number(const struct eh_cpucaps *t, const char *name, unsigned *n);
+
+#endif

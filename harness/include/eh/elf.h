@@ -1,0 +1,59 @@
+/* AArch64 ELF files (snippet objects, vmlinux images, kernel objects) read through libelf. */
+#ifndef EH_ELF_H
+#define EH_ELF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "eh/error.h"
+
+struct eh_elf_section {
+	const char *name;
+	unsigned index;
+	uint32_t type;      /* SHT_* */
+	uint64_t flags;     /* SHF_* */
+	uint64_t addr;
+	uint64_t size;
+	uint32_t link, info;
+	uint64_t entsize;
+	uint8_t *data;      /* owned copy of the contents; NULL for SHT_NOBITS */
+};
+
+struct eh_elf_symbol {
+	const char *name;
+	uint64_t value;
+	uint64_t size;
+	unsigned shndx;
+	uint8_t type;       /* STT_* */
+	uint8_t bind;       /* STB_* */
+};
+
+struct eh_elf {
+	const char *path;   /* as given to eh_elf_open / eh_elf_parse */
+	uint16_t type;      /* ET_REL, ET_EXEC, ET_DYN */
+	uint64_t entry;
+	struct eh_elf_section *sections;
+	size_t nsections;
+	struct eh_elf_symbol *symbols;
+	size_t nsymbols;
+	char *strings;      /* owned storage behind every name above */
+};
+
+/* Parse an ELF image held in memory; name is used in messages only. */
+int eh_elf_parse(struct eh_elf **out, const char *name, const void *buf, size_t len,
+		 struct eh_error *err);
+int eh_elf_open(struct eh_elf **out, const char *path, struct eh_error *err);
+void eh_elf_free(struct eh_elf *elf);
+
+const struct eh_elf_section *eh_elf_section_by_name(const struct eh_elf *elf, const char *name);
+/* The allocated section that holds addr, or NULL. */
+const struct eh_elf_section *eh_elf_section_at(const struct eh_elf *elf, uint64_t addr);
+const struct eh_elf_symbol *eh_elf_symbol_by_name(const struct eh_elf *elf, const char *name);
+/* The function or label symbol at or before addr in addr's section; *off gets addr - value. */
+const struct eh_elf_symbol *eh_elf_symbol_at(const struct eh_elf *elf, uint64_t addr, uint64_t *off);
+/* "sym+0x10" or "0xffff..." into buf; returns buf. */
+const char *eh_elf_describe(const struct eh_elf *elf, uint64_t addr, char *buf, size_t len);
+/* Resolve "SYM", "SYM+OFF" or a hexadecimal address. */
+int eh_elf_resolve(const struct eh_elf *elf, const char *spec, uint64_t *addr, struct eh_error *err);
+
+#endif

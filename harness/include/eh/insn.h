@@ -1,0 +1,66 @@
+/* AArch64 instruction classification for the erratum models and the audit: Capstone text, encoding facts. */
+#ifndef EH_INSN_H
+#define EH_INSN_H
+
+#include <stdint.h>
+
+#include "eh/error.h"
+
+/* What an instruction does that the harness cares about (several may apply). */
+enum eh_insn_flag {
+	EH_INSN_LOAD = 1u << 0,
+	EH_INSN_STORE = 1u << 1,
+	EH_INSN_PREFETCH = 1u << 2,
+	EH_INSN_ISB = 1u << 3,
+	EH_INSN_ERET = 1u << 4,
+	EH_INSN_EXC_GEN = 1u << 5,  /* SVC, HVC, SMC, BRK */
+	EH_INSN_MSR = 1u << 6,      /* write of a system register: .sysreg, .rt */
+	EH_INSN_MRS = 1u << 7,      /* read of a system register: .sysreg, .rt */
+	EH_INSN_TTBR_WRITE = 1u << 8, /* MSR TTBR0_EL1 / TTBR1_EL1 */
+	EH_INSN_NOP = 1u << 9,
+	EH_INSN_BRANCH = 1u << 10,  /* any change of flow; .target when direct */
+	EH_INSN_COND = 1u << 11,    /* the branch may fall through */
+	EH_INSN_CALL = 1u << 12,    /* BL, BLR */
+	EH_INSN_INDIRECT = 1u << 13,/* BR, BLR, RET: no static target */
+	EH_INSN_LITERAL = 1u << 14, /* PC-relative load (LDR/PRFM literal) */
+	EH_INSN_ADR = 1u << 15,     /* ADR */
+	EH_INSN_ADRP = 1u << 16,    /* ADRP */
+	EH_INSN_INVALID = 1u << 17, /* Capstone could not decode it */
+};
+
+/* Context-synchronisation events (Arm ARM: ISB, exception entry and exception return). */
+#define EH_INSN_CTX_SYNC (EH_INSN_ISB | EH_INSN_ERET | EH_INSN_EXC_GEN)
+#define EH_INSN_ACCESS (EH_INSN_LOAD | EH_INSN_STORE | EH_INSN_PREFETCH)
+
+struct eh_insn {
+	uint64_t addr;
+	uint32_t word;
+	uint32_t flags;     /* enum eh_insn_flag */
+	uint32_t sysreg;    /* EH_SYSREG() encoding for MSR/MRS */
+	uint8_t rt;         /* MSR/MRS transfer register, 31 = XZR */
+	uint64_t target;    /* direct branch target, literal address, ADR(P) result */
+	char text[64];      /* "prfm plil1strm, [x30, #0x400]" */
+};
+
+struct eh_decoder;
+
+int eh_decoder_new(struct eh_decoder **out, struct eh_error *err);
+void eh_decoder_free(struct eh_decoder *d);
+
+/*
+ * Decode one instruction; the result is cached by address (and re-decoded if the
+ * word at that address changed), so a loop is decoded once, not once per pass.
+ * The pointer stays valid until the decoder is freed.
+ */
+const struct eh_insn *eh_decoder_get(struct eh_decoder *d, uint64_t addr, uint32_t word);
+/* Decode without caching into *out. */
+void eh_decoder_decode(struct eh_decoder *d, uint64_t addr, uint32_t word, struct eh_insn *out);
+
+/* The address a PRFM names, given a register reader; 0 when the form is not modelled. */
+uint64_t eh_insn_prefetch_addr(const struct eh_insn *insn, uint64_t (*xreg)(void *ctx, unsigned n),
+			       void *ctx);
+
+/* Short text for a flag set: "load", "store", "prefetch", "load+store". */
+const char *eh_insn_access_name(uint32_t flags);
+
+#endif

@@ -1,0 +1,135 @@
+/* The engine: one emulated core (one Unicorn instance per hardware thread) running a snippet, with its trace. */
+#ifndef EH_MACHINE_H
+#define EH_MACHINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "eh/error.h"
+#include "eh/image.h"
+#include "eh/insn.h"
+#include "eh/model.h"
+
+/* The address a snippet returns to (x30 on entry): reaching it ends the thread's run. */
+#define EH_RETURN_ADDR 0xffffffffdead0000ull
+/* Each thread's stack: EH_STACK_SIZE bytes below EH_STACK_TOP - thread * EH_STACK_SIZE. */
+#define EH_STACK_TOP 0xffff7ffff0000000ull
+#define EH_STACK_SIZE 0x10000ull
+
+enum eh_event_kind {
+	EH_EV_START,        /* pc: entry */
+	EH_EV_INSN,         /* pc: an instruction executed (only with opts.trace_insns) */
+	EH_EV_SYSREG_WRITE, /* sysreg, value */
+	EH_EV_SYSREG_READ,  /* sysreg, value: served by the model (identity/ID registers) */
+	EH_EV_EL2_ACCESS,   /* sysreg, value, flags = EH_INSN_MSR/MRS: trapped to the virtual EL2 file */
+	EH_EV_CTX_SYNC,     /* flags: the instruction class (ISB, ERET) */
+	EH_EV_ACCESS,       /* flags: LOAD/STORE/PREFETCH; addr, size, value; in_window */
+	EH_EV_WINDOW_OPEN,  /* sysreg: which TTBR; value */
+	EH_EV_WINDOW_CLOSE, /* count: accesses in the window; addr: pc of the first one */
+	EH_EV_INJECT,       /* victim, taken; pc, flags: the culprit (first access of the window) */
+	EH_EV_EXCEPTION,    /* esr, addr = FAR, value = vector address (0 = not taken) */
+	EH_EV_STOP,         /* stop: why; pc */
+};
+
+enum eh_stop {
+	EH_STOP_NONE,
+	EH_STOP_RETURNED,   /* reached EH_RETURN_ADDR */
+	EH_STOP_BUDGET,     /* ran out of its instruction budget */
+	EH_STOP_FAULT,      /* touched memory that is not mapped: addr */
+	EH_STOP_EXCEPTION,  /* an exception with no vectors to take it */
+	EH_STOP_LEFT_RANGE, /* fetched outside the image's code */
+	EH_STOP_TIMEOUT,    /* the wall-clock limit backing the budget */
+};
+
+struct eh_event {
+	uint32_t seq;
+	uint8_t kind;       /* enum eh_event_kind */
+	uint8_t thread;
+	uint8_t victim;     /* EH_EV_INJECT */
+	uint8_t size;       /* EH_EV_ACCESS */
+	uint8_t in_window;  /* EH_EV_ACCESS: inside an open TTBR window */
+	uint8_t stop;       /* EH_EV_STOP: enum eh_stop */
+	uint8_t taken;      /* EH_EV_INJECT: the victim runs and will take it (else it is idle) */
+	uint32_t flags;     /* enum eh_insn_flag of the instruction involved */
+	uint32_t sysreg;
+	uint32_t count;     /* WINDOW_CLOSE: accesses held; ACCESS: instruction number on its thread */
+	uint64_t pc, addr, value, esr;
+};
+
+struct eh_trace {
+	struct eh_event *events;
+	size_t n, cap;
+	size_t dropped;     /* events past the cap, counted but not kept */
+};
+
+struct eh_thread_result {
+	bool started;
+	enum eh_stop stop;
+	uint64_t pc;        /* where it stopped */
+	uint64_t addr;      /* EH_STOP_FAULT: the address touched */
+	uint64_t executed;  /* instructions */
+	uint64_t x[31];     /* registers at the stop */
+};
+
+struct eh_machine_opts {
+	uint64_t seed;          /* every random choice (victim thread) */
+	uint64_t budget;        /* instructions per thread; 0 = default */
+	uint64_t timeout_us;    /* wall clock for the whole run; 0 = default */
+	size_t max_events;      /* trace cap; 0 = default */
+	bool trace_insns;       /* record every instruction, for replay */
+};
+
+struct eh_machine;
+
+int eh_machine_new(struct eh_machine **out, const struct eh_model *model, const struct eh_image *img,
+		   const struct eh_machine_opts *opts, struct eh_error *err);
+void eh_machine_free(struct eh_machine *m);
+
+/* Make thread t start at addr with x0..x7 = args (nargs of them) and x30 = EH_RETURN_ADDR. */
+int eh_machine_start(struct eh_machine *m, unsigned t, uint64_t addr, const uint64_t *args,
+		     unsigned nargs, struct eh_error *err);
+/* Run every started thread until all have stopped. */
+int eh_machine_run(struct eh_machine *m, struct eh_error *err);
+
+unsigned eh_machine_threads(const struct eh_machine *m);
+const struct eh_model *eh_machine_model(const struct eh_machine *m);
+const struct eh_image *eh_machine_image(const struct eh_machine *m);
+const struct eh_trace *eh_machine_trace(const struct eh_machine *m);
+const struct eh_thread_result *eh_machine_result(const struct eh_machine *m, unsigned t);
+/* The decoded instruction at addr in the machine's memory (for reports). */
+const struct eh_insn *eh_machine_insn(struct eh_machine *m, uint64_t addr);
+int eh_machine_read(struct eh_machine *m, uint64_t addr, void *buf, size_t len, struct eh_error *err);
+/* The virtual EL2 register file (HCR_EL2, ESR_EL2, ...), shared by the core's threads. */
+uint64_t eh_machine_el2_get(const struct eh_machine *m, uint32_t sysreg);
+void eh_machine_el2_set(struct eh_machine *m, uint32_t sysreg, uint64_t value);
+
+/* For errata behaviours. */
+uint64_t eh_machine_random(struct eh_machine *m);
+/* Deliver a spurious Data Abort (caused by event culprit) to thread victim. */
+void eh_machine_inject_abort(struct eh_machine *m, unsigned victim, const struct eh_event *culprit);
+
+const char *eh_stop_name(enum eh_stop stop);
+
+/* "sym+0x1c: ldr x30, 0xffff..." for the instruction at pc, into buf. */
+const char *eh_machine_where(struct eh_machine *m, uint64_t pc, char *buf, size_t len);
+/* One line describing ev (no thread or sequence prefix, no newline), into buf. */
+const char *eh_event_format(struct eh_machine *m, const struct eh_event *ev, char *buf, size_t len);
+struct eh_decoder *eh_machine_decoder(struct eh_machine *m);
+
+/* What the TTBR windows of a trace held, summed over threads. */
+struct eh_window_summary {
+	unsigned windows;           /* opened */
+	unsigned loads, stores, prefetches;  /* instructions inside a window, by kind */
+	unsigned injected;          /* spurious aborts */
+	unsigned taken;             /* ... of which a running thread took */
+	int victim;                 /* thread of the first injection, -1 if none */
+	int culprit_thread;
+	uint64_t first_open_pc;     /* the first TTBR write */
+	uint64_t first_access_pc[4];/* the first few accesses inside windows */
+	unsigned nfirst;
+};
+
+void eh_trace_summarise(const struct eh_trace *tr, struct eh_window_summary *out);
+
+#endif

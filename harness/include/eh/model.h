@@ -1,0 +1,77 @@
+/* CPU models: identity, topology, errata, and the kernel capabilities detected on them. */
+#ifndef EH_MODEL_H
+#define EH_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "eh/error.h"
+
+#define EH_MAX_THREADS 8
+
+/* MIDR_EL1 fields (Arm ARM D17.2): implementer 31:24, variant 23:20, arch 19:16, part 15:4, rev 3:0. */
+#define EH_MIDR(impl, var, part, rev) \
+	((uint32_t)(((impl) << 24) | ((var) << 20) | (0xfu << 16) | ((part) << 4) | (rev)))
+#define EH_MIDR_IMPL(m) (((m) >> 24) & 0xff)
+#define EH_MIDR_PART(m) (((m) >> 4) & 0xfff)
+
+struct eh_model;
+struct eh_machine;
+struct eh_event;
+
+/* An identity or ID register value the model serves to MRS. */
+struct eh_id_reg {
+	uint32_t reg;       /* EH_SYSREG() encoding */
+	uint64_t value;
+};
+
+/*
+ * A CPU erratum's behaviour, hooked to the event stream of every thread of a
+ * machine built from a model that lists it.
+ */
+struct eh_erratum {
+	const char *id;         /* "tx2-219" */
+	const char *desc;
+	/* Whether it shows on this model at all (e.g. needs SMT siblings). */
+	bool (*manifests)(const struct eh_model *model);
+	void (*on_event)(struct eh_machine *m, const struct eh_event *ev);
+};
+
+struct eh_model {
+	const char *name;           /* "thunderx2" */
+	const char *desc;
+	uint32_t midr;
+	uint32_t revidr;
+	unsigned threads_per_core;  /* MPIDR_EL1.Aff0 numbers the thread */
+	bool hyp_mode;              /* the kernel was entered at EL2 */
+	bool pan;                   /* ARMv8.1 PAN implemented */
+	int uc_cpu;                 /* the Unicorn CPU the model runs on (UC_CPU_ARM64_*) */
+	const struct eh_id_reg *id_regs;          /* ends with { 0 } */
+	const struct eh_erratum *const *errata;   /* NULL-terminated, may be NULL */
+};
+
+/* A kernel capability and what detects it, in the manner of arm64_errata[] in cpu_errata.c. */
+struct eh_capability {
+	const char *name;       /* "ARM64_WORKAROUND_CAVIUM_TX2_219_PRFM" */
+	const char *desc;
+	const char *config;     /* the Kconfig symbol that builds the detection in */
+	bool (*matches)(const struct eh_model *model);
+};
+
+/* A kernel configuration: which CONFIG_ symbols are on (NULL means every known one). */
+struct eh_kconfig;
+
+/* Registries, NULL-terminated, in models/. */
+extern const struct eh_model *const eh_models[];
+extern const struct eh_capability eh_capabilities[];  /* ends with { 0 } */
+
+const struct eh_model *eh_model_find(const char *name);
+/* MPIDR_EL1 of thread t on core 0: Aff0 = thread number, U = 0, MT set on SMT parts. */
+uint64_t eh_model_mpidr(const struct eh_model *model, unsigned thread);
+/* The value of an identity register, or -ENOENT. */
+int eh_model_id_reg(const struct eh_model *model, uint32_t reg, uint64_t *value);
+/* Whether a kernel built with config would detect capability name on this model. */
+bool eh_model_has_cap(const struct eh_model *model, const char *name, const struct eh_kconfig *config);
+bool eh_model_has_erratum(const struct eh_model *model, const char *id);
+
+#endif

@@ -1,0 +1,57 @@
+/* System register encodings (op0:op1:CRn:CRm:op2, as in bits 20:5 of MRS/MSR) and their names. */
+#ifndef EH_SYSREG_H
+#define EH_SYSREG_H
+
+#include <stdint.h>
+
+#define EH_SYSREG(op0, op1, crn, crm, op2) \
+	((uint32_t)(((op0) << 14) | ((op1) << 11) | ((crn) << 7) | ((crm) << 3) | (op2)))
+
+#define EH_SYSREG_OP0(r) (((r) >> 14) & 3)
+#define EH_SYSREG_OP1(r) (((r) >> 11) & 7)
+#define EH_SYSREG_CRN(r) (((r) >> 7) & 15)
+#define EH_SYSREG_CRM(r) (((r) >> 3) & 15)
+#define EH_SYSREG_OP2(r) ((r) & 7)
+
+#define EH_MIDR_EL1          EH_SYSREG(3, 0, 0, 0, 0)
+#define EH_MPIDR_EL1         EH_SYSREG(3, 0, 0, 0, 5)
+#define EH_REVIDR_EL1        EH_SYSREG(3, 0, 0, 0, 6)
+#define EH_ID_AA64PFR0_EL1   EH_SYSREG(3, 0, 0, 4, 0)
+#define EH_ID_AA64PFR1_EL1   EH_SYSREG(3, 0, 0, 4, 1)
+#define EH_ID_AA64ZFR0_EL1   EH_SYSREG(3, 0, 0, 4, 4)
+#define EH_ID_AA64DFR0_EL1   EH_SYSREG(3, 0, 0, 5, 0)
+#define EH_ID_AA64ISAR0_EL1  EH_SYSREG(3, 0, 0, 6, 0)
+#define EH_ID_AA64ISAR1_EL1  EH_SYSREG(3, 0, 0, 6, 1)
+#define EH_ID_AA64MMFR0_EL1  EH_SYSREG(3, 0, 0, 7, 0)
+#define EH_ID_AA64MMFR1_EL1  EH_SYSREG(3, 0, 0, 7, 1)
+#define EH_ID_AA64MMFR2_EL1  EH_SYSREG(3, 0, 0, 7, 2)
+#define EH_SCTLR_EL1         EH_SYSREG(3, 0, 1, 0, 0)
+#define EH_TTBR0_EL1         EH_SYSREG(3, 0, 2, 0, 0)
+#define EH_TTBR1_EL1         EH_SYSREG(3, 0, 2, 0, 1)
+#define EH_TCR_EL1           EH_SYSREG(3, 0, 2, 0, 2)
+#define EH_SPSR_EL1          EH_SYSREG(3, 0, 4, 0, 0)
+#define EH_ELR_EL1           EH_SYSREG(3, 0, 4, 0, 1)
+#define EH_AFSR0_EL1         EH_SYSREG(3, 0, 5, 1, 0)
+#define EH_AFSR1_EL1         EH_SYSREG(3, 0, 5, 1, 1)
+#define EH_ESR_EL1           EH_SYSREG(3, 0, 5, 2, 0)
+#define EH_FAR_EL1           EH_SYSREG(3, 0, 6, 0, 0)
+#define EH_PAR_EL1           EH_SYSREG(3, 0, 7, 4, 0)
+#define EH_MAIR_EL1          EH_SYSREG(3, 0, 10, 2, 0)
+#define EH_AMAIR_EL1         EH_SYSREG(3, 0, 10, 3, 0)
+#define EH_VBAR_EL1          EH_SYSREG(3, 0, 12, 0, 0)
+#define EH_CONTEXTIDR_EL1    EH_SYSREG(3, 0, 13, 0, 1)
+#define EH_TPIDRRO_EL0       EH_SYSREG(3, 3, 13, 0, 3)
+#define EH_HCR_EL2           EH_SYSREG(3, 4, 1, 1, 0)
+#define EH_SPSR_EL2          EH_SYSREG(3, 4, 4, 0, 0)
+#define EH_ELR_EL2           EH_SYSREG(3, 4, 4, 0, 1)
+#define EH_ESR_EL2           EH_SYSREG(3, 4, 5, 2, 0)
+#define EH_FAR_EL2           EH_SYSREG(3, 4, 6, 0, 0)
+#define EH_VBAR_EL2          EH_SYSREG(3, 4, 12, 0, 0)
+
+/* An EL2 register: op1 == 4 (the encodings the architecture reserves for EL2). */
+#define EH_SYSREG_IS_EL2(r) (EH_SYSREG_OP0(r) == 3 && EH_SYSREG_OP1(r) == 4)
+
+/* "TTBR1_EL1", or the generic "S3_0_C0_C4_4" spelling in buf for unnamed ones. */
+const char *eh_sysreg_name(uint32_t reg, char *buf, unsigned len);
+
+#endif

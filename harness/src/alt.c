@@ -1,0 +1,217 @@
+/* Parses `struct alt_instr` tables and re-encodes replacement instructions as the kernel's patcher does. */
+#include "eh/alt.h"
+
+#include <elf.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+
+static uint32_t rd32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static int range_in_section(const struct eh_elf *elf, uint64_t addr, uint64_t len, bool exec)
+{
+	const struct eh_elf_section *s = eh_elf_section_at(elf, addr);
+
+	if (!s || (exec && !(s->flags & SHF_EXECINSTR)))
+		return 0;
+	return len <= s->size - (addr - s->addr);
+}
+
+static int cmp_orig(const void *a, const void *b)
+{
+	const struct eh_alt_site *x = a, *y = b;
+
+	return x->orig < y->orig ? -1 : x->orig > y->orig;
+}
+
+static int check_overlaps(const struct eh_elf *elf, const struct eh_alt_site *sites, size_t n,
+			  struct eh_error *err)
+{
+	struct eh_alt_site *sorted;
+	size_t i;
+	int rc = 0;
+
+	if (n < 2)
+		return 0;
+	sorted = eh_alloc(n * sizeof(*sorted));
+	if (!sorted)
+		return eh_error_set(err, EH_ENOMEM, "%s: out of memory", elf->path);
+	memcpy(sorted, sites, n * sizeof(*sorted));
+	qsort(sorted, n, sizeof(*sorted), cmp_orig);
+	for (i = 1; i < n && !rc; i++) {
+		const struct eh_alt_site *a = &sorted[i - 1], *b = &sorted[i];
+		char da[128], db[128];
+
+		if (a->orig + a->orig_len > b->orig)
+			rc = eh_error_set(err, EH_EINPUT,
+					  "%s: alternative sites overlap: %s (%u bytes) and %s",
+					  elf->path, eh_elf_describe(elf, a->orig, da, sizeof(da)),
+					  a->orig_len, eh_elf_describe(elf, b->orig, db, sizeof(db)));
+	}
+	eh_free(sorted);
+	return rc;
+}
+
+int eh_alt_parse(struct eh_alt_site **out, size_t *nout, const struct eh_elf *elf,
+		 const struct eh_cpucaps *caps, struct eh_error *err)
+{
+	const struct eh_elf_section *sec = eh_elf_section_by_name(elf, ".altinstructions");
+	struct eh_alt_site *sites;
+	size_t n, i;
+	int rc;
+
+	*out = NULL;
+	*nout = 0;
+	if (!sec || !sec->size)
+		return 0;
+	if (!sec->data)
+		return eh_error_set(err, EH_EINPUT, "%s: .altinstructions has no contents", elf->path);
+	if (sec->size % EH_ALT_ENTRY_SIZE)
+		return eh_error_set(err, EH_EINPUT,
+				    "%s: .altinstructions is 0x%" PRIx64 " bytes, not a multiple of the %d-byte struct alt_instr",
+				    elf->path, sec->size, EH_ALT_ENTRY_SIZE);
+	if (elf->type == ET_REL)
+		return eh_error_set(err, EH_EINPUT,
+				    "%s: relocatable object: alternatives need a linked image here", elf->path);
+	n = sec->size / EH_ALT_ENTRY_SIZE;
+	sites = eh_alloc(n * sizeof(*sites));
+	if (!sites)
+		return eh_error_set(err, EH_ENOMEM, "%s: out of memory for %zu alternatives", elf->path, n);
+
+	for (i = 0; i < n; i++) {
+		const uint8_t *e = sec->data + i * EH_ALT_ENTRY_SIZE;
+		struct eh_alt_site *s = &sites[i];
+		unsigned raw = e[8] | e[9] << 8;
+
+		s->entry = sec->addr + i * EH_ALT_ENTRY_SIZE;
+		s->orig = s->entry + (uint64_t)(int64_t)(int32_t)rd32(e);
+		s->repl = s->entry + 4 + (uint64_t)(int64_t)(int32_t)rd32(e + 4);
+		s->orig_len = e[10];
+		s->repl_len = e[11];
+		if (caps->cb_style == EH_ALT_CB_BIT15) {
+			s->callback = raw & 0x8000;
+			s->cap = raw & 0x7fff;
+		} else {
+			s->callback = raw == caps->ncaps;
+			s->cap = raw;
+		}
+		if (s->cap >= caps->ncaps && !s->callback) {
+			rc = eh_error_set(err, EH_EINPUT,
+					  "%s: .altinstructions+0x%zx: capability %u is out of range for %s (ARM64_NCAPS = %u)",
+					  elf->path, i * EH_ALT_ENTRY_SIZE, s->cap, caps->source, caps->ncaps);
+			goto fail;
+		}
+		s->cap_name = s->callback && caps->cb_style == EH_ALT_CB_NCAPS
+				      ? NULL : eh_cpucaps_name(caps, s->cap);
+		if (s->orig_len % 4 || s->repl_len % 4 ||
+		    (!s->callback && s->repl_len != s->orig_len)) {
+			rc = eh_error_set(err, EH_EINPUT,
+					  "%s: .altinstructions+0x%zx: lengths %u (original) and %u (replacement) must be equal multiples of 4",
+					  elf->path, i * EH_ALT_ENTRY_SIZE, s->orig_len, s->repl_len);
+			goto fail;
+		}
+		if (!range_in_section(elf, s->orig, s->orig_len ? s->orig_len : 4, true)) {
+			rc = eh_error_set(err, EH_EINPUT,
+					  "%s: .altinstructions+0x%zx: original range 0x%" PRIx64 "+%u lies outside every executable section",
+					  elf->path, i * EH_ALT_ENTRY_SIZE, s->orig, s->orig_len);
+			goto fail;
+		}
+		if (!range_in_section(elf, s->repl, s->repl_len ? s->repl_len : 4, s->callback)) {
+			rc = eh_error_set(err, EH_EINPUT,
+					  "%s: .altinstructions+0x%zx: %s at 0x%" PRIx64 "+%u lies outside every %s section",
+					  elf->path, i * EH_ALT_ENTRY_SIZE,
+					  s->callback ? "callback" : "replacement", s->repl, s->repl_len,
+					  s->callback ? "executable" : "allocated");
+			goto fail;
+		}
+	}
+	rc = check_overlaps(elf, sites, n, err);
+	if (rc)
+		goto fail;
+	*out = sites;
+	*nout = n;
+	return 0;
+fail:
+	eh_free(sites);
+	return rc;
+}
+
+static int64_t sext(uint64_t v, unsigned bits)
+{
+	uint64_t m = 1ull << (bits - 1);
+
+	v &= (1ull << bits) - 1;
+	return (int64_t)((v ^ m) - m);
+}
+
+/* Re-encode an immediate branch for a new byte offset; -1 if out of range. */
+static int set_branch_offset(uint32_t insn, int64_t off, uint32_t *out)
+{
+	unsigned bits, shift;
+	uint32_t mask;
+
+	if ((insn & 0x7c000000) == 0x14000000)
+		bits = 26, shift = 0;
+	else if ((insn & 0x7e000000) == 0x36000000)
+		bits = 14, shift = 5;
+	else
+		bits = 19, shift = 5;
+	if (off % 4 || off / 4 < -(1ll << (bits - 1)) || off / 4 >= (1ll << (bits - 1)))
+		return -1;
+	mask = ((1u << bits) - 1) << shift;
+	*out = (insn & ~mask) | (((uint32_t)(off / 4) << shift) & mask);
+	return 0;
+}
+
+int eh_alt_fixup(uint32_t insn, uint64_t repl_pc, uint64_t orig_pc, uint64_t repl_start,
+		 uint64_t repl_end, uint32_t *out, struct eh_error *err)
+{
+	int is_branch_imm = (insn & 0x7c000000) == 0x14000000 || (insn & 0xff000010) == 0x54000000 ||
+			    (insn & 0x7e000000) == 0x34000000 || (insn & 0x7e000000) == 0x36000000;
+
+	*out = insn;
+	if (is_branch_imm) {
+		int64_t off;
+		uint64_t target;
+
+		if ((insn & 0x7c000000) == 0x14000000)
+			off = sext(insn, 26) * 4;
+		else if ((insn & 0x7e000000) == 0x36000000)
+			off = sext(insn >> 5, 14) * 4;
+		else
+			off = sext(insn >> 5, 19) * 4;
+		target = repl_pc + (uint64_t)off;
+		/* A branch inside the replacement moves with it; one that leaves it is retargeted. */
+		if (target >= repl_start && target < repl_end)
+			return 0;
+		if (set_branch_offset(insn, (int64_t)(target - orig_pc), out))
+			return eh_error_set(err, EH_EINPUT,
+					    "replacement branch at 0x%" PRIx64 " cannot reach 0x%" PRIx64 " from 0x%" PRIx64,
+					    repl_pc, target, orig_pc);
+		return 0;
+	}
+	if ((insn & 0x9f000000) == 0x90000000) {  /* ADRP: keep the page it names */
+		int64_t imm = sext(((insn >> 3) & 0x1ffffc) | ((insn >> 29) & 3), 21);
+		uint64_t page = (repl_pc & ~0xfffull) + (uint64_t)(imm * 4096);
+		int64_t new_imm = (int64_t)(page - (orig_pc & ~0xfffull)) / 4096;
+
+		if (new_imm < -(1ll << 20) || new_imm >= (1ll << 20))
+			return eh_error_set(err, EH_EINPUT,
+					    "replacement ADRP at 0x%" PRIx64 " cannot reach page 0x%" PRIx64,
+					    repl_pc, page);
+		*out = (insn & 0x9f00001f) | ((uint32_t)(new_imm & 3) << 29) |
+		       ((uint32_t)((new_imm >> 2) & 0x7ffff) << 5);
+		return 0;
+	}
+	/* The kernel refuses PC-relative literals in a replacement (aarch64_insn_uses_literal). */
+	if ((insn & 0x9f000000) == 0x10000000 || (insn & 0x3b000000) == 0x18000000)
+		return eh_error_set(err, EH_EINPUT,
+				    "replacement instruction 0x%08x at 0x%" PRIx64
+				    " is PC-relative (ADR or literal load), which alternatives cannot move",
+				    insn, repl_pc);
+	return 0;
+}

@@ -1,0 +1,124 @@
+/* Runs one (case, variant, model) pair: load the snippet, patch it for the model, run, judge. */
+#include "eh/case.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "eh/cpucaps.h"
+#include "eh/image.h"
+
+/* Snippets are assembled against the Linux 5.4 capability numbers (cases/include/eh_cpucaps.h). */
+#define EH_SNIPPET_KERNEL "5.4"
+
+const struct eh_case *eh_case_find(const char *id)
+{
+	const struct eh_case *const *c;
+
+	for (c = eh_cases; *c; c++)
+		if (!strcmp((*c)->id, id))
+			return *c;
+	return NULL;
+}
+
+const struct eh_variant *eh_case_variant(const struct eh_case *c, const char *name)
+{
+	const struct eh_variant *v;
+
+	for (v = c->variants; v->name; v++)
+		if (!strcmp(v->name, name))
+			return v;
+	return NULL;
+}
+
+int eh_case_expected(const struct eh_case *c, const char *variant, const char *model,
+		     enum eh_verdict *out)
+{
+	const struct eh_expect *e;
+
+	for (e = c->expect; e->variant; e++)
+		if (!strcmp(e->variant, variant) && !strcmp(e->model, model)) {
+			*out = e->verdict;
+			return 0;
+		}
+	return EH_ENOENT;
+}
+
+const char *eh_verdict_name(enum eh_verdict v)
+{
+	static const char *const names[EH_VERDICT_COUNT] = {
+		[EH_VERDICT_BUG] = "bug",
+		[EH_VERDICT_FIXED] = "fixed",
+		[EH_VERDICT_RESIDUAL] = "residual",
+		[EH_VERDICT_BENIGN] = "benign",
+	};
+
+	return (unsigned)v < EH_VERDICT_COUNT ? names[v] : "?";
+}
+
+int eh_case_run(struct eh_case_run **out, const struct eh_case *c, const struct eh_variant *v,
+		const struct eh_model *model, const struct eh_run_opts *opts, struct eh_error *err)
+{
+	struct eh_case_run *r;
+	struct eh_machine_opts mopts = {
+		.seed = opts->seed, .budget = opts->budget, .trace_insns = opts->trace_insns,
+	};
+	struct timespec t0, t1;
+	char path[4096];
+	uint64_t entry;
+	int rc;
+
+	*out = NULL;
+	r = eh_alloc(sizeof(*r));
+	if (!r)
+		return eh_error_set(err, EH_ENOMEM, "out of memory");
+	r->c = c;
+	r->v = v;
+	r->model = model;
+	rc = eh_case_expected(c, v->name, model->name, &r->expected);
+	if (rc) {
+		rc = eh_error_set(err, EH_ENOENT, "case %s does not run variant %s on model %s",
+				  c->id, v->name, model->name);
+		goto fail;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	snprintf(path, sizeof(path), "%s/%s", opts->cases_dir, c->object);
+	rc = eh_elf_open(&r->elf, path, err);
+	if (rc)
+		goto fail;
+	rc = eh_image_new(&r->img, r->elf, eh_cpucaps_builtin(EH_SNIPPET_KERNEL), model, NULL, err);
+	if (rc)
+		goto fail;
+	rc = eh_elf_resolve(r->elf, v->entry, &entry, err);
+	if (rc)
+		goto fail;
+	rc = eh_machine_new(&r->machine, model, r->img, &mopts, err);
+	if (rc)
+		goto fail;
+	rc = eh_machine_start(r->machine, 0, entry, NULL, 0, err);
+	if (rc)
+		goto fail;
+	rc = eh_machine_run(r->machine, err);
+	if (rc)
+		goto fail;
+	c->judge(r->machine, v, &r->outcome);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	r->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	r->pass = r->outcome.verdict == r->expected;
+	*out = r;
+	return 0;
+fail:
+	eh_error_prefix(err, "%s/%s on %s: ", c->id, v->name, model->name);
+	eh_case_run_free(r);
+	return rc;
+}
+
+void eh_case_run_free(struct eh_case_run *r)
+{
+	if (!r)
+		return;
+	eh_machine_free(r->machine);
+	eh_image_free(r->img);
+	eh_elf_free(r->elf);
+	eh_free(r);
+}

@@ -1,0 +1,448 @@
+/* Loads an AArch64 ELF through libelf into owned, validated section and symbol tables. */
+#include "eh/elf.h"
+
+#include <errno.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef EM_AARCH64
+#define EM_AARCH64 183
+#endif
+
+/* Upper bound on a file we read into memory: far above any vmlinux. */
+#define EH_ELF_MAX_FILE (1ull << 32)
+
+struct strbuf {
+	char *buf;
+	size_t len, cap;
+};
+
+static size_t strbuf_add(struct strbuf *sb, const char *s, int *oom)
+{
+	size_t n = strlen(s) + 1, at = sb->len;
+
+	if (sb->len + n > sb->cap) {
+		size_t cap = sb->cap ? sb->cap * 2 : 4096;
+		char *p;
+
+		while (cap < sb->len + n)
+			cap *= 2;
+		p = eh_realloc(sb->buf, cap);
+		if (!p) {
+			*oom = 1;
+			return 0;
+		}
+		sb->buf = p;
+		sb->cap = cap;
+	}
+	memcpy(sb->buf + at, s, n);
+	sb->len += n;
+	return at;
+}
+
+static int elf_fail(struct eh_error *err, int code, const char *name, const char *what)
+{
+	return eh_error_set(err, code, "%s: %s%s%s", name, what,
+			    elf_errno() ? ": " : "", elf_errno() ? elf_errmsg(-1) : "");
+}
+
+static int read_sections(struct eh_elf *elf, Elf *e, const char *name, size_t len,
+			 struct strbuf *sb, size_t *name_off, struct eh_error *err)
+{
+	size_t shnum, shstrndx, i;
+	int oom = 0;
+
+	if (elf_getshdrnum(e, &shnum) || elf_getshdrstrndx(e, &shstrndx))
+		return elf_fail(err, EH_EINPUT, name, "cannot read the section header table");
+	if (shnum == 0)
+		return 0;
+	elf->sections = eh_alloc(shnum * sizeof(*elf->sections));
+	if (!elf->sections)
+		return eh_error_set(err, EH_ENOMEM, "%s: out of memory for %zu sections", name, shnum);
+	elf->nsections = shnum;
+
+	for (i = 0; i < shnum; i++) {
+		struct eh_elf_section *s = &elf->sections[i];
+		Elf_Scn *scn = elf_getscn(e, i);
+		GElf_Shdr sh;
+		const char *sname;
+
+		if (!scn || !gelf_getshdr(scn, &sh))
+			return eh_error_set(err, EH_EINPUT, "%s: section %zu: unreadable header", name, i);
+		sname = i ? elf_strptr(e, shstrndx, sh.sh_name) : "";
+		if (!sname)
+			return eh_error_set(err, EH_EINPUT,
+					    "%s: section %zu: name offset 0x%x is outside the section name table",
+					    name, i, sh.sh_name);
+		name_off[i] = strbuf_add(sb, sname, &oom);
+		if (oom)
+			return eh_error_set(err, EH_ENOMEM, "%s: out of memory for section names", name);
+		s->index = (unsigned)i;
+		s->type = sh.sh_type;
+		s->flags = sh.sh_flags;
+		s->addr = sh.sh_addr;
+		s->size = sh.sh_size;
+		s->link = sh.sh_link;
+		s->info = sh.sh_info;
+		s->entsize = sh.sh_entsize;
+		if (sh.sh_type == SHT_NOBITS || sh.sh_type == SHT_NULL || sh.sh_size == 0)
+			continue;
+		if (sh.sh_offset > len || sh.sh_size > len - sh.sh_offset)
+			return eh_error_set(err, EH_EINPUT,
+					    "%s: section %s: contents at 0x%" PRIx64 "+0x%" PRIx64
+					    " run past the end of the file (0x%zx bytes)",
+					    name, sname, (uint64_t)sh.sh_offset, (uint64_t)sh.sh_size, len);
+		if (sh.sh_flags & SHF_ALLOC && sh.sh_addr + sh.sh_size < sh.sh_addr)
+			return eh_error_set(err, EH_EINPUT,
+					    "%s: section %s: address range 0x%" PRIx64 "+0x%" PRIx64
+					    " wraps around", name, sname, (uint64_t)sh.sh_addr,
+					    (uint64_t)sh.sh_size);
+		s->data = eh_alloc(sh.sh_size);
+		if (!s->data)
+			return eh_error_set(err, EH_ENOMEM, "%s: out of memory for section %s", name, sname);
+	}
+	return 0;
+}
+
+static int read_symbols(struct eh_elf *elf, Elf *e, const char *name, struct strbuf *sb,
+			size_t **sym_name_off, struct eh_error *err)
+{
+	size_t i, j, total = 0;
+	int oom = 0;
+
+	for (i = 0; i < elf->nsections; i++)
+		if (elf->sections[i].type == SHT_SYMTAB)
+			break;
+	if (i == elf->nsections)
+		return 0;
+
+	{
+		const struct eh_elf_section *symtab = &elf->sections[i];
+		Elf_Scn *scn = elf_getscn(e, i);
+		Elf_Data *d = scn ? elf_getdata(scn, NULL) : NULL;
+
+		if (symtab->link >= elf->nsections)
+			return eh_error_set(err, EH_EINPUT,
+					    "%s: .symtab links to string table %u of %zu sections",
+					    name, symtab->link, elf->nsections);
+		if (!d)
+			return elf_fail(err, EH_EINPUT, name, "cannot read .symtab");
+		total = d->d_size / sizeof(Elf64_Sym);
+		if (!total)
+			return 0;
+		elf->symbols = eh_alloc(total * sizeof(*elf->symbols));
+		*sym_name_off = eh_alloc(total * sizeof(**sym_name_off));
+		if (!elf->symbols || !*sym_name_off)
+			return eh_error_set(err, EH_ENOMEM, "%s: out of memory for %zu symbols", name, total);
+		for (j = 0; j < total; j++) {
+			struct eh_elf_symbol *s = &elf->symbols[elf->nsymbols];
+			GElf_Sym sym;
+			const char *sname;
+
+			if (!gelf_getsym(d, (int)j, &sym))
+				return eh_error_set(err, EH_EINPUT, "%s: symbol %zu is unreadable", name, j);
+			sname = elf_strptr(e, symtab->link, sym.st_name);
+			if (!sname)
+				return eh_error_set(err, EH_EINPUT,
+						    "%s: symbol %zu: name offset 0x%x is outside its string table",
+						    name, j, sym.st_name);
+			s->value = sym.st_value;
+			s->size = sym.st_size;
+			s->shndx = sym.st_shndx;
+			s->type = GELF_ST_TYPE(sym.st_info);
+			s->bind = GELF_ST_BIND(sym.st_info);
+			(*sym_name_off)[elf->nsymbols] = strbuf_add(sb, sname, &oom);
+			if (oom)
+				return eh_error_set(err, EH_ENOMEM, "%s: out of memory for symbol names", name);
+			elf->nsymbols++;
+		}
+	}
+	return 0;
+}
+
+int eh_elf_parse(struct eh_elf **out, const char *name, const void *buf, size_t len,
+		 struct eh_error *err)
+{
+	struct eh_elf *elf = NULL;
+	struct strbuf sb = { 0 };
+	size_t *sec_name_off = NULL, *sym_name_off = NULL, i;
+	Elf *e = NULL;
+	GElf_Ehdr eh;
+	const unsigned char *ident = buf;
+	int rc;
+
+	*out = NULL;
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return eh_error_set(err, EH_EEMU, "libelf is out of date");
+	if (len < EI_NIDENT || memcmp(ident, ELFMAG, SELFMAG))
+		return eh_error_set(err, EH_EINPUT, "%s: not an ELF file (%zu bytes, no ELF magic)",
+				    name, len);
+	if (ident[EI_CLASS] != ELFCLASS64)
+		return eh_error_set(err, EH_EINPUT, "%s: ELF class %u, expected 64-bit (ELFCLASS64)",
+				    name, ident[EI_CLASS]);
+	if (ident[EI_DATA] != ELFDATA2LSB)
+		return eh_error_set(err, EH_EINPUT,
+				    "%s: ELF data encoding %u, expected little-endian (ELFDATA2LSB)",
+				    name, ident[EI_DATA]);
+	if (len < sizeof(Elf64_Ehdr))
+		return eh_error_set(err, EH_EINPUT,
+				    "%s: truncated ELF header (%zu bytes, expected at least %zu)",
+				    name, len, sizeof(Elf64_Ehdr));
+
+	e = elf_memory((char *)buf, len);
+	if (!e)
+		return elf_fail(err, EH_EINPUT, name, "libelf cannot read the file");
+	rc = EH_EINPUT;
+	if (elf_kind(e) != ELF_K_ELF || !gelf_getehdr(e, &eh)) {
+		rc = elf_fail(err, EH_EINPUT, name, "unreadable ELF header");
+		goto out;
+	}
+	if (eh.e_machine != EM_AARCH64) {
+		rc = eh_error_set(err, EH_EINPUT, "%s: ELF machine %u, expected AArch64 (EM_AARCH64 = %u)",
+				  name, eh.e_machine, EM_AARCH64);
+		goto out;
+	}
+	if (eh.e_type != ET_REL && eh.e_type != ET_EXEC && eh.e_type != ET_DYN) {
+		rc = eh_error_set(err, EH_EINPUT,
+				  "%s: ELF type %u, expected a relocatable object or a linked image",
+				  name, eh.e_type);
+		goto out;
+	}
+	if (eh.e_shoff > len || (uint64_t)eh.e_shnum * eh.e_shentsize > len - eh.e_shoff) {
+		rc = eh_error_set(err, EH_EINPUT,
+				  "%s: section header table at 0x%" PRIx64 " (%u entries) runs past the end of the file (0x%zx bytes)",
+				  name, (uint64_t)eh.e_shoff, eh.e_shnum, len);
+		goto out;
+	}
+
+	elf = eh_alloc(sizeof(*elf));
+	if (!elf) {
+		rc = eh_error_set(err, EH_ENOMEM, "%s: out of memory", name);
+		goto out;
+	}
+	elf->type = eh.e_type;
+	elf->entry = eh.e_entry;
+	{
+		size_t shnum = 0;
+
+		if (elf_getshdrnum(e, &shnum)) {
+			rc = elf_fail(err, EH_EINPUT, name, "cannot count sections");
+			goto out;
+		}
+		sec_name_off = eh_alloc((shnum ? shnum : 1) * sizeof(*sec_name_off));
+		if (!sec_name_off) {
+			rc = eh_error_set(err, EH_ENOMEM, "%s: out of memory", name);
+			goto out;
+		}
+	}
+	rc = read_sections(elf, e, name, len, &sb, sec_name_off, err);
+	if (rc)
+		goto out;
+	for (i = 0; i < elf->nsections; i++) {
+		struct eh_elf_section *s = &elf->sections[i];
+		Elf_Scn *scn;
+		Elf_Data *d;
+
+		if (!s->data)
+			continue;
+		scn = elf_getscn(e, i);
+		d = scn ? elf_rawdata(scn, NULL) : NULL;
+		if (!d || d->d_size != s->size || !d->d_buf) {
+			rc = elf_fail(err, EH_EINPUT, name, "cannot read section contents");
+			eh_error_prefix(err, "section %zu: ", i);
+			goto out;
+		}
+		memcpy(s->data, d->d_buf, s->size);
+	}
+	rc = read_symbols(elf, e, name, &sb, &sym_name_off, err);
+	if (rc)
+		goto out;
+	{
+		int oom = 0;
+		size_t off = strbuf_add(&sb, name, &oom);
+
+		if (oom || !sb.buf) {
+			rc = eh_error_set(err, EH_ENOMEM, "%s: out of memory", name);
+			goto out;
+		}
+		elf->strings = sb.buf;
+		sb.buf = NULL;
+		elf->path = elf->strings + off;
+	}
+	for (i = 0; i < elf->nsections; i++)
+		elf->sections[i].name = elf->strings + sec_name_off[i];
+	for (i = 0; i < elf->nsymbols; i++)
+		elf->symbols[i].name = elf->strings + sym_name_off[i];
+	*out = elf;
+	elf = NULL;
+	rc = 0;
+out:
+	eh_free(sec_name_off);
+	eh_free(sym_name_off);
+	eh_free(sb.buf);
+	eh_elf_free(elf);
+	if (e)
+		elf_end(e);
+	return rc;
+}
+
+int eh_elf_open(struct eh_elf **out, const char *path, struct eh_error *err)
+{
+	FILE *f;
+	uint8_t *buf = NULL;
+	long size;
+	int rc;
+
+	*out = NULL;
+	f = fopen(path, "rb");
+	if (!f)
+		return eh_error_set(err, EH_EIO, "%s: cannot open: %s", path, strerror(errno));
+	if (fseek(f, 0, SEEK_END) || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
+		rc = eh_error_set(err, EH_EIO, "%s: cannot read: %s", path, strerror(errno));
+		goto out;
+	}
+	if ((unsigned long long)size > EH_ELF_MAX_FILE) {
+		rc = eh_error_set(err, EH_EINPUT, "%s: %ld bytes is too large for an ELF input", path, size);
+		goto out;
+	}
+	buf = eh_alloc((size_t)size);
+	if (!buf) {
+		rc = eh_error_set(err, EH_ENOMEM, "%s: out of memory for %ld bytes", path, size);
+		goto out;
+	}
+	if (size && fread(buf, 1, (size_t)size, f) != (size_t)size) {
+		rc = eh_error_set(err, EH_EIO, "%s: short read", path);
+		goto out;
+	}
+	rc = eh_elf_parse(out, path, buf, (size_t)size, err);
+out:
+	eh_free(buf);
+	fclose(f);
+	return rc;
+}
+
+void eh_elf_free(struct eh_elf *elf)
+{
+	size_t i;
+
+	if (!elf)
+		return;
+	for (i = 0; i < elf->nsections; i++)
+		eh_free(elf->sections[i].data);
+	eh_free(elf->sections);
+	eh_free(elf->symbols);
+	eh_free(elf->strings);
+	eh_free(elf);
+}
+
+const struct eh_elf_section *eh_elf_section_by_name(const struct eh_elf *elf, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < elf->nsections; i++)
+		if (!strcmp(elf->sections[i].name, name))
+			return &elf->sections[i];
+	return NULL;
+}
+
+const struct eh_elf_section *eh_elf_section_at(const struct eh_elf *elf, uint64_t addr)
+{
+	size_t i;
+
+	for (i = 0; i < elf->nsections; i++) {
+		const struct eh_elf_section *s = &elf->sections[i];
+
+		if (s->flags & SHF_ALLOC && addr >= s->addr && addr - s->addr < s->size)
+			return s;
+	}
+	return NULL;
+}
+
+const struct eh_elf_symbol *eh_elf_symbol_by_name(const struct eh_elf *elf, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < elf->nsymbols; i++)
+		if (elf->symbols[i].shndx != SHN_UNDEF && !strcmp(elf->symbols[i].name, name))
+			return &elf->symbols[i];
+	return NULL;
+}
+
+static int symbol_names_code(const struct eh_elf_symbol *s)
+{
+	/* Mapping symbols ($x, $d) and section or file symbols describe nothing to a reader. */
+	if (!s->name[0] || s->name[0] == '$')
+		return 0;
+	return s->type == STT_FUNC || s->type == STT_NOTYPE || s->type == STT_OBJECT;
+}
+
+const struct eh_elf_symbol *eh_elf_symbol_at(const struct eh_elf *elf, uint64_t addr, uint64_t *off)
+{
+	const struct eh_elf_section *sec = eh_elf_section_at(elf, addr);
+	const struct eh_elf_symbol *best = NULL;
+	size_t i;
+
+	if (!sec)
+		return NULL;
+	for (i = 0; i < elf->nsymbols; i++) {
+		const struct eh_elf_symbol *s = &elf->symbols[i];
+
+		if (s->shndx != sec->index || !symbol_names_code(s) || s->value > addr)
+			continue;
+		/* Prefer the closest symbol; among equals, a global over a local label. */
+		if (!best || s->value > best->value ||
+		    (s->value == best->value && s->bind == STB_GLOBAL && best->bind != STB_GLOBAL))
+			best = s;
+	}
+	if (best && off)
+		*off = addr - best->value;
+	return best;
+}
+
+const char *eh_elf_describe(const struct eh_elf *elf, uint64_t addr, char *buf, size_t len)
+{
+	uint64_t off = 0;
+	const struct eh_elf_symbol *s = elf ? eh_elf_symbol_at(elf, addr, &off) : NULL;
+
+	if (s)
+		snprintf(buf, len, "%s+0x%" PRIx64, s->name, off);
+	else
+		snprintf(buf, len, "0x%016" PRIx64, addr);
+	return buf;
+}
+
+int eh_elf_resolve(const struct eh_elf *elf, const char *spec, uint64_t *addr,
+		   struct eh_error *err)
+{
+	char name[256];
+	const char *plus = strchr(spec, '+');
+	size_t n = plus ? (size_t)(plus - spec) : strlen(spec);
+	const struct eh_elf_symbol *s;
+	uint64_t off = 0;
+	char *end;
+
+	if (!strncmp(spec, "0x", 2)) {
+		*addr = strtoull(spec, &end, 16);
+		if (*end)
+			return eh_error_set(err, EH_EINVAL, "%s: bad address '%s'", elf->path, spec);
+		return 0;
+	}
+	if (n == 0 || n >= sizeof(name))
+		return eh_error_set(err, EH_EINVAL, "%s: bad symbol '%s'", elf->path, spec);
+	memcpy(name, spec, n);
+	name[n] = 0;
+	if (plus) {
+		off = strtoull(plus + 1, &end, 0);
+		if (!plus[1] || *end)
+			return eh_error_set(err, EH_EINVAL, "%s: bad offset in '%s'", elf->path, spec);
+	}
+	s = eh_elf_symbol_by_name(elf, name);
+	if (!s)
+		return eh_error_set(err, EH_ENOENT, "%s: no symbol '%s'", elf->path, name);
+	*addr = s->value + off;
+	return 0;
+}

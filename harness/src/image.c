@@ -1,0 +1,125 @@
+/* Builds the patched memory image of an ELF for a model: the kernel's boot-time alternatives applied. */
+#include "eh/image.h"
+
+#include <elf.h>
+#include <inttypes.h>
+#include <string.h>
+
+static uint8_t *bytes_at(const struct eh_image *img, uint64_t addr, uint64_t len)
+{
+	const struct eh_elf_section *s = eh_elf_section_at(img->elf, addr);
+
+	if (!s || !img->data[s->index] || len > s->size - (addr - s->addr))
+		return NULL;
+	return img->data[s->index] + (addr - s->addr);
+}
+
+int eh_image_word(const struct eh_image *img, uint64_t addr, uint32_t *word)
+{
+	const uint8_t *p = bytes_at(img, addr, 4);
+
+	if (!p)
+		return EH_ENOENT;
+	*word = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+	return 0;
+}
+
+/* __apply_alternatives(): copy the replacement over the original, fixing up each word. */
+static int apply_site(struct eh_image *img, struct eh_alt_site *s, struct eh_error *err)
+{
+	uint8_t *dst = bytes_at(img, s->orig, s->orig_len);
+	unsigned i;
+
+	if (!dst)
+		return eh_error_set(err, EH_EINPUT, "%s: alternative at 0x%" PRIx64 " has no contents",
+				    img->elf->path, s->orig);
+	for (i = 0; i < s->repl_len; i += 4) {
+		/* Read from the ELF, not from img: an earlier site may have patched the replacement. */
+		const struct eh_elf_section *rs = eh_elf_section_at(img->elf, s->repl + i);
+		const uint8_t *w = rs && rs->data ? rs->data + (s->repl + i - rs->addr) : NULL;
+		uint32_t insn, out;
+		int rc;
+
+		if (!w)
+			return eh_error_set(err, EH_EINPUT, "%s: replacement at 0x%" PRIx64 " has no contents",
+					    img->elf->path, s->repl + i);
+		insn = (uint32_t)w[0] | (uint32_t)w[1] << 8 | (uint32_t)w[2] << 16 |
+				(uint32_t)w[3] << 24;
+		rc = eh_alt_fixup(insn, s->repl + i, s->orig + i, s->repl, s->repl + s->repl_len,
+				      &out, err);
+
+		if (rc)
+			return eh_error_prefix(err, "%s: alternative on %s: ", img->elf->path,
+					       s->cap_name ? s->cap_name : "?");
+		dst[i] = out;
+		dst[i + 1] = out >> 8;
+		dst[i + 2] = out >> 16;
+		dst[i + 3] = out >> 24;
+	}
+	s->applied = true;
+	return 0;
+}
+
+int eh_image_new(struct eh_image **out, const struct eh_elf *elf, const struct eh_cpucaps *caps,
+		 const struct eh_model *model, const struct eh_kconfig *config, struct eh_error *err)
+{
+	struct eh_image *img;
+	size_t i;
+	int rc;
+
+	*out = NULL;
+	img = eh_alloc(sizeof(*img));
+	if (!img)
+		return eh_error_set(err, EH_ENOMEM, "%s: out of memory", elf->path);
+	img->elf = elf;
+	img->caps = caps;
+	img->data = eh_alloc((elf->nsections ? elf->nsections : 1) * sizeof(*img->data));
+	if (!img->data) {
+		rc = eh_error_set(err, EH_ENOMEM, "%s: out of memory", elf->path);
+		goto fail;
+	}
+	for (i = 0; i < elf->nsections; i++) {
+		const struct eh_elf_section *s = &elf->sections[i];
+
+		if (!(s->flags & SHF_ALLOC) || !s->size)
+			continue;
+		img->data[i] = eh_alloc(s->size);
+		if (!img->data[i]) {
+			rc = eh_error_set(err, EH_ENOMEM, "%s: out of memory for %s", elf->path, s->name);
+			goto fail;
+		}
+		if (s->data)
+			memcpy(img->data[i], s->data, s->size);
+	}
+	rc = eh_alt_parse(&img->sites, &img->nsites, elf, caps, err);
+	if (rc)
+		goto fail;
+	for (i = 0; i < img->nsites; i++) {
+		struct eh_alt_site *s = &img->sites[i];
+
+		/* Callbacks run kernel code at boot; they are listed, never emulated. */
+		if (s->callback || !s->cap_name || !eh_model_has_cap(model, s->cap_name, config))
+			continue;
+		rc = apply_site(img, s, err);
+		if (rc)
+			goto fail;
+	}
+	*out = img;
+	return 0;
+fail:
+	eh_image_free(img);
+	return rc;
+}
+
+void eh_image_free(struct eh_image *img)
+{
+	size_t i;
+
+	if (!img)
+		return;
+	for (i = 0; img->data && i < img->elf->nsections; i++)
+		eh_free(img->data[i]);
+	eh_free(img->data);
+	eh_free(img->sites);
+	eh_free(img);
+}

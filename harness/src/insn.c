@@ -1,0 +1,260 @@
+/* Classifies AArch64 instructions from their encoding (Arm ARM C4.1) and names them with Capstone. */
+#include "eh/insn.h"
+
+#include <capstone/capstone.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "eh/sysreg.h"
+
+struct eh_decoder {
+	csh cs;
+	struct eh_insn *slots;  /* open-addressed cache keyed by address */
+	size_t nslots, used;
+	struct eh_insn scratch; /* answer when the cache is full and cannot grow */
+};
+
+int eh_decoder_new(struct eh_decoder **out, struct eh_error *err)
+{
+	struct eh_decoder *d;
+	cs_err ce;
+
+	*out = NULL;
+	d = eh_alloc(sizeof(*d));
+	if (!d)
+		return eh_error_set(err, EH_ENOMEM, "out of memory for the decoder");
+	ce = cs_open(CS_ARCH_ARM64, CS_MODE_ARM, &d->cs);
+	if (ce != CS_ERR_OK) {
+		eh_free(d);
+		return eh_error_set(err, EH_EEMU, "capstone: cs_open(ARM64): %s", cs_strerror(ce));
+	}
+	d->nslots = 1024;
+	d->slots = eh_alloc(d->nslots * sizeof(*d->slots));
+	if (!d->slots) {
+		cs_close(&d->cs);
+		eh_free(d);
+		return eh_error_set(err, EH_ENOMEM, "out of memory for the decoder cache");
+	}
+	*out = d;
+	return 0;
+}
+
+void eh_decoder_free(struct eh_decoder *d)
+{
+	if (!d)
+		return;
+	cs_close(&d->cs);
+	eh_free(d->slots);
+	eh_free(d);
+}
+
+static int64_t sext(uint64_t v, unsigned bits)
+{
+	uint64_t m = 1ull << (bits - 1);
+
+	v &= (1ull << bits) - 1;
+	return (int64_t)((v ^ m) - m);
+}
+
+/* Flags that follow from the encoding alone, so they hold whatever Capstone's version. */
+static void classify(struct eh_insn *in, const char *mnemonic)
+{
+	static const char *const atomics[] = {
+		"swp", "cas", "ldadd", "ldclr", "ldeor", "ldset",
+		"ldsmax", "ldsmin", "ldumax", "ldumin", NULL,
+	};
+	size_t i;
+	uint32_t w = in->word;
+	uint64_t pc = in->addr;
+
+	if ((w & 0xffc00000) == 0xd5000000) {  /* system instruction class */
+		if (w == 0xd503201f)
+			in->flags |= EH_INSN_NOP;
+		else if ((w & 0xfffff0ff) == 0xd50330df)
+			in->flags |= EH_INSN_ISB;
+		else if ((w & 0xfff00000) == 0xd5100000 || (w & 0xfff00000) == 0xd5300000) {
+			in->sysreg = (w >> 5) & 0xffff;
+			in->rt = w & 31;
+			in->flags |= (w & (1u << 21)) ? EH_INSN_MRS : EH_INSN_MSR;
+			if (!(w & (1u << 21)) &&
+			    (in->sysreg == EH_TTBR0_EL1 || in->sysreg == EH_TTBR1_EL1))
+				in->flags |= EH_INSN_TTBR_WRITE;
+		}
+		return;
+	}
+	if (w == 0xd69f03e0) {
+		in->flags |= EH_INSN_ERET | EH_INSN_BRANCH | EH_INSN_INDIRECT;
+		return;
+	}
+	if ((w & 0xff000000) == 0xd4000000 && ((w & 0x1f) == 0 ? (w & 0x00e00000) == 0x00200000
+							 : (w & 0x00e0001c) == 0)) {
+		in->flags |= EH_INSN_EXC_GEN;  /* SVC/HVC/SMC (LL = 1..3) or BRK */
+		return;
+	}
+	if ((w & 0x7c000000) == 0x14000000) {  /* B, BL */
+		in->flags |= EH_INSN_BRANCH | ((w >> 31) ? EH_INSN_CALL : 0);
+		in->target = pc + (uint64_t)(sext(w, 26) * 4);
+		return;
+	}
+	if ((w & 0xff000010) == 0x54000000 || (w & 0x7e000000) == 0x34000000) {  /* B.cond, CBZ/CBNZ */
+		in->flags |= EH_INSN_BRANCH | EH_INSN_COND;
+		in->target = pc + (uint64_t)(sext(w >> 5, 19) * 4);
+		return;
+	}
+	if ((w & 0x7e000000) == 0x36000000) {  /* TBZ/TBNZ */
+		in->flags |= EH_INSN_BRANCH | EH_INSN_COND;
+		in->target = pc + (uint64_t)(sext(w >> 5, 14) * 4);
+		return;
+	}
+	if ((w & 0xff9ffc1f) == 0xd61f0000) {  /* BR, BLR, RET */
+		in->flags |= EH_INSN_BRANCH | EH_INSN_INDIRECT | (((w >> 21) & 3) == 1 ? EH_INSN_CALL : 0);
+		return;
+	}
+	if ((w & 0x1f000000) == 0x10000000) {  /* ADR, ADRP */
+		int64_t imm = sext(((w >> 3) & 0x1ffffc) | ((w >> 29) & 3), 21);
+
+		if (w >> 31) {
+			in->flags |= EH_INSN_ADRP;
+			in->target = (pc & ~0xfffull) + (uint64_t)(imm * 4096);
+		} else {
+			in->flags |= EH_INSN_ADR;
+			in->target = pc + (uint64_t)imm;
+		}
+		return;
+	}
+	if ((w & 0x0a000000) != 0x08000000)
+		return;  /* not in the loads-and-stores encoding group */
+	if ((w & 0x3b000000) == 0x18000000) {  /* LDR (literal), LDRSW (literal), PRFM (literal) */
+		in->flags |= EH_INSN_LITERAL | ((w >> 30) == 3 ? EH_INSN_PREFETCH : EH_INSN_LOAD);
+		in->target = pc + (uint64_t)(sext(w >> 5, 19) * 4);
+		return;
+	}
+	if ((w & 0xffc00000) == 0xf9800000 ||  /* PRFM (immediate) */
+	    (w & 0xffe00c00) == 0xf8a00800 ||  /* PRFM (register) */
+	    (w & 0xffe00c00) == 0xf8800000) {  /* PRFUM */
+		in->flags |= EH_INSN_PREFETCH;
+		return;
+	}
+	/* Atomics (LDADD, SWP, CAS, ...) both load and store; otherwise the mnemonic says. */
+	for (i = 0; atomics[i]; i++)
+		if (!strncmp(mnemonic, atomics[i], strlen(atomics[i]))) {
+			in->flags |= EH_INSN_LOAD | EH_INSN_STORE;
+			return;
+		}
+	if (mnemonic[0] == 'l')
+		in->flags |= EH_INSN_LOAD;
+	else if (mnemonic[0] == 's')
+		in->flags |= EH_INSN_STORE;
+}
+
+void eh_decoder_decode(struct eh_decoder *d, uint64_t addr, uint32_t word, struct eh_insn *out)
+{
+	cs_insn *ci = NULL;
+	uint8_t bytes[4] = { word, word >> 8, word >> 16, word >> 24 };
+	const char *mnemonic = "";
+
+	memset(out, 0, sizeof(*out));
+	out->addr = addr;
+	out->word = word;
+	if (cs_disasm(d->cs, bytes, 4, addr, 1, &ci) == 1) {
+		snprintf(out->text, sizeof(out->text), "%.31s%s%.31s", ci->mnemonic,
+			 ci->op_str[0] ? " " : "", ci->op_str);
+		mnemonic = ci->mnemonic;
+	} else {
+		snprintf(out->text, sizeof(out->text), ".inst 0x%08x", word);
+		out->flags |= EH_INSN_INVALID;
+	}
+	classify(out, mnemonic);
+	if (ci)
+		cs_free(ci, 1);
+}
+
+static size_t slot_of(const struct eh_decoder *d, uint64_t addr)
+{
+	return (size_t)((addr >> 2) * 0x9e3779b97f4a7c15ull >> 20) & (d->nslots - 1);
+}
+
+static int cache_grow(struct eh_decoder *d)
+{
+	struct eh_insn *old = d->slots;
+	size_t n = d->nslots, i;
+
+	d->slots = eh_alloc(2 * n * sizeof(*d->slots));
+	if (!d->slots) {
+		d->slots = old;
+		return -1;
+	}
+	d->nslots = 2 * n;
+	for (i = 0; i < n; i++) {
+		size_t j;
+
+		if (!old[i].text[0])
+			continue;
+		for (j = slot_of(d, old[i].addr); d->slots[j].text[0]; j = (j + 1) & (d->nslots - 1))
+			;
+		d->slots[j] = old[i];
+	}
+	eh_free(old);
+	return 0;
+}
+
+const struct eh_insn *eh_decoder_get(struct eh_decoder *d, uint64_t addr, uint32_t word)
+{
+	size_t i;
+
+	/* Keep the table at most half full; if it cannot grow, decode without caching. */
+	if (2 * (d->used + 1) > d->nslots && cache_grow(d) && d->used + 1 >= d->nslots) {
+		eh_decoder_decode(d, addr, word, &d->scratch);
+		return &d->scratch;
+	}
+	for (i = slot_of(d, addr); d->slots[i].text[0]; i = (i + 1) & (d->nslots - 1)) {
+		if (d->slots[i].addr != addr)
+			continue;
+		if (d->slots[i].word != word)  /* the code was rewritten */
+			eh_decoder_decode(d, addr, word, &d->slots[i]);
+		return &d->slots[i];
+	}
+	eh_decoder_decode(d, addr, word, &d->slots[i]);
+	d->used++;
+	return &d->slots[i];
+}
+
+uint64_t eh_insn_prefetch_addr(const struct eh_insn *in, uint64_t (*xreg)(void *ctx, unsigned n),
+			       void *ctx)
+{
+	uint32_t w = in->word;
+	uint64_t base = xreg(ctx, (w >> 5) & 31);  /* register 31 is SP in an address base */
+
+	if (!(in->flags & EH_INSN_PREFETCH))
+		return 0;
+	if (in->flags & EH_INSN_LITERAL)
+		return in->target;
+	if ((w & 0xffc00000) == 0xf9800000)
+		return base + (((w >> 10) & 0xfff) << 3);
+	if ((w & 0xffe00c00) == 0xf8800000)
+		return base + (uint64_t)sext(w >> 12, 9);
+	if ((w & 0xffe00c00) == 0xf8a00800) {
+		unsigned m = (w >> 16) & 31, option = (w >> 13) & 7, s = (w >> 12) & 1;
+		uint64_t idx = m == 31 ? 0 : xreg(ctx, m);
+
+		if (option == 2)
+			idx = (uint32_t)idx;
+		else if (option == 6)
+			idx = (uint64_t)(int64_t)(int32_t)idx;
+		return base + (idx << (s ? 3 : 0));
+	}
+	return 0;
+}
+
+const char *eh_insn_access_name(uint32_t flags)
+{
+	if ((flags & (EH_INSN_LOAD | EH_INSN_STORE)) == (EH_INSN_LOAD | EH_INSN_STORE))
+		return "load+store";
+	if (flags & EH_INSN_LOAD)
+		return "load";
+	if (flags & EH_INSN_STORE)
+		return "store";
+	if (flags & EH_INSN_PREFETCH)
+		return "prefetch";
+	return "none";
+}

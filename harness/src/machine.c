@@ -1,0 +1,834 @@
+/* The engine: runs a patched image on each hardware thread of a model's core and records the trace. */
+#include "eh/machine.h"
+
+#include <elf.h>
+#include <inttypes.h>
+#include <string.h>
+#include <time.h>
+#include <unicorn/unicorn.h>
+
+#include "eh/sysreg.h"
+
+#define EH_DEFAULT_BUDGET 1000000ull
+#define EH_DEFAULT_TIMEOUT_US 10000000ull
+#define EH_DEFAULT_MAX_EVENTS 1000000u
+#define EH_EL2_REGS 32
+#define EH_PAGE 0x1000ull
+
+/* ESR_ELx exception classes (Arm ARM D17.2.37). */
+#define ESR_EC_UNKNOWN 0x00u
+#define ESR_EC_SVC64 0x15u
+#define ESR_EC_HVC64 0x16u
+#define ESR_EC_SMC64 0x17u
+#define ESR_EC_DABT_LOW 0x24u
+#define ESR_EC_DABT_CUR 0x25u
+#define ESR_EC_BRK64 0x3cu
+#define ESR_IL (1u << 25)
+#define ESR_ELx(ec, iss) (((uint64_t)(ec) << 26) | ESR_IL | (iss))
+/* DFSC for the injected abort: translation fault, level 3 (the erratum names no status). */
+#define DFSC_TRANSLATION_L3 0x07u
+
+/* Unicorn's exception numbers in UC_HOOK_INTR (QEMU's EXCP_*). */
+enum { EXCP_UDEF = 1, EXCP_SWI = 2, EXCP_PREFETCH_ABORT = 3, EXCP_DATA_ABORT = 4,
+       EXCP_BKPT = 7, EXCP_HVC = 11, EXCP_SMC = 13 };
+
+struct region {
+	uint64_t addr, size;
+	uint8_t *host;      /* page-aligned view of raw */
+	void *raw;
+};
+
+struct eh_thread {
+	struct eh_machine *m;
+	unsigned id;
+	uc_engine *uc;
+	struct eh_thread_result res;
+	bool running;
+	enum eh_stop stop_req;      /* set by a hook that called uc_emu_stop */
+	bool break_req;             /* stop before the next instruction (pending abort) */
+	bool abort_pending;
+	uint64_t abort_far;
+	uint64_t fault_addr;
+	const struct eh_insn *cur;  /* the instruction executing now */
+	bool cur_in_window_counted;
+	uint64_t code_lo, code_hi;  /* last executable section seen, for the range check */
+	/* The TTBR window (erratum 219): from MSR TTBRx_EL1 to the next context synchronisation. */
+	bool window_open;
+	uint32_t window_count, window_first_flags;
+	uint64_t window_first_pc;
+};
+
+struct eh_machine {
+	const struct eh_model *model;
+	const struct eh_image *img;
+	struct eh_machine_opts opts;
+	struct eh_decoder *dec;
+	struct region *regions;
+	size_t nregions;
+	struct eh_thread threads[EH_MAX_THREADS];
+	unsigned nthreads;
+	struct eh_trace trace;
+	uint64_t rng;
+	struct { uint32_t reg; uint64_t value; } el2[EH_EL2_REGS];
+	const struct eh_erratum *active[8];
+	unsigned nactive;
+	struct timespec deadline;
+	int hook_rc;                /* an error met inside a hook, reported by eh_machine_run */
+	struct eh_error hook_err;
+};
+
+static int uc_fail(struct eh_error *err, uc_err e, const char *what, uint64_t addr)
+{
+	return eh_error_set(err, EH_EEMU, "unicorn: %s at 0x%016" PRIx64 ": %s", what, addr,
+			    uc_strerror(e));
+}
+
+static int xreg_id(unsigned n)
+{
+	if (n < 29)
+		return UC_ARM64_REG_X0 + (int)n;
+	return n == 29 ? UC_ARM64_REG_X29 : n == 30 ? UC_ARM64_REG_X30 : UC_ARM64_REG_SP;
+}
+
+static uint64_t read_reg(struct eh_thread *t, int id)
+{
+	uint64_t v = 0;
+
+	uc_reg_read(t->uc, id, &v);  /* only fails for an unknown id, which these are not */
+	return v;
+}
+
+static uint64_t xreg_base(void *ctx, unsigned n)
+{
+	return read_reg(ctx, xreg_id(n));
+}
+
+static int write_cp(struct eh_thread *t, uint32_t reg, uint64_t value)
+{
+	uc_arm64_cp_reg cp = {
+		.op0 = EH_SYSREG_OP0(reg), .op1 = EH_SYSREG_OP1(reg), .crn = EH_SYSREG_CRN(reg),
+		.crm = EH_SYSREG_CRM(reg), .op2 = EH_SYSREG_OP2(reg), .val = value,
+	};
+
+	return uc_reg_write(t->uc, UC_ARM64_REG_CP_REG, &cp) == UC_ERR_OK ? 0 : -1;
+}
+
+static uint8_t *host_ptr(struct eh_machine *m, uint64_t addr, uint64_t len)
+{
+	size_t i;
+
+	for (i = 0; i < m->nregions; i++) {
+		struct region *r = &m->regions[i];
+
+		if (addr >= r->addr && addr - r->addr < r->size && len <= r->size - (addr - r->addr))
+			return r->host + (addr - r->addr);
+	}
+	return NULL;
+}
+
+static void emit(struct eh_machine *m, struct eh_event *ev)
+{
+	struct eh_trace *tr = &m->trace;
+	unsigned i;
+
+	ev->seq = (uint32_t)(tr->n + tr->dropped);
+	if (tr->n == tr->cap) {
+		size_t cap = tr->cap ? tr->cap * 2 : 256;
+		struct eh_event *p = NULL;
+
+		if (cap > m->opts.max_events)
+			cap = m->opts.max_events;
+		if (cap > tr->cap)
+			p = eh_realloc(tr->events, cap * sizeof(*p));
+		if (p) {
+			tr->events = p;
+			tr->cap = cap;
+		}
+	}
+	if (tr->n < tr->cap)
+		tr->events[tr->n++] = *ev;
+	else
+		tr->dropped++;
+	for (i = 0; i < m->nactive; i++)
+		m->active[i]->on_event(m, ev);
+}
+
+static void close_window(struct eh_thread *t, uint32_t why_flags)
+{
+	struct eh_event ev = {
+		.kind = EH_EV_WINDOW_CLOSE, .thread = (uint8_t)t->id, .flags = why_flags,
+		.count = t->window_count, .addr = t->window_first_pc,
+		.pc = t->cur ? t->cur->addr : 0, .value = t->window_first_flags,
+	};
+
+	if (!t->window_open)
+		return;
+	t->window_open = false;
+	emit(t->m, &ev);
+}
+
+static void request_stop(struct eh_thread *t, enum eh_stop why)
+{
+	t->stop_req = why;
+	uc_emu_stop(t->uc);
+}
+
+/* Exception entry to EL1 (Arm ARM D1.10.2): SPSR, ELR, ESR, FAR, PSTATE, then the vector. */
+static void take_exception(struct eh_thread *t, uint64_t esr, uint64_t far, uint64_t elr)
+{
+	uint64_t pstate = read_reg(t, UC_ARM64_REG_PSTATE);
+	uint64_t vbar = read_reg(t, UC_ARM64_REG_VBAR_EL1);
+	unsigned el = (pstate >> 2) & 3;
+	uint64_t vector = vbar + (el == 0 ? 0x400 : (pstate & 1) ? 0x200 : 0);
+	struct eh_event ev = {
+		.kind = EH_EV_EXCEPTION, .thread = (uint8_t)t->id, .pc = elr, .esr = esr, .addr = far,
+	};
+
+	close_window(t, EH_INSN_EXC_GEN);
+	/*
+	 * Unicorn cannot be moved from EL0 to EL1 by a PSTATE write (see
+	 * reference/emulator-facts.md), so only exceptions taken from EL1 reach vectors.
+	 */
+	if (!vbar || el != 1 || !host_ptr(t->m, vector, 4)) {
+		emit(t->m, &ev);
+		t->res.pc = elr;
+		request_stop(t, EH_STOP_EXCEPTION);
+		return;
+	}
+	ev.value = vector;
+	if (write_cp(t, EH_SPSR_EL1, pstate) || write_cp(t, EH_ELR_EL1, elr) ||
+	    write_cp(t, EH_ESR_EL1, esr) || write_cp(t, EH_FAR_EL1, far)) {
+		eh_error_set(&t->m->hook_err, EH_EEMU, "unicorn: cannot write exception registers at 0x%016" PRIx64, elr);
+		t->m->hook_rc = EH_EEMU;
+		request_stop(t, EH_STOP_EXCEPTION);
+		return;
+	}
+	pstate = (pstate & ~0x3cfull) | 0x3c0 | 0x5;  /* DAIF masked, EL1h */
+	uc_reg_write(t->uc, UC_ARM64_REG_PSTATE, &pstate);
+	uc_reg_write(t->uc, UC_ARM64_REG_PC, &vector);
+	emit(t->m, &ev);
+}
+
+static void record_access(struct eh_thread *t, uint32_t flags, uint64_t addr, unsigned size,
+			  uint64_t value)
+{
+	struct eh_event ev = {
+		.kind = EH_EV_ACCESS, .thread = (uint8_t)t->id, .flags = flags, .addr = addr,
+		.size = (uint8_t)size, .value = value, .pc = t->cur ? t->cur->addr : 0,
+		.in_window = t->window_open, .count = (uint32_t)t->res.executed,
+	};
+
+	if (t->window_open && !t->cur_in_window_counted) {
+		t->cur_in_window_counted = true;
+		if (!t->window_count++) {
+			t->window_first_pc = ev.pc;
+			t->window_first_flags = t->cur ? t->cur->flags : flags;
+		}
+	}
+	emit(t->m, &ev);
+}
+
+static bool timed_out(const struct eh_machine *m)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return now.tv_sec > m->deadline.tv_sec ||
+	       (now.tv_sec == m->deadline.tv_sec && now.tv_nsec >= m->deadline.tv_nsec);
+}
+
+static bool in_code(struct eh_thread *t, uint64_t addr)
+{
+	const struct eh_elf_section *s;
+
+	if (addr >= t->code_lo && addr < t->code_hi)
+		return true;
+	s = eh_elf_section_at(t->m->img->elf, addr);
+	if (!s || !(s->flags & SHF_EXECINSTR))
+		return false;
+	t->code_lo = s->addr;
+	t->code_hi = s->addr + s->size;
+	return true;
+}
+
+static void on_code(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
+{
+	struct eh_thread *t = user;
+	struct eh_machine *m = t->m;
+	const uint8_t *p;
+	const struct eh_insn *in;
+	uint32_t word;
+
+	(void)uc;
+	(void)size;
+	if (t->break_req) {
+		t->break_req = false;
+		uc_emu_stop(t->uc);
+		return;
+	}
+	if (t->res.executed >= m->opts.budget) {
+		request_stop(t, EH_STOP_BUDGET);
+		return;
+	}
+	if ((t->res.executed & 0xffff) == 0xffff && timed_out(m)) {
+		request_stop(t, EH_STOP_TIMEOUT);
+		return;
+	}
+	if (!in_code(t, addr) || !(p = host_ptr(m, addr, 4))) {
+		t->res.pc = addr;
+		request_stop(t, EH_STOP_LEFT_RANGE);
+		return;
+	}
+	t->res.executed++;
+	word = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+	in = t->cur = eh_decoder_get(m->dec, addr, word);
+	t->cur_in_window_counted = false;
+	if (m->opts.trace_insns) {
+		struct eh_event ev = {
+			.kind = EH_EV_INSN, .thread = (uint8_t)t->id, .pc = addr, .flags = in->flags,
+			.in_window = t->window_open,
+		};
+
+		emit(m, &ev);
+	}
+
+	if (in->flags & EH_INSN_MSR && !EH_SYSREG_IS_EL2(in->sysreg)) {
+		struct eh_event ev = {
+			.kind = EH_EV_SYSREG_WRITE, .thread = (uint8_t)t->id, .pc = addr,
+			.sysreg = in->sysreg, .flags = in->flags,
+			.value = in->rt == 31 ? 0 : read_reg(t, xreg_id(in->rt)),
+		};
+
+		emit(m, &ev);
+		if (in->flags & EH_INSN_TTBR_WRITE && !t->window_open) {
+			ev.kind = EH_EV_WINDOW_OPEN;
+			t->window_open = true;
+			t->window_count = 0;
+			emit(m, &ev);
+		}
+	} else if (in->flags & (EH_INSN_ISB | EH_INSN_ERET)) {
+		struct eh_event ev = {
+			.kind = EH_EV_CTX_SYNC, .thread = (uint8_t)t->id, .pc = addr, .flags = in->flags,
+		};
+
+		emit(m, &ev);
+		close_window(t, in->flags);
+	} else if (in->flags & EH_INSN_PREFETCH) {
+		/* PRFM makes no memory access, so no memory hook sees it. */
+		record_access(t, EH_INSN_PREFETCH, eh_insn_prefetch_addr(in, xreg_base, t), 0, 0);
+	}
+}
+
+static void on_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value,
+		   void *user)
+{
+	struct eh_thread *t = user;
+
+	(void)uc;
+	record_access(t, type == UC_MEM_WRITE ? EH_INSN_STORE : EH_INSN_LOAD, addr, (unsigned)size,
+		      type == UC_MEM_WRITE ? (uint64_t)value : 0);
+}
+
+static bool on_unmapped(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value,
+			void *user)
+{
+	struct eh_thread *t = user;
+
+	(void)uc;
+	(void)type;
+	(void)size;
+	(void)value;
+	t->fault_addr = addr;
+	return false;
+}
+
+/* Identity and ID registers come from the model (MPIDR per thread); the rest from Unicorn. */
+static uint32_t on_mrs(uc_engine *uc, uc_arm64_reg reg, const uc_arm64_cp_reg *cp, void *user)
+{
+	struct eh_thread *t = user;
+	uint32_t sysreg = EH_SYSREG(cp->op0, cp->op1, cp->crn, cp->crm, cp->op2);
+	uint64_t value;
+	struct eh_event ev;
+
+	if (sysreg == EH_MPIDR_EL1)
+		value = eh_model_mpidr(t->m->model, t->id);
+	else if (eh_model_id_reg(t->m->model, sysreg, &value))
+		return 0;
+	if (uc_reg_write(uc, reg, &value) != UC_ERR_OK)
+		return 0;
+	ev = (struct eh_event){
+		.kind = EH_EV_SYSREG_READ, .thread = (uint8_t)t->id, .sysreg = sysreg, .value = value,
+		.pc = t->cur ? t->cur->addr : 0, .flags = EH_INSN_MRS,
+	};
+	emit(t->m, &ev);
+	return 1;
+}
+
+static uint64_t *el2_slot(struct eh_machine *m, uint32_t reg)
+{
+	unsigned i;
+
+	for (i = 0; i < EH_EL2_REGS; i++)
+		if (m->el2[i].reg == reg || !m->el2[i].reg) {
+			m->el2[i].reg = reg;
+			return &m->el2[i].value;
+		}
+	return NULL;
+}
+
+/* EL2 is absent in Unicorn: its registers trap as UNDEFINED and are emulated here. */
+static bool emulate_el2(struct eh_thread *t, const struct eh_insn *in)
+{
+	uint64_t *slot;
+	struct eh_event ev = {
+		.kind = EH_EV_EL2_ACCESS, .thread = (uint8_t)t->id, .pc = in->addr,
+		.sysreg = in->sysreg, .flags = in->flags,
+	};
+
+	if (!(in->flags & (EH_INSN_MSR | EH_INSN_MRS)) || !EH_SYSREG_IS_EL2(in->sysreg) ||
+	    !(slot = el2_slot(t->m, in->sysreg)))
+		return false;
+	if (in->flags & EH_INSN_MSR) {
+		*slot = in->rt == 31 ? 0 : read_reg(t, xreg_id(in->rt));
+	} else if (in->rt != 31) {
+		uc_reg_write(t->uc, xreg_id(in->rt), slot);
+	}
+	ev.value = *slot;
+	emit(t->m, &ev);
+	return true;
+}
+
+static void on_intr(uc_engine *uc, uint32_t intno, void *user)
+{
+	struct eh_thread *t = user;
+	uint64_t pc = read_reg(t, UC_ARM64_REG_PC);
+	const uint8_t *p;
+	const struct eh_insn *in = NULL;
+	uint32_t word;
+
+	(void)uc;
+	/* SVC, HVC and SMC report the preferred return address (the next instruction). */
+	if (intno == EXCP_SWI || intno == EXCP_HVC || intno == EXCP_SMC)
+		p = host_ptr(t->m, pc - 4, 4);
+	else
+		p = host_ptr(t->m, pc, 4);
+	if (p) {
+		word = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+		in = eh_decoder_get(t->m->dec, intno == EXCP_UDEF || intno == EXCP_BKPT ? pc : pc - 4, word);
+	}
+	switch (intno) {
+	case EXCP_UDEF:
+		if (in && emulate_el2(t, in)) {
+			pc += 4;
+			uc_reg_write(t->uc, UC_ARM64_REG_PC, &pc);
+			return;
+		}
+		take_exception(t, ESR_ELx(ESR_EC_UNKNOWN, 0), 0, pc);
+		return;
+	case EXCP_SWI:
+		take_exception(t, ESR_ELx(ESR_EC_SVC64, in ? (in->word >> 5) & 0xffff : 0), 0, pc);
+		return;
+	case EXCP_HVC:
+		take_exception(t, ESR_ELx(ESR_EC_HVC64, in ? (in->word >> 5) & 0xffff : 0), 0, pc);
+		return;
+	case EXCP_SMC:
+		take_exception(t, ESR_ELx(ESR_EC_SMC64, in ? (in->word >> 5) & 0xffff : 0), 0, pc);
+		return;
+	case EXCP_BKPT:
+		take_exception(t, ESR_ELx(ESR_EC_BRK64, in ? (in->word >> 5) & 0xffff : 0), 0, pc);
+		return;
+	default:
+		take_exception(t, ESR_ELx(ESR_EC_UNKNOWN, 0), 0, pc);
+		return;
+	}
+}
+
+uint64_t eh_machine_random(struct eh_machine *m)
+{
+	/* splitmix64: small, fast, and the same sequence on every host for a seed. */
+	uint64_t z = (m->rng += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+void eh_machine_inject_abort(struct eh_machine *m, unsigned victim, const struct eh_event *culprit)
+{
+	struct eh_thread *v = &m->threads[victim % m->nthreads];
+	struct eh_event ev = {
+		.kind = EH_EV_INJECT, .thread = culprit->thread, .victim = (uint8_t)v->id,
+		.pc = culprit->addr, .flags = (uint32_t)culprit->value, .taken = v->running,
+	};
+
+	emit(m, &ev);
+	if (!v->running)
+		return;
+	v->abort_pending = true;
+	v->abort_far = culprit->addr;
+	/* The victim takes it at its next instruction boundary. */
+	if (v == &m->threads[culprit->thread])
+		v->break_req = true;
+}
+
+static void finish(struct eh_thread *t, enum eh_stop why, uint64_t pc)
+{
+	struct eh_event ev = { .kind = EH_EV_STOP, .thread = (uint8_t)t->id, .pc = pc };
+	unsigned i;
+
+	close_window(t, 0);
+	t->running = false;
+	t->res.stop = why;
+	t->res.pc = pc;
+	for (i = 0; i < 31; i++)
+		t->res.x[i] = read_reg(t, xreg_id(i));
+	ev.stop = (uint8_t)why;
+	ev.addr = why == EH_STOP_FAULT ? t->res.addr : 0;
+	emit(t->m, &ev);
+}
+
+static int map_image(struct eh_machine *m, struct eh_error *err)
+{
+	const struct eh_elf *elf = m->img->elf;
+	size_t i, j, n = 0;
+
+	m->regions = eh_alloc((elf->nsections + 2) * sizeof(*m->regions));
+	if (!m->regions)
+		return eh_error_set(err, EH_ENOMEM, "out of memory for the memory map");
+	for (i = 0; i < elf->nsections; i++) {
+		const struct eh_elf_section *s = &elf->sections[i];
+		uint64_t lo, hi;
+
+		if (!(s->flags & SHF_ALLOC) || !s->size)
+			continue;
+		lo = s->addr & ~(EH_PAGE - 1);
+		hi = (s->addr + s->size + EH_PAGE - 1) & ~(EH_PAGE - 1);
+		if (hi <= lo)
+			return eh_error_set(err, EH_EINPUT, "%s: section %s at 0x%016" PRIx64
+					    " cannot be mapped (it wraps around)", elf->path, s->name, s->addr);
+		for (j = 0; j < n; j++)  /* merge with a region it touches */
+			if (lo <= m->regions[j].addr + m->regions[j].size && hi >= m->regions[j].addr)
+				break;
+		if (j == n) {
+			m->regions[n].addr = lo;
+			m->regions[n++].size = hi - lo;
+		} else {
+			uint64_t nlo = lo < m->regions[j].addr ? lo : m->regions[j].addr;
+			uint64_t end = m->regions[j].addr + m->regions[j].size;
+
+			m->regions[j].addr = nlo;
+			m->regions[j].size = (hi > end ? hi : end) - nlo;
+		}
+	}
+	m->regions[n].addr = EH_STACK_TOP - EH_MAX_THREADS * EH_STACK_SIZE;
+	m->regions[n++].size = EH_MAX_THREADS * EH_STACK_SIZE;
+	m->regions[n].addr = EH_RETURN_ADDR;
+	m->regions[n++].size = EH_PAGE;
+	m->nregions = n;
+	for (i = 0; i < n; i++) {
+		struct region *r = &m->regions[i];
+
+		r->raw = eh_alloc(r->size + EH_PAGE);
+		if (!r->raw)
+			return eh_error_set(err, EH_ENOMEM, "out of memory for 0x%" PRIx64 " bytes at 0x%016" PRIx64,
+					    r->size, r->addr);
+		r->host = (uint8_t *)(((uintptr_t)r->raw + EH_PAGE - 1) & ~(uintptr_t)(EH_PAGE - 1));
+	}
+	for (i = 0; i < elf->nsections; i++) {
+		const struct eh_elf_section *s = &elf->sections[i];
+
+		if (m->img->data[i])
+			memcpy(host_ptr(m, s->addr, s->size), m->img->data[i], s->size);
+	}
+	for (i = 0; i < EH_PAGE; i += 4)  /* BRK #0: never executed, EH_RETURN_ADDR ends the run */
+		memcpy(host_ptr(m, EH_RETURN_ADDR + i, 4), &(uint32_t){ 0xd4200000 }, 4);
+	return 0;
+}
+
+static int thread_init(struct eh_machine *m, struct eh_thread *t, struct eh_error *err)
+{
+	uc_hook h;
+	uc_err e;
+	size_t i;
+
+	e = uc_open(UC_ARCH_ARM64, UC_MODE_ARM, &t->uc);
+	if (e != UC_ERR_OK) {
+		t->uc = NULL;
+		return uc_fail(err, e, "uc_open", 0);
+	}
+	e = uc_ctl_set_cpu_model(t->uc, m->model->uc_cpu);
+	if (e != UC_ERR_OK)
+		return uc_fail(err, e, "setting the CPU model", 0);
+	for (i = 0; i < m->nregions; i++) {
+		e = uc_mem_map_ptr(t->uc, m->regions[i].addr, m->regions[i].size, UC_PROT_ALL,
+				   m->regions[i].host);
+		if (e != UC_ERR_OK)
+			return uc_fail(err, e, "mapping memory", m->regions[i].addr);
+	}
+	/* Hooks go in before the first uc_emu_start: later ones may miss translated code. */
+	if ((e = uc_hook_add(t->uc, &h, UC_HOOK_CODE, on_code, t, 1, 0)) ||
+	    (e = uc_hook_add(t->uc, &h, UC_HOOK_MEM_READ | UC_HOOK_MEM_WRITE, on_mem, t, 1, 0)) ||
+	    (e = uc_hook_add(t->uc, &h, UC_HOOK_MEM_UNMAPPED, on_unmapped, t, 1, 0)) ||
+	    (e = uc_hook_add(t->uc, &h, UC_HOOK_INTR, on_intr, t, 1, 0)) ||
+	    (e = uc_hook_add(t->uc, &h, UC_HOOK_INSN, on_mrs, t, 1, 0, UC_ARM64_INS_MRS)))
+		return uc_fail(err, e, "adding hooks", 0);
+	return 0;
+}
+
+int eh_machine_new(struct eh_machine **out, const struct eh_model *model, const struct eh_image *img,
+		   const struct eh_machine_opts *opts, struct eh_error *err)
+{
+	struct eh_machine *m;
+	const struct eh_erratum *const *e;
+	unsigned i;
+	int rc;
+
+	*out = NULL;
+	if (model->threads_per_core < 1 || model->threads_per_core > EH_MAX_THREADS)
+		return eh_error_set(err, EH_EINVAL, "model %s: %u threads per core (1 to %d supported)",
+				    model->name, model->threads_per_core, EH_MAX_THREADS);
+	m = eh_alloc(sizeof(*m));
+	if (!m)
+		return eh_error_set(err, EH_ENOMEM, "out of memory for a machine");
+	m->model = model;
+	m->img = img;
+	if (opts)
+		m->opts = *opts;
+	if (!m->opts.budget)
+		m->opts.budget = EH_DEFAULT_BUDGET;
+	if (!m->opts.timeout_us)
+		m->opts.timeout_us = EH_DEFAULT_TIMEOUT_US;
+	if (!m->opts.max_events)
+		m->opts.max_events = EH_DEFAULT_MAX_EVENTS;
+	m->rng = m->opts.seed;
+	for (e = model->errata; e && *e; e++)
+		if (m->nactive < sizeof(m->active) / sizeof(m->active[0]) &&
+		    (!(*e)->manifests || (*e)->manifests(model)))
+			m->active[m->nactive++] = *e;
+	rc = eh_decoder_new(&m->dec, err);
+	if (rc)
+		goto fail;
+	rc = map_image(m, err);
+	if (rc)
+		goto fail;
+	m->nthreads = model->threads_per_core;
+	for (i = 0; i < m->nthreads; i++) {
+		m->threads[i].m = m;
+		m->threads[i].id = i;
+		rc = thread_init(m, &m->threads[i], err);
+		if (rc)
+			goto fail;
+	}
+	*out = m;
+	return 0;
+fail:
+	eh_machine_free(m);
+	return rc;
+}
+
+void eh_machine_free(struct eh_machine *m)
+{
+	size_t i;
+
+	if (!m)
+		return;
+	for (i = 0; i < m->nthreads; i++)
+		if (m->threads[i].uc)
+			uc_close(m->threads[i].uc);
+	for (i = 0; m->regions && i < m->nregions; i++)
+		eh_free(m->regions[i].raw);
+	eh_free(m->regions);
+	eh_decoder_free(m->dec);
+	eh_free(m->trace.events);
+	eh_free(m);
+}
+
+int eh_machine_start(struct eh_machine *m, unsigned tid, uint64_t addr, const uint64_t *args,
+		     unsigned nargs, struct eh_error *err)
+{
+	struct eh_thread *t;
+	uint64_t sp, lr = EH_RETURN_ADDR;
+	unsigned i;
+	struct eh_event ev;
+
+	if (tid >= m->nthreads)
+		return eh_error_set(err, EH_EINVAL, "model %s has no thread %u (it has %u)",
+				    m->model->name, tid, m->nthreads);
+	if (nargs > 8)
+		return eh_error_set(err, EH_EINVAL, "at most 8 arguments (x0..x7), got %u", nargs);
+	t = &m->threads[tid];
+	sp = EH_STACK_TOP - tid * EH_STACK_SIZE;
+	for (i = 0; i < nargs; i++)
+		uc_reg_write(t->uc, xreg_id(i), &args[i]);
+	if (uc_reg_write(t->uc, UC_ARM64_REG_X30, &lr) || uc_reg_write(t->uc, UC_ARM64_REG_SP, &sp) ||
+	    uc_reg_write(t->uc, UC_ARM64_REG_PC, &addr))
+		return eh_error_set(err, EH_EEMU, "unicorn: cannot set up thread %u", tid);
+	t->running = true;
+	t->res.started = true;
+	ev = (struct eh_event){ .kind = EH_EV_START, .thread = (uint8_t)tid, .pc = addr };
+	emit(m, &ev);
+	return 0;
+}
+
+static int run_slice(struct eh_machine *m, struct eh_thread *t, size_t count, struct eh_error *err)
+{
+	uint64_t pc = read_reg(t, UC_ARM64_REG_PC);
+	uc_err e;
+
+	if (t->abort_pending) {
+		t->abort_pending = false;
+		t->cur = NULL;
+		take_exception(t, ESR_ELx((read_reg(t, UC_ARM64_REG_PSTATE) >> 2 & 3) ? ESR_EC_DABT_CUR
+										 : ESR_EC_DABT_LOW,
+					  DFSC_TRANSLATION_L3),
+			       t->abort_far, pc);
+		if (t->stop_req) {
+			finish(t, t->stop_req, pc);
+			return 0;
+		}
+		pc = read_reg(t, UC_ARM64_REG_PC);
+	}
+	if (pc == EH_RETURN_ADDR) {
+		finish(t, EH_STOP_RETURNED, pc);
+		return 0;
+	}
+	t->stop_req = EH_STOP_NONE;
+	t->fault_addr = 0;
+	e = uc_emu_start(t->uc, pc, EH_RETURN_ADDR, 0, count);
+	if (m->hook_rc) {
+		memcpy(err ? err : &m->hook_err, &m->hook_err, sizeof(m->hook_err));
+		return m->hook_rc;
+	}
+	pc = read_reg(t, UC_ARM64_REG_PC);
+	if (e == UC_ERR_READ_UNMAPPED || e == UC_ERR_WRITE_UNMAPPED || e == UC_ERR_FETCH_UNMAPPED) {
+		t->res.addr = t->fault_addr ? t->fault_addr : pc;
+		finish(t, e == UC_ERR_FETCH_UNMAPPED ? EH_STOP_LEFT_RANGE : EH_STOP_FAULT,
+		       t->cur && e != UC_ERR_FETCH_UNMAPPED ? t->cur->addr : pc);
+	} else if (e != UC_ERR_OK) {
+		return uc_fail(err, e, "running", pc);
+	} else if (t->stop_req) {
+		finish(t, t->stop_req, t->stop_req == EH_STOP_EXCEPTION || t->stop_req == EH_STOP_LEFT_RANGE
+					       ? t->res.pc : pc);
+	} else if (pc == EH_RETURN_ADDR) {
+		finish(t, EH_STOP_RETURNED, pc);
+	}
+	return 0;
+}
+
+int eh_machine_run(struct eh_machine *m, struct eh_error *err)
+{
+	unsigned i, running;
+	int rc;
+
+	clock_gettime(CLOCK_MONOTONIC, &m->deadline);
+	m->deadline.tv_sec += (time_t)(m->opts.timeout_us / 1000000);
+	m->deadline.tv_nsec += (long)(m->opts.timeout_us % 1000000) * 1000;
+	if (m->deadline.tv_nsec >= 1000000000) {
+		m->deadline.tv_sec++;
+		m->deadline.tv_nsec -= 1000000000;
+	}
+	for (;;) {
+		for (i = 0, running = 0; i < m->nthreads; i++)
+			running += m->threads[i].running;
+		if (!running)
+			return 0;
+		/* Threads of a core interleave one instruction at a time; a lone one runs freely. */
+		for (i = 0; i < m->nthreads; i++) {
+			struct eh_thread *t = &m->threads[i];
+
+			if (!t->running)
+				continue;
+			rc = run_slice(m, t, running > 1 ? 1 : 0, err);
+			if (rc)
+				return rc;
+		}
+		if (timed_out(m))
+			for (i = 0; i < m->nthreads; i++)
+				if (m->threads[i].running)
+					finish(&m->threads[i], EH_STOP_TIMEOUT,
+					       read_reg(&m->threads[i], UC_ARM64_REG_PC));
+	}
+}
+
+unsigned eh_machine_threads(const struct eh_machine *m)
+{
+	return m->nthreads;
+}
+
+const struct eh_model *eh_machine_model(const struct eh_machine *m)
+{
+	return m->model;
+}
+
+const struct eh_image *eh_machine_image(const struct eh_machine *m)
+{
+	return m->img;
+}
+
+struct eh_decoder *eh_machine_decoder(struct eh_machine *m)
+{
+	return m->dec;
+}
+
+const struct eh_trace *eh_machine_trace(const struct eh_machine *m)
+{
+	return &m->trace;
+}
+
+const struct eh_thread_result *eh_machine_result(const struct eh_machine *m, unsigned t)
+{
+	return t < m->nthreads ? &m->threads[t].res : NULL;
+}
+
+const struct eh_insn *eh_machine_insn(struct eh_machine *m, uint64_t addr)
+{
+	const uint8_t *p = host_ptr(m, addr, 4);
+
+	if (!p)
+		return NULL;
+	return eh_decoder_get(m->dec, addr,
+			      (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24);
+}
+
+int eh_machine_read(struct eh_machine *m, uint64_t addr, void *buf, size_t len, struct eh_error *err)
+{
+	const uint8_t *p = host_ptr(m, addr, len);
+
+	if (!p)
+		return eh_error_set(err, EH_ENOENT, "0x%016" PRIx64 "+%zu is not mapped", addr, len);
+	memcpy(buf, p, len);
+	return 0;
+}
+
+uint64_t eh_machine_el2_get(const struct eh_machine *m, uint32_t sysreg)
+{
+	unsigned i;
+
+	for (i = 0; i < EH_EL2_REGS && m->el2[i].reg; i++)
+		if (m->el2[i].reg == sysreg)
+			return m->el2[i].value;
+	return 0;
+}
+
+void eh_machine_el2_set(struct eh_machine *m, uint32_t sysreg, uint64_t value)
+{
+	uint64_t *slot = el2_slot(m, sysreg);
+
+	if (slot)
+		*slot = value;
+}
+
+const char *eh_stop_name(enum eh_stop stop)
+{
+	static const char *const names[] = {
+		[EH_STOP_NONE] = "running",
+		[EH_STOP_RETURNED] = "returned",
+		[EH_STOP_BUDGET] = "instruction budget exhausted",
+		[EH_STOP_FAULT] = "access to unmapped memory",
+		[EH_STOP_EXCEPTION] = "exception with no vector to take it",
+		[EH_STOP_LEFT_RANGE] = "left the code",
+		[EH_STOP_TIMEOUT] = "wall-clock limit reached",
+	};
+
+	return stop < sizeof(names) / sizeof(names[0]) ? names[stop] : "?";
+}

@@ -1,0 +1,63 @@
+/* Lookups over the model and capability tables of models/. */
+#include "eh/model.h"
+
+#include <string.h>
+
+#include "eh/kconfig.h"
+#include "eh/sysreg.h"
+
+const struct eh_model *eh_model_find(const char *name)
+{
+	const struct eh_model *const *m;
+
+	for (m = eh_models; *m; m++)
+		if (!strcmp((*m)->name, name))
+			return *m;
+	return NULL;
+}
+
+uint64_t eh_model_mpidr(const struct eh_model *model, unsigned thread)
+{
+	/* Bit 31 is RES1; MT (bit 24) says Aff0 numbers threads of one core. */
+	return (1ull << 31) | (model->threads_per_core > 1 ? 1ull << 24 : 0) | (thread & 0xff);
+}
+
+int eh_model_id_reg(const struct eh_model *model, uint32_t reg, uint64_t *value)
+{
+	const struct eh_id_reg *r;
+
+	switch (reg) {
+	case EH_MIDR_EL1:
+		*value = model->midr;
+		return 0;
+	case EH_REVIDR_EL1:
+		*value = model->revidr;
+		return 0;
+	}
+	for (r = model->id_regs; r && r->reg; r++)
+		if (r->reg == reg) {
+			*value = r->value;
+			return 0;
+		}
+	return EH_ENOENT;
+}
+
+bool eh_model_has_cap(const struct eh_model *model, const char *name, const struct eh_kconfig *config)
+{
+	const struct eh_capability *c;
+
+	for (c = eh_capabilities; c->name; c++)
+		if (!strcmp(c->name, name))
+			return eh_kconfig_enabled(config, c->config) && c->matches(model);
+	return false;
+}
+
+bool eh_model_has_erratum(const struct eh_model *model, const char *id)
+{
+	const struct eh_erratum *const *e;
+
+	for (e = model->errata; e && *e; e++)
+		if (!strcmp((*e)->id, id))
+			return true;
+	return false;
+}

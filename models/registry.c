@@ -1,0 +1,17 @@
+/* Every CPU model the harness knows, in the order `models` lists them. */
+#include <stddef.h>
+
+#include "eh/model.h"
+
+extern const struct eh_model eh_model_cortex_a72;
+extern const struct eh_model eh_model_thunderx2;
+extern const struct eh_model eh_model_thunderx2_nosmt;
+extern const struct eh_model eh_model_vulcan;
+
+const struct eh_model *const eh_models[] = {
+	&eh_model_cortex_a72,
+	&eh_model_thunderx2,
+	&eh_model_thunderx2_nosmt,
+	&eh_model_vulcan,
+	NULL,
+};
