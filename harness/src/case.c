@@ -62,6 +62,7 @@ int eh_case_run(struct eh_case_run **out, const struct eh_case *c, const struct 
 	struct eh_case_run *r;
 	struct eh_machine_opts mopts = {
 		.seed = opts->seed, .budget = opts->budget, .trace_insns = opts->trace_insns,
+		.hooks = c->hooks,
 	};
 	struct timespec t0, t1;
 	char path[4096];
@@ -89,19 +90,24 @@ int eh_case_run(struct eh_case_run **out, const struct eh_case *c, const struct 
 	rc = eh_image_new(&r->img, r->elf, eh_cpucaps_builtin(EH_SNIPPET_KERNEL), model, NULL, err);
 	if (rc)
 		goto fail;
-	rc = eh_elf_resolve(r->elf, v->entry, &entry, err);
-	if (rc)
-		goto fail;
+	mopts.hooks_ctx = r;
 	rc = eh_machine_new(&r->machine, model, r->img, &mopts, err);
 	if (rc)
 		goto fail;
-	rc = eh_machine_start(r->machine, 0, entry, NULL, 0, err);
-	if (rc)
-		goto fail;
-	rc = eh_machine_run(r->machine, err);
-	if (rc)
-		goto fail;
-	c->judge(r->machine, v, &r->outcome);
+	if (c->run) {
+		rc = c->run(r, opts, err);
+		if (rc)
+			goto fail;
+	} else {
+		rc = eh_elf_resolve(r->elf, v->entry, &entry, err);
+		if (!rc)
+			rc = eh_machine_start(r->machine, 0, entry, NULL, 0, err);
+		if (!rc)
+			rc = eh_machine_run(r->machine, err);
+		if (rc)
+			goto fail;
+		c->judge(r->machine, v, &r->outcome);
+	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	r->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
 	r->pass = r->outcome.verdict == r->expected;

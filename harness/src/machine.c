@@ -58,6 +58,8 @@ struct eh_thread {
 	uint64_t window_first_pc;
 };
 
+static const struct eh_machine_hooks no_hooks;
+
 struct eh_machine {
 	const struct eh_model *model;
 	const struct eh_image *img;
@@ -401,6 +403,7 @@ static bool emulate_el2(struct eh_thread *t, const struct eh_insn *in)
 static void on_intr(uc_engine *uc, uint32_t intno, void *user)
 {
 	struct eh_thread *t = user;
+	const struct eh_machine_hooks *hooks = t->m->opts.hooks;
 	uint64_t pc = read_reg(t, UC_ARM64_REG_PC);
 	const uint8_t *p;
 	const struct eh_insn *in = NULL;
@@ -418,7 +421,8 @@ static void on_intr(uc_engine *uc, uint32_t intno, void *user)
 	}
 	switch (intno) {
 	case EXCP_UDEF:
-		if (in && emulate_el2(t, in)) {
+		if (in && (emulate_el2(t, in) ||
+			   (hooks->undef && hooks->undef(t->m, t->id, in, t->m->opts.hooks_ctx)))) {
 			pc += 4;
 			uc_reg_write(t->uc, UC_ARM64_REG_PC, &pc);
 			return;
@@ -426,6 +430,8 @@ static void on_intr(uc_engine *uc, uint32_t intno, void *user)
 		take_exception(t, ESR_ELx(ESR_EC_UNKNOWN, 0), 0, pc);
 		return;
 	case EXCP_SWI:
+		if (in && hooks->svc && hooks->svc(t->m, t->id, (in->word >> 5) & 0xffff, t->m->opts.hooks_ctx))
+			return;
 		take_exception(t, ESR_ELx(ESR_EC_SVC64, in ? (in->word >> 5) & 0xffff : 0), 0, pc);
 		return;
 	case EXCP_HVC:
@@ -441,6 +447,16 @@ static void on_intr(uc_engine *uc, uint32_t intno, void *user)
 		take_exception(t, ESR_ELx(ESR_EC_UNKNOWN, 0), 0, pc);
 		return;
 	}
+}
+
+static uint32_t on_sys(uc_engine *uc, uc_arm64_reg reg, const uc_arm64_cp_reg *cp, void *user)
+{
+	struct eh_thread *t = user;
+
+	(void)uc;
+	(void)reg;
+	(void)cp;
+	return t->cur && t->m->opts.hooks->sys(t->m, t->id, t->cur, t->m->opts.hooks_ctx);
 }
 
 uint64_t eh_machine_random(struct eh_machine *m)
@@ -570,7 +586,9 @@ static int thread_init(struct eh_machine *m, struct eh_thread *t, struct eh_erro
 	    (e = uc_hook_add(t->uc, &h, UC_HOOK_MEM_READ | UC_HOOK_MEM_WRITE, on_mem, t, 1, 0)) ||
 	    (e = uc_hook_add(t->uc, &h, UC_HOOK_MEM_UNMAPPED, on_unmapped, t, 1, 0)) ||
 	    (e = uc_hook_add(t->uc, &h, UC_HOOK_INTR, on_intr, t, 1, 0)) ||
-	    (e = uc_hook_add(t->uc, &h, UC_HOOK_INSN, on_mrs, t, 1, 0, UC_ARM64_INS_MRS)))
+	    (e = uc_hook_add(t->uc, &h, UC_HOOK_INSN, on_mrs, t, 1, 0, UC_ARM64_INS_MRS)) ||
+	    (m->opts.hooks->sys &&
+	     (e = uc_hook_add(t->uc, &h, UC_HOOK_INSN, on_sys, t, 1, 0, UC_ARM64_INS_SYS))))
 		return uc_fail(err, e, "adding hooks", 0);
 	return 0;
 }
@@ -600,6 +618,8 @@ int eh_machine_new(struct eh_machine **out, const struct eh_model *model, const 
 		m->opts.timeout_us = EH_DEFAULT_TIMEOUT_US;
 	if (!m->opts.max_events)
 		m->opts.max_events = EH_DEFAULT_MAX_EVENTS;
+	if (!m->opts.hooks)
+		m->opts.hooks = &no_hooks;
 	m->rng = m->opts.seed;
 	for (e = model->errata; e && *e; e++)
 		if (m->nactive < sizeof(m->active) / sizeof(m->active[0]) &&
@@ -657,6 +677,12 @@ int eh_machine_start(struct eh_machine *m, unsigned tid, uint64_t addr, const ui
 	if (nargs > 8)
 		return eh_error_set(err, EH_EINVAL, "at most 8 arguments (x0..x7), got %u", nargs);
 	t = &m->threads[tid];
+	if (t->running)
+		return eh_error_set(err, EH_EINVAL, "thread %u is already running", tid);
+	memset(&t->res, 0, sizeof(t->res));
+	t->stop_req = EH_STOP_NONE;
+	t->break_req = t->abort_pending = t->window_open = false;
+	t->cur = NULL;
 	sp = EH_STACK_TOP - tid * EH_STACK_SIZE;
 	for (i = 0; i < nargs; i++)
 		uc_reg_write(t->uc, xreg_id(i), &args[i]);
@@ -798,6 +824,56 @@ int eh_machine_read(struct eh_machine *m, uint64_t addr, void *buf, size_t len, 
 		return eh_error_set(err, EH_ENOENT, "0x%016" PRIx64 "+%zu is not mapped", addr, len);
 	memcpy(buf, p, len);
 	return 0;
+}
+
+int eh_machine_write(struct eh_machine *m, uint64_t addr, const void *buf, size_t len,
+		     struct eh_error *err)
+{
+	uint8_t *p = host_ptr(m, addr, len);
+	unsigned i;
+
+	if (!p)
+		return eh_error_set(err, EH_ENOENT, "0x%016" PRIx64 "+%zu is not mapped", addr, len);
+	memcpy(p, buf, len);
+	/* Code may have been written: drop what the threads translated from it. */
+	for (i = 0; i < m->nthreads; i++)
+		uc_ctl_remove_cache(m->threads[i].uc, addr & ~(EH_PAGE - 1),
+				    (addr + len + EH_PAGE - 1) & ~(EH_PAGE - 1));
+	return 0;
+}
+
+uint64_t eh_machine_xreg(struct eh_machine *m, unsigned t, unsigned n)
+{
+	return read_reg(&m->threads[t % m->nthreads], xreg_id(n));
+}
+
+void eh_machine_set_xreg(struct eh_machine *m, unsigned t, unsigned n, uint64_t value)
+{
+	uc_reg_write(m->threads[t % m->nthreads].uc, xreg_id(n), &value);
+}
+
+int eh_machine_sysreg(struct eh_machine *m, unsigned t, uint32_t sysreg, uint64_t *value)
+{
+	uc_arm64_cp_reg cp = {
+		.op0 = EH_SYSREG_OP0(sysreg), .op1 = EH_SYSREG_OP1(sysreg), .crn = EH_SYSREG_CRN(sysreg),
+		.crm = EH_SYSREG_CRM(sysreg), .op2 = EH_SYSREG_OP2(sysreg),
+	};
+
+	if (uc_reg_read(m->threads[t % m->nthreads].uc, UC_ARM64_REG_CP_REG, &cp) != UC_ERR_OK)
+		return EH_EEMU;
+	*value = cp.val;
+	return 0;
+}
+
+int eh_machine_set_sysreg(struct eh_machine *m, unsigned t, uint32_t sysreg, uint64_t value)
+{
+	return write_cp(&m->threads[t % m->nthreads], sysreg, value) ? EH_EEMU : 0;
+}
+
+void eh_machine_trace_clear(struct eh_machine *m)
+{
+	m->trace.n = 0;
+	m->trace.dropped = 0;
 }
 
 uint64_t eh_machine_el2_get(const struct eh_machine *m, uint32_t sysreg)

@@ -18,6 +18,9 @@ enum eh_verdict {
 	EH_VERDICT_COUNT,
 };
 
+struct eh_case_run;
+struct eh_run_opts;
+
 struct eh_commit {
 	const char *hash;     /* 12-digit short hash */
 	const char *subject;
@@ -49,6 +52,15 @@ struct eh_case {
 	const struct eh_expect *expect;       /* one row per (variant, model); ends with { 0 } */
 	/* Judge a finished run from its trace. */
 	void (*judge)(struct eh_machine *m, const struct eh_variant *v, struct eh_outcome *out);
+	/* Optional: what the case models in C (allocator calls, kernel emulation, AT walks).
+	 * Their ctx is the struct eh_case_run. */
+	const struct eh_machine_hooks *hooks;
+	/*
+	 * Optional: drive the machine itself (a sweep over inputs or injected failures)
+	 * instead of one run from the variant's entry; it fills r->outcome. When set,
+	 * judge is not called.
+	 */
+	int (*run)(struct eh_case_run *r, const struct eh_run_opts *opts, struct eh_error *err);
 };
 
 /* Every case, in the order of the seed series; NULL-terminated (cases/registry.c). */
@@ -73,6 +85,7 @@ struct eh_case_run {
 	struct eh_elf *elf;
 	struct eh_image *img;
 	struct eh_machine *machine;
+	void *priv;              /* the case's own state during the run; freed by the case */
 };
 
 const struct eh_case *eh_case_find(const char *id);

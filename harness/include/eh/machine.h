@@ -72,21 +72,40 @@ struct eh_thread_result {
 	uint64_t x[31];     /* registers at the stop */
 };
 
+struct eh_machine;
+
+/*
+ * What a case adds to the machine: the parts of the kernel or firmware it
+ * models in C rather than in the snippet. Each returns true when it handled
+ * the instruction; execution then continues after it.
+ */
+struct eh_machine_hooks {
+	/* SVC #imm: a call from the snippet into the harness (x0..x7 in, x0 out). */
+	bool (*svc)(struct eh_machine *m, unsigned thread, uint16_t imm, void *ctx);
+	/* An UNDEFINED instruction that is not an EL2 register access, e.g. an EL0 MRS of an ID register. */
+	bool (*undef)(struct eh_machine *m, unsigned thread, const struct eh_insn *insn, void *ctx);
+	/* A SYS instruction (AT, DC, IC, TLBI), before Unicorn performs it. */
+	bool (*sys)(struct eh_machine *m, unsigned thread, const struct eh_insn *insn, void *ctx);
+};
+
 struct eh_machine_opts {
 	uint64_t seed;          /* every random choice (victim thread) */
 	uint64_t budget;        /* instructions per thread; 0 = default */
 	uint64_t timeout_us;    /* wall clock for the whole run; 0 = default */
 	size_t max_events;      /* trace cap; 0 = default */
 	bool trace_insns;       /* record every instruction, for replay */
+	const struct eh_machine_hooks *hooks;
+	void *hooks_ctx;
 };
-
-struct eh_machine;
 
 int eh_machine_new(struct eh_machine **out, const struct eh_model *model, const struct eh_image *img,
 		   const struct eh_machine_opts *opts, struct eh_error *err);
 void eh_machine_free(struct eh_machine *m);
 
-/* Make thread t start at addr with x0..x7 = args (nargs of them) and x30 = EH_RETURN_ADDR. */
+/*
+ * Make thread t start at addr with x0..x7 = args (nargs of them) and x30 = EH_RETURN_ADDR.
+ * A thread that has stopped may be started again (a sweep reuses one machine).
+ */
 int eh_machine_start(struct eh_machine *m, unsigned t, uint64_t addr, const uint64_t *args,
 		     unsigned nargs, struct eh_error *err);
 /* Run every started thread until all have stopped. */
@@ -100,6 +119,16 @@ const struct eh_thread_result *eh_machine_result(const struct eh_machine *m, uns
 /* The decoded instruction at addr in the machine's memory (for reports). */
 const struct eh_insn *eh_machine_insn(struct eh_machine *m, uint64_t addr);
 int eh_machine_read(struct eh_machine *m, uint64_t addr, void *buf, size_t len, struct eh_error *err);
+int eh_machine_write(struct eh_machine *m, uint64_t addr, const void *buf, size_t len,
+		     struct eh_error *err);
+/* General-purpose register n (0..30; 31 = SP) of thread t. */
+uint64_t eh_machine_xreg(struct eh_machine *m, unsigned t, unsigned n);
+void eh_machine_set_xreg(struct eh_machine *m, unsigned t, unsigned n, uint64_t value);
+/* An EL0/EL1 system register of thread t, through Unicorn (EH_SYSREG() encoding). */
+int eh_machine_sysreg(struct eh_machine *m, unsigned t, uint32_t sysreg, uint64_t *value);
+int eh_machine_set_sysreg(struct eh_machine *m, unsigned t, uint32_t sysreg, uint64_t value);
+/* Forget the events recorded so far (a sweep keeps only what it reports). */
+void eh_machine_trace_clear(struct eh_machine *m);
 /* The virtual EL2 register file (HCR_EL2, ESR_EL2, ...), shared by the core's threads. */
 uint64_t eh_machine_el2_get(const struct eh_machine *m, uint32_t sysreg);
 void eh_machine_el2_set(struct eh_machine *m, uint32_t sysreg, uint64_t value);

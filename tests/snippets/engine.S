@@ -1,0 +1,81 @@
+/* Small snippets that exercise the engine: TTBR windows, stop conditions, served registers. */
+	.text
+
+	/* A TTBR0_EL1 write with a load and a store inside, closed by ISB. */
+	.globl	win_isb
+win_isb:
+	msr	ttbr0_el1, x0
+	ldr	x1, [sp, #-16]
+	str	x1, [sp, #-8]
+	isb
+	ldr	x2, [sp, #-16]		// after the window
+	ret
+
+	/* A TTBR1_EL1 write with a load inside, closed by ERET (to EL1h). */
+	.globl	win_eret
+win_eret:
+	adr	x1, 1f
+	msr	elr_el1, x1
+	mov	x1, #0x3c5		// EL1h, DAIF masked
+	msr	spsr_el1, x1
+	msr	ttbr1_el1, x0
+	ldr	x2, [sp, #-16]
+	eret
+1:	ldr	x3, [sp, #-16]
+	ret
+
+	/* A TTBR0_EL1 write with a load inside, closed by the exception entry of an SVC. */
+	.globl	win_exception
+win_exception:
+	mov	x19, x30
+	adr	x1, vectors
+	msr	vbar_el1, x1
+	isb
+	msr	ttbr0_el1, x0
+	ldr	x2, [sp, #-16]
+	svc	#0x42
+	b	.			// not reached: the vector returns to the harness
+
+	/* An SVC with no vectors installed. */
+	.globl	svc_no_vectors
+svc_no_vectors:
+	svc	#1
+	ret
+
+	/* Runaway code: only the instruction budget stops it. */
+	.globl	spin
+spin:
+	b	spin
+
+	/* A jump far outside the image. */
+	.globl	wild_jump
+wild_jump:
+	mov	x1, #0xdead0000
+	br	x1
+
+	/* A load from memory nobody mapped. */
+	.globl	wild_load
+wild_load:
+	mov	x1, #0x1000
+	ldr	x0, [x1]
+	ret
+
+	/* Identity registers come from the model. */
+	.globl	read_ids
+read_ids:
+	mrs	x0, midr_el1
+	mrs	x1, mpidr_el1
+	ret
+
+	/* EL2 registers live in the virtual EL2 register file. */
+	.globl	el2_roundtrip
+el2_roundtrip:
+	msr	hcr_el2, x0
+	mrs	x1, hcr_el2
+	ret
+
+	.align	11
+vectors:
+	.space	0x200
+	br	x19			// current EL with SP_ELx, synchronous
+	.align	11
