@@ -229,6 +229,7 @@ static int cmd_models(void)
 	for (m = eh_models; *m; m++) {
 		const struct eh_erratum *const *e;
 		const struct eh_capability *cap;
+		int none;
 
 		printf("%s\n  %s\n  MIDR_EL1 0x%08x, %u thread%s per core, %s\n", (*m)->name, (*m)->desc,
 		       (*m)->midr, (*m)->threads_per_core, (*m)->threads_per_core == 1 ? "" : "s",
@@ -239,10 +240,13 @@ static int cmd_models(void)
 		if (!(*m)->errata || !(*m)->errata[0])
 			printf(" none");
 		printf("\n  detected capabilities (every Kconfig option on):");
+		none = 1;
 		for (cap = eh_capabilities; cap->name; cap++)
-			if (cap->matches(*m))
+			if (cap->matches(*m)) {
 				printf(" %s", cap->name);
-		printf("\n");
+				none = 0;
+			}
+		printf("%s\n", none ? " none" : "");
 	}
 	return 0;
 }

@@ -3,6 +3,8 @@
 
 #include <elf.h>
 #include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 #include <unicorn/unicorn.h>
@@ -128,29 +130,51 @@ static uint8_t *host_ptr(struct eh_machine *m, uint64_t addr, uint64_t len)
 	return NULL;
 }
 
+/* Record an error met inside a hook; every thread stops and eh_machine_run returns it. */
+static void hook_fail(struct eh_machine *m, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void hook_fail(struct eh_machine *m, int code, const char *fmt, ...)
+{
+	va_list ap;
+	unsigned i;
+
+	if (m->hook_rc)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(m->hook_err.msg, sizeof(m->hook_err.msg), fmt, ap);
+	va_end(ap);
+	m->hook_err.code = m->hook_rc = code;
+	for (i = 0; i < m->nthreads; i++)
+		if (m->threads[i].uc)
+			uc_emu_stop(m->threads[i].uc);
+}
+
 static void emit(struct eh_machine *m, struct eh_event *ev)
 {
 	struct eh_trace *tr = &m->trace;
 	unsigned i;
 
 	ev->seq = (uint32_t)(tr->n + tr->dropped);
-	if (tr->n == tr->cap) {
+	if (tr->n == tr->cap && tr->cap < m->opts.max_events) {
 		size_t cap = tr->cap ? tr->cap * 2 : 256;
-		struct eh_event *p = NULL;
+		struct eh_event *p;
 
 		if (cap > m->opts.max_events)
 			cap = m->opts.max_events;
-		if (cap > tr->cap)
-			p = eh_realloc(tr->events, cap * sizeof(*p));
-		if (p) {
-			tr->events = p;
-			tr->cap = cap;
+		p = eh_realloc(tr->events, cap * sizeof(*p));
+		if (!p) {
+			/* A trace with holes would be judged wrongly: stop the run instead. */
+			hook_fail(m, EH_ENOMEM, "out of memory for %zu trace events", cap);
+			return;
 		}
+		tr->events = p;
+		tr->cap = cap;
 	}
 	if (tr->n < tr->cap)
 		tr->events[tr->n++] = *ev;
 	else
-		tr->dropped++;
+		tr->dropped++;  /* past opts.max_events: counted, reported as truncated */
 	for (i = 0; i < m->nactive; i++)
 		m->active[i]->on_event(m, ev);
 }
@@ -200,8 +224,7 @@ static void take_exception(struct eh_thread *t, uint64_t esr, uint64_t far, uint
 	ev.value = vector;
 	if (write_cp(t, EH_SPSR_EL1, pstate) || write_cp(t, EH_ELR_EL1, elr) ||
 	    write_cp(t, EH_ESR_EL1, esr) || write_cp(t, EH_FAR_EL1, far)) {
-		eh_error_set(&t->m->hook_err, EH_EEMU, "unicorn: cannot write exception registers at 0x%016" PRIx64, elr);
-		t->m->hook_rc = EH_EEMU;
+		hook_fail(t->m, EH_EEMU, "unicorn: cannot write exception registers at 0x%016" PRIx64, elr);
 		request_stop(t, EH_STOP_EXCEPTION);
 		return;
 	}
@@ -314,7 +337,7 @@ static void on_code(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
 		};
 
 		emit(m, &ev);
-		close_window(t, in->flags);
+		close_window(t, in->flags & EH_INSN_CTX_SYNC);
 	} else if (in->flags & EH_INSN_PREFETCH) {
 		/* PRFM makes no memory access, so no memory hook sees it. */
 		record_access(t, EH_INSN_PREFETCH, eh_insn_prefetch_addr(in, xreg_base, t), 0, 0);
@@ -722,7 +745,8 @@ static int run_slice(struct eh_machine *m, struct eh_thread *t, size_t count, st
 	t->fault_addr = 0;
 	e = uc_emu_start(t->uc, pc, EH_RETURN_ADDR, 0, count);
 	if (m->hook_rc) {
-		memcpy(err ? err : &m->hook_err, &m->hook_err, sizeof(m->hook_err));
+		if (err)
+			*err = m->hook_err;
 		return m->hook_rc;
 	}
 	pc = read_reg(t, UC_ARM64_REG_PC);

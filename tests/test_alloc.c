@@ -1,0 +1,76 @@
+/* Allocation failure at every allocation of the constructors: each unwinds and says out of memory. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "eh/case.h"
+#include "eh/image.h"
+#include "eh/machine.h"
+
+/* Run fn with the n-th allocation failing, for n = 1, 2, ... until it succeeds untouched. */
+static void sweep(const char *name, int (*fn)(void))
+{
+	unsigned long n;
+
+	for (n = 1; n < 100000; n++) {
+		int rc;
+
+		eh_alloc_fail_at(n);
+		rc = fn();
+		if (eh_alloc_count() < n) {  /* finished before the failure point: all paths covered */
+			eh_alloc_fail_at(0);
+			if (rc)
+				fail_msg("%s: fails (%d) even with no allocation failing", name, rc);
+			return;
+		}
+		if (rc != EH_ENOMEM)
+			fail_msg("%s: allocation %lu failed but the result was %d", name, n, rc);
+	}
+	eh_alloc_fail_at(0);
+	fail_msg("%s: did not finish", name);
+}
+
+static int open_elf(void)
+{
+	struct eh_elf *elf;
+	int rc = eh_elf_open(&elf, EH_CASES_DIR "/tx2-219-prfm.elf", NULL);
+
+	eh_elf_free(elf);
+	return rc;
+}
+
+static int whole_case_run(void)
+{
+	const struct eh_case *c = eh_case_find("tx2-219-prfm");
+	struct eh_run_opts opts = { .cases_dir = EH_CASES_DIR, .seed = 1 };
+	struct eh_case_run *r;
+	int rc = eh_case_run(&r, c, eh_case_variant(c, "before"), eh_model_find("thunderx2"), &opts, NULL);
+
+	eh_case_run_free(r);
+	return rc;
+}
+
+static void test_elf_open(void **state)
+{
+	(void)state;
+	sweep("eh_elf_open", open_elf);
+}
+
+/* ELF, image, decoder, machine with four Unicorn instances: every step unwinds. */
+static void test_case_run(void **state)
+{
+	(void)state;
+	sweep("eh_case_run", whole_case_run);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_elf_open),
+		cmocka_unit_test(test_case_run),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,162 @@
+/* ELF loading: sections and symbols of a real snippet, and every kind of broken file answered cleanly. */
+#include <elf.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "eh/elf.h"
+
+#define SNIPPET EH_CASES_DIR "/tx2-219-prfm.elf"
+
+static uint8_t *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t *buf;
+	long n;
+
+	assert_non_null(f);
+	assert_int_equal(fseek(f, 0, SEEK_END), 0);
+	n = ftell(f);
+	rewind(f);
+	buf = malloc((size_t)n);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	*len = (size_t)n;
+	return buf;
+}
+
+static void test_snippet_sections_and_symbols(void **state)
+{
+	struct eh_elf *elf;
+	const struct eh_elf_section *text, *alt;
+	const struct eh_elf_symbol *sym;
+	struct eh_error err = { 0 };
+	uint64_t off, addr;
+	char buf[64];
+
+	(void)state;
+	assert_int_equal(eh_elf_open(&elf, SNIPPET, &err), 0);
+	assert_int_equal(elf->type, ET_EXEC);
+	text = eh_elf_section_by_name(elf, ".text");
+	assert_non_null(text);
+	assert_int_equal(text->addr, 0xffff800008010000ull);  /* cases/snippet.ld */
+	assert_true(text->flags & SHF_EXECINSTR);
+	alt = eh_elf_section_by_name(elf, ".altinstructions");
+	assert_non_null(alt);
+	assert_int_equal(alt->size % 12, 0);  /* struct alt_instr entries */
+	sym = eh_elf_symbol_by_name(elf, "tramp_entry_before");
+	assert_non_null(sym);
+	assert_int_equal(sym->value, 0xffff800008010400ull);  /* the 0x400 slot of the first table */
+	assert_ptr_equal(eh_elf_symbol_at(elf, sym->value + 0x1c, &off), sym);
+	assert_int_equal(off, 0x1c);
+	assert_string_equal(eh_elf_describe(elf, sym->value + 0x1c, buf, sizeof(buf)),
+			    "tramp_entry_before+0x1c");
+	assert_string_equal(eh_elf_describe(elf, 0x1234, buf, sizeof(buf)), "0x0000000000001234");
+	assert_int_equal(eh_elf_resolve(elf, "tramp_entry_before+0x8", &addr, &err), 0);
+	assert_int_equal(addr, sym->value + 8);
+	assert_int_equal(eh_elf_resolve(elf, "no_such_symbol", &addr, &err), EH_ENOENT);
+	assert_non_null(strstr(err.msg, "no_such_symbol"));
+	eh_elf_free(elf);
+}
+
+enum mutation { TRUNCATE, SET_BYTE, SET_U16, SET_U64 };
+
+struct bad_row {
+	const char *name;
+	enum mutation how;
+	size_t at;            /* offset, or length for TRUNCATE */
+	uint64_t value;
+	const char *expect;   /* in the message */
+};
+
+static const struct bad_row bad_rows[] = {
+	{ "empty file", TRUNCATE, 0, 0, "not an ELF file" },
+	{ "truncated in e_ident", TRUNCATE, 10, 0, "not an ELF file" },
+	{ "truncated ELF header", TRUNCATE, 40, 0, "truncated ELF header" },
+	{ "32-bit class", SET_BYTE, EI_CLASS, ELFCLASS32, "expected 64-bit" },
+	{ "big-endian", SET_BYTE, EI_DATA, ELFDATA2MSB, "expected little-endian" },
+	{ "x86-64 machine", SET_U16, offsetof(Elf64_Ehdr, e_machine), EM_X86_64, "expected AArch64" },
+	{ "core file", SET_U16, offsetof(Elf64_Ehdr, e_type), ET_CORE, "ELF type 4" },
+	{ "section headers past the end", SET_U64, offsetof(Elf64_Ehdr, e_shoff), 0x7fffffff,
+	  "runs past the end" },
+	{ "truncated before the section headers", TRUNCATE, 4096, 0, "past the end" },
+};
+
+static void test_bad_files(void **state)
+{
+	size_t len, i;
+	uint8_t *orig = slurp(SNIPPET, &len);
+
+	(void)state;
+	for (i = 0; i < sizeof(bad_rows) / sizeof(bad_rows[0]); i++) {
+		const struct bad_row *r = &bad_rows[i];
+		uint8_t *buf = malloc(len);
+		size_t n = len;
+		struct eh_elf *elf = (struct eh_elf *)1;
+		struct eh_error err = { 0 };
+		int rc;
+
+		memcpy(buf, orig, len);
+		switch (r->how) {
+		case TRUNCATE: n = r->at; break;
+		case SET_BYTE: buf[r->at] = (uint8_t)r->value; break;
+		case SET_U16: memcpy(buf + r->at, &(uint16_t){ (uint16_t)r->value }, 2); break;
+		case SET_U64: memcpy(buf + r->at, &r->value, 8); break;
+		}
+		rc = eh_elf_parse(&elf, "bad.elf", buf, n, &err);
+		if (rc != EH_EINPUT || elf != NULL || !strstr(err.msg, r->expect) || !strstr(err.msg, "bad.elf"))
+			fail_msg("%s: rc %d, message '%s', expected EH_EINPUT and '%s'", r->name, rc, err.msg,
+				 r->expect);
+		free(buf);
+	}
+	free(orig);
+}
+
+/* Cutting a real file anywhere must give an answer, never a crash. */
+static void test_truncation_sweep(void **state)
+{
+	size_t len, n;
+	uint8_t *orig = slurp(SNIPPET, &len);
+
+	(void)state;
+	for (n = 0; n < len; n += 64) {
+		struct eh_elf *elf = NULL;
+		struct eh_error err = { 0 };
+		int rc = eh_elf_parse(&elf, "cut.elf", orig, n, &err);
+
+		if (rc == 0)
+			eh_elf_free(elf);
+		else if (rc != EH_EINPUT)
+			fail_msg("cut at %zu: rc %d (%s)", n, rc, err.msg);
+	}
+	free(orig);
+}
+
+static void test_missing_file(void **state)
+{
+	struct eh_elf *elf;
+	struct eh_error err = { 0 };
+
+	(void)state;
+	assert_int_equal(eh_elf_open(&elf, "/nonexistent/vmlinux", &err), EH_EIO);
+	assert_null(elf);
+	assert_non_null(strstr(err.msg, "/nonexistent/vmlinux"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_snippet_sections_and_symbols),
+		cmocka_unit_test(test_bad_files),
+		cmocka_unit_test(test_truncation_sweep),
+		cmocka_unit_test(test_missing_file),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
