@@ -256,3 +256,17 @@ const char *eh_insn_access_name(uint32_t flags)
 		return "prefetch";
 	return "none";
 }
+
+bool eh_insn_emulator_unsafe(uint32_t w)
+{
+	uint32_t reg = (w >> 5) & 0xffff;
+
+	/* MRS/MSR of APIAKey..APGAKey (S3_0_C2_C1_0 .. S3_0_C2_C3_1), found by a sweep of every encoding. */
+	if ((w & 0xffd00000) == 0xd5100000 && EH_SYSREG_OP0(reg) == 3 && EH_SYSREG_OP1(reg) == 0 &&
+	    EH_SYSREG_CRN(reg) == 2 && EH_SYSREG_CRM(reg) >= 1 && EH_SYSREG_CRM(reg) <= 3)
+		return true;
+	return (w & 0x9f60c400) == 0x0e400400 ||  /* AdvSIMD three same (FP16), vector */
+	       (w & 0xdf60c400) == 0x5e400400 ||  /* ... scalar */
+	       (w & 0x9f7e0c00) == 0x0e780800 ||  /* AdvSIMD two-register misc (FP16), vector */
+	       (w & 0xdf7e0c00) == 0x5e780800;    /* ... scalar */
+}

@@ -526,6 +526,33 @@ static void finish(struct eh_thread *t, enum eh_stop why, uint64_t pc)
 	emit(t->m, &ev);
 }
 
+/*
+ * Unicorn translates a block ahead of running it, and some encodings abort the
+ * process while being translated (eh_insn_emulator_unsafe). They are UNDEFINED on
+ * every modelled CPU, so they are replaced by UDF #0, which is too, before any
+ * thread can reach them, and the trace says where.
+ */
+static void screen_code(struct eh_machine *m, uint64_t addr, uint64_t len)
+{
+	uint64_t a;
+
+	for (a = addr & ~3ull; a + 4 <= addr + len; a += 4) {
+		const struct eh_elf_section *s = eh_elf_section_at(m->img->elf, a);
+		uint8_t *p;
+		uint32_t w;
+
+		if (!s || !(s->flags & SHF_EXECINSTR) || !(p = host_ptr(m, a, 4)))
+			continue;
+		memcpy(&w, p, 4);
+		if (eh_insn_emulator_unsafe(w)) {
+			struct eh_event ev = { .kind = EH_EV_SCREENED, .pc = a, .value = w };
+
+			memset(p, 0, 4);
+			emit(m, &ev);
+		}
+	}
+}
+
 static int map_image(struct eh_machine *m, struct eh_error *err)
 {
 	const struct eh_elf *elf = m->img->elf;
@@ -576,8 +603,10 @@ static int map_image(struct eh_machine *m, struct eh_error *err)
 	for (i = 0; i < elf->nsections; i++) {
 		const struct eh_elf_section *s = &elf->sections[i];
 
-		if (m->img->data[i])
+		if (m->img->data[i]) {
 			memcpy(host_ptr(m, s->addr, s->size), m->img->data[i], s->size);
+			screen_code(m, s->addr, s->size);
+		}
 	}
 	for (i = 0; i < EH_PAGE; i += 4)  /* BRK #0: never executed, EH_RETURN_ADDR ends the run */
 		memcpy(host_ptr(m, EH_RETURN_ADDR + i, 4), &(uint32_t){ 0xd4200000 }, 4);
@@ -859,6 +888,7 @@ int eh_machine_write(struct eh_machine *m, uint64_t addr, const void *buf, size_
 	if (!p)
 		return eh_error_set(err, EH_ENOENT, "0x%016" PRIx64 "+%zu is not mapped", addr, len);
 	memcpy(p, buf, len);
+	screen_code(m, addr, len);
 	/* Code may have been written: drop what the threads translated from it. */
 	for (i = 0; i < m->nthreads; i++)
 		uc_ctl_remove_cache(m->threads[i].uc, addr & ~(EH_PAGE - 1),

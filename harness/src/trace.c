@@ -145,6 +145,10 @@ const char *eh_event_format(struct eh_machine *m, const struct eh_event *ev, cha
 			snprintf(buf, len, "stop       %s at %s", eh_stop_name(ev->stop),
 				 eh_machine_where(m, ev->pc, where, sizeof(where)));
 		break;
+	case EH_EV_SCREENED:
+		snprintf(buf, len, "screened   0x%016" PRIx64 ": 0x%08" PRIx64 " is UNDEFINED on the modelled "
+			 "CPUs and Unicorn 2.0.1 aborts on it: runs as UDF #0", ev->pc, ev->value);
+		break;
 	default:
 		snprintf(buf, len, "event %u", ev->kind);
 	}

@@ -2,6 +2,7 @@
 #ifndef EH_INSN_H
 #define EH_INSN_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "eh/error.h"
@@ -59,6 +60,16 @@ void eh_decoder_decode(struct eh_decoder *d, uint64_t addr, uint32_t word, struc
 /* The address a PRFM names, given a register reader; 0 when the form is not modelled. */
 uint64_t eh_insn_prefetch_addr(const struct eh_insn *insn, uint64_t (*xreg)(void *ctx, unsigned n),
 			       void *ctx);
+
+/*
+ * Whether Unicorn 2.0.1 may abort the whole process on this word. Its `max` CPU
+ * (QEMU 5) hits g_assert_not_reached() translating unallocated encodings in the
+ * AdvSIMD FP16 groups (three-same and two-register-misc, vector and scalar), and an
+ * assertion on MRS/MSR of the pointer authentication key registers (an access QEMU
+ * routes to EL3). No modelled CPU implements FP16 (ARMv8.2) or pointer
+ * authentication (ARMv8.3), so all of these are UNDEFINED on them.
+ */
+bool eh_insn_emulator_unsafe(uint32_t word);
 
 /* Short text for a flag set: "load", "store", "prefetch", "load+store". */
 const char *eh_insn_access_name(uint32_t flags);

@@ -30,6 +30,7 @@ enum eh_event_kind {
 	EH_EV_INJECT,       /* victim, taken; pc, flags: the culprit (first access of the window) */
 	EH_EV_EXCEPTION,    /* esr, addr = FAR, value = vector address (0 = not taken) */
 	EH_EV_STOP,         /* stop: why; pc */
+	EH_EV_SCREENED,     /* pc: a word replaced by UDF #0 before it ran; value: the word */
 };
 
 enum eh_stop {
