@@ -134,6 +134,8 @@ static const struct stop_row stop_rows[] = {
 	{ "wild_load", 0, EH_STOP_FAULT, 0x1000 },
 	{ "svc_no_vectors", 0, EH_STOP_EXCEPTION },
 	{ "read_ids", 0, EH_STOP_RETURNED },
+	{ "recurse", 0, EH_STOP_FAULT, EH_STACK_TOP - EH_MAX_THREADS * EH_STACK_SIZE - 16 },
+	{ "self_modify", 1000, EH_STOP_RETURNED },
 };
 
 static void test_stop_conditions(void **state)

@@ -79,3 +79,21 @@ vectors:
 	.space	0x200
 	br	x19			// current EL with SP_ELx, synchronous
 	.align	11
+
+	.text
+	/* Recursion without end: the stack runs out of its mapping. */
+	.globl	recurse
+recurse:
+	stp	x29, x30, [sp, #-16]!
+	bl	recurse
+
+	/* Self-modifying code: overwrite the next instruction with a RET, then run it. */
+	.globl	self_modify
+self_modify:
+	adr	x1, 1f
+	ldr	w2, =0xd65f03c0		// ret
+	str	w2, [x1]
+	ic	ivau, x1
+	isb
+1:	b	.			// replaced before it runs
+	.ltorg
