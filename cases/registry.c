@@ -4,8 +4,10 @@
 #include "eh/case.h"
 
 extern const struct eh_case eh_case_tx2_219_prfm;
+extern const struct eh_case eh_case_kcore_offset;
 
 const struct eh_case *const eh_cases[] = {
 	&eh_case_tx2_219_prfm,
+	&eh_case_kcore_offset,
 	NULL,
 };

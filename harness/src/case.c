@@ -1,6 +1,7 @@
 /* Runs one (case, variant, model) pair: load the snippet, patch it for the model, run, judge. */
 #include "eh/case.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -66,7 +67,6 @@ int eh_case_run(struct eh_case_run **out, const struct eh_case *c, const struct 
 	};
 	struct timespec t0, t1;
 	char path[4096];
-	uint64_t entry;
 	int rc;
 
 	*out = NULL;
@@ -99,11 +99,9 @@ int eh_case_run(struct eh_case_run **out, const struct eh_case *c, const struct 
 		if (rc)
 			goto fail;
 	} else {
-		rc = eh_elf_resolve(r->elf, v->entry, &entry, err);
-		if (!rc)
-			rc = eh_machine_start(r->machine, 0, entry, NULL, 0, err);
-		if (!rc)
-			rc = eh_machine_run(r->machine, err);
+		const struct eh_thread_result *res;
+
+		rc = eh_case_call(r, v->entry, NULL, 0, &res, err);
 		if (rc)
 			goto fail;
 		c->judge(r->machine, v, &r->outcome);
@@ -127,4 +125,43 @@ void eh_case_run_free(struct eh_case_run *r)
 	eh_image_free(r->img);
 	eh_elf_free(r->elf);
 	eh_free(r);
+}
+
+int eh_case_call(struct eh_case_run *r, const char *sym, const uint64_t *args, unsigned nargs,
+		 const struct eh_thread_result **res, struct eh_error *err)
+{
+	uint64_t entry;
+	int rc;
+
+	rc = eh_elf_resolve(r->elf, sym, &entry, err);
+	if (!rc)
+		rc = eh_machine_start(r->machine, 0, entry, args, nargs, err);
+	if (!rc)
+		rc = eh_machine_run(r->machine, err);
+	if (rc)
+		return rc;
+	*res = eh_machine_result(r->machine, 0);
+	return 0;
+}
+
+int eh_case_symbol(struct eh_case_run *r, const char *sym, uint64_t *addr, uint64_t *size,
+		   struct eh_error *err)
+{
+	const struct eh_elf_symbol *s = eh_elf_symbol_by_name(r->elf, sym);
+
+	if (!s || !s->size)
+		return eh_error_set(err, EH_ENOENT, "%s: no data symbol '%s' with a size", r->elf->path, sym);
+	*addr = s->value;
+	*size = s->size;
+	return 0;
+}
+
+void eh_outcome_append(struct eh_outcome *out, const char *fmt, ...)
+{
+	size_t n = strlen(out->evidence);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(out->evidence + n, sizeof(out->evidence) - n, fmt, ap);
+	va_end(ap);
 }
