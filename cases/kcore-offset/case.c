@@ -12,7 +12,7 @@
 #define SZ_128M 0x8000000ull
 #define STRUCT_PAGE_MAX_SHIFT 6  /* struct page rounded up to 64 bytes (asm/memory.h) */
 #define KCORE_RANDOM 32          /* seeded addresses between the named ones, per VA size */
-#define KCORE_NAMED 6
+#define KCORE_NAMED 6            /* see named_points() */
 #define KCORE_MAX (KCORE_NAMED + KCORE_RANDOM)
 
 static const struct eh_commit commits[] = {
@@ -97,11 +97,33 @@ void eh_kcore_check(const struct eh_kcore_layout *l, const uint64_t *vaddr, cons
 	}
 }
 
-static const char *point_name(const struct eh_kcore_layout *l, uint64_t v)
+/* An address of the layout worth naming in a report. */
+struct point {
+	const char *name;
+	uint64_t v;
+};
+
+/* PAGE_OFFSET, PAGE_END, the kernel image start, the ends of vmalloc and fixmap, the last address. */
+static void named_points(const struct eh_kcore_layout *l, struct point p[KCORE_NAMED])
 {
-	return v == l->page_offset ? " (PAGE_OFFSET)" : v == l->page_end ? " (PAGE_END)"
-	       : v == l->kimage_vaddr ? " (KIMAGE_VADDR)" : v == l->vmalloc_end ? " (VMALLOC_END)"
-	       : v == l->fixaddr_top ? " (FIXADDR_TOP)" : v == UINT64_MAX ? " (the last TTBR1 address)" : "";
+	p[0] = (struct point){ "PAGE_OFFSET", l->page_offset };
+	p[1] = (struct point){ "PAGE_END", l->page_end };
+	p[2] = (struct point){ "KIMAGE_VADDR", l->kimage_vaddr };
+	p[3] = (struct point){ "VMALLOC_END", l->vmalloc_end };
+	p[4] = (struct point){ "FIXADDR_TOP", l->fixaddr_top };
+	p[5] = (struct point){ "the last TTBR1 address", UINT64_MAX };
+}
+
+static void describe(struct eh_outcome *out, const struct eh_kcore_layout *l, uint64_t v)
+{
+	struct point p[KCORE_NAMED];
+	unsigned i;
+
+	eh_outcome_append(out, "0x%016" PRIx64, v);
+	named_points(l, p);
+	for (i = 0; i < KCORE_NAMED; i++)
+		if (p[i].v == v)
+			eh_outcome_append(out, " (%s)", p[i].name);
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -111,17 +133,15 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The named points of the layout and seeded random addresses of the TTBR1 range, sorted, distinct. */
-static size_t make_inputs(struct eh_machine *m, const struct eh_kcore_layout *l, uint64_t *v)
+/* The named points and seeded random addresses of the TTBR1 range, sorted, each once. */
+static size_t make_inputs(struct eh_machine *m, const struct eh_kcore_layout *l, uint64_t v[KCORE_MAX])
 {
+	struct point p[KCORE_NAMED];
 	size_t i, j, n = 0;
 
-	v[n++] = l->page_offset;
-	v[n++] = l->page_end;
-	v[n++] = l->kimage_vaddr;
-	v[n++] = l->vmalloc_end;
-	v[n++] = l->fixaddr_top;
-	v[n++] = UINT64_MAX;
+	named_points(l, p);
+	for (i = 0; i < KCORE_NAMED; i++)
+		v[n++] = p[i].v;
 	for (i = 0; i < KCORE_RANDOM; i++)
 		v[n++] = l->page_offset + (eh_machine_random(m) & (l->range_size - 1));
 	qsort(v, n, sizeof(*v), cmp_u64);
@@ -143,11 +163,13 @@ static void report(struct eh_outcome *out, const struct eh_kcore_layout *l, cons
 		if (!res->failures[c])
 			continue;
 		i = res->first[c];
-		eh_outcome_append(out, "%s %s fails (%zu of %zu) at 0x%016" PRIx64 "%s: ", any ? "," : "",
-				  eh_kcore_check_name(c), res->failures[c], n, v[i], point_name(l, v[i]));
+		eh_outcome_append(out, "%s %s fails (%zu of %zu) at ", any ? "," : "",
+				  eh_kcore_check_name(c), res->failures[c], n);
+		describe(out, l, v[i]);
+		eh_outcome_append(out, ": ");
 		any = true;
 		if (c == EH_KCORE_MONOTONIC)
-			eh_outcome_append(out, "offset 0x%" PRIx64 " after 0x%" PRIx64 " for 0x%016" PRIx64,
+			eh_outcome_append(out, "offset 0x%" PRIx64 " not above 0x%" PRIx64 ", the offset of 0x%016" PRIx64,
 					  off[i], off[i - 1], v[i - 1]);
 		else if (c == EH_KCORE_ROUND_TRIP)
 			eh_outcome_append(out, "vaddr(0x%" PRIx64 ") = 0x%016" PRIx64, off[i], back[i]);
