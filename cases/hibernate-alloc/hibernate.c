@@ -13,7 +13,7 @@ typedef u64 pmd_t;
 typedef u64 pte_t;
 
 #define ENOMEM			12
-#define GFP_ATOMIC		0x20u	/* passed along like the kernel does; the allocator ignores it */
+#define GFP_ATOMIC		0x20u	/* a stand-in: the harness's allocator ignores the mask */
 #define PAGE_SHIFT		12
 #define PAGE_SIZE		(1UL << PAGE_SHIFT)
 #define PTRS_PER_TABLE		512

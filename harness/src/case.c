@@ -99,9 +99,7 @@ int eh_case_run(struct eh_case_run **out, const struct eh_case *c, const struct 
 		if (rc)
 			goto fail;
 	} else {
-		const struct eh_thread_result *res;
-
-		rc = eh_case_call(r, v->entry, NULL, 0, &res, err);
+		rc = eh_case_call(r, v->entry, NULL, 0, NULL, err);
 		if (rc)
 			goto fail;
 		c->judge(r->machine, v, &r->outcome);
@@ -138,10 +136,9 @@ int eh_case_call(struct eh_case_run *r, const char *sym, const uint64_t *args, u
 		rc = eh_machine_start(r->machine, 0, entry, args, nargs, err);
 	if (!rc)
 		rc = eh_machine_run(r->machine, err);
-	if (rc)
-		return rc;
-	*res = eh_machine_result(r->machine, 0);
-	return 0;
+	if (!rc && res)
+		*res = eh_machine_result(r->machine, 0);
+	return rc;
 }
 
 int eh_case_symbol(struct eh_case_run *r, const char *sym, uint64_t *addr, uint64_t *size,

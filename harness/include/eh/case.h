@@ -101,12 +101,14 @@ void eh_case_run_free(struct eh_case_run *r);
 
 /*
  * For a case's own run: start thread 0 at symbol sym with x0.. = args and run it
- * until it stops; *res is how it stopped. A sweep calls this once per input set.
+ * until it stops; *res (if res is not NULL) is how it stopped. A sweep calls this once
+ * per input set.
  */
 int eh_case_call(struct eh_case_run *r, const char *sym, const uint64_t *args, unsigned nargs,
 		 const struct eh_thread_result **res, struct eh_error *err);
 /* Append to out->evidence, truncating at its size. */
-void eh_outcome_append(struct eh_outcome *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void eh_outcome_append(struct eh_outcome *out, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* Where a data symbol of the snippet lies (a buffer or pool the run uses), and its size. */
 int eh_case_symbol(struct eh_case_run *r, const char *sym, uint64_t *addr, uint64_t *size,
 		   struct eh_error *err);
