@@ -41,12 +41,15 @@ static int open_elf(void)
 	return rc;
 }
 
+static const struct eh_case *swept;
+
+/* The case's first expectation row: its own run function or the default one, end to end. */
 static int whole_case_run(void)
 {
-	const struct eh_case *c = eh_case_find("tx2-219-prfm");
 	struct eh_run_opts opts = { .cases_dir = EH_CASES_DIR, .seed = 1 };
 	struct eh_case_run *r;
-	int rc = eh_case_run(&r, c, eh_case_variant(c, "before"), eh_model_find("thunderx2"), &opts, NULL);
+	int rc = eh_case_run(&r, swept, eh_case_variant(swept, swept->expect[0].variant),
+			     eh_model_find(swept->expect[0].model), &opts, NULL);
 
 	eh_case_run_free(r);
 	return rc;
@@ -58,11 +61,16 @@ static void test_elf_open(void **state)
 	sweep("eh_elf_open", open_elf);
 }
 
-/* ELF, image, decoder, machine with four Unicorn instances: every step unwinds. */
+/* ELF, image, decoder, machine, the case's own run: every step unwinds, for every case. */
 static void test_case_run(void **state)
 {
+	const struct eh_case *const *c;
+
 	(void)state;
-	sweep("eh_case_run", whole_case_run);
+	for (c = eh_cases; *c; c++) {
+		swept = *c;
+		sweep((*c)->id, whole_case_run);
+	}
 }
 
 int main(void)

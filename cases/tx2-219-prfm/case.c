@@ -1,7 +1,4 @@
 /* Case tx2-219-prfm: the KPTI trampoline's PRFM after the TTBR1_EL1 write, before and after 9405447ef79b. */
-#include <stdio.h>
-#include <string.h>
-
 #include "eh/case.h"
 
 static const struct eh_commit commits[] = {
@@ -43,7 +40,6 @@ static void judge(struct eh_machine *m, const struct eh_variant *v, struct eh_ou
 {
 	struct eh_window_summary s;
 	char where[256];
-	size_t n = 0;
 	unsigned i;
 
 	(void)v;
@@ -56,27 +52,22 @@ static void judge(struct eh_machine *m, const struct eh_variant *v, struct eh_ou
 		out->verdict = s.prefetches ? EH_VERDICT_BUG : EH_VERDICT_RESIDUAL;
 
 	if (!s.windows) {
-		snprintf(out->evidence, sizeof(out->evidence), "no TTBR write");
+		eh_outcome_append(out, "no TTBR write");
 		return;
 	}
-	n += (size_t)snprintf(out->evidence + n, sizeof(out->evidence) - n, "window opened at %s",
-			      eh_machine_where(m, s.first_open_pc, where, sizeof(where)));
+	eh_outcome_append(out, "window opened at %s",
+			  eh_machine_where(m, s.first_open_pc, where, sizeof(where)));
 	if (!s.nfirst)
-		n += (size_t)snprintf(out->evidence + n, sizeof(out->evidence) - n,
-				      "; closed with nothing inside");
-	for (i = 0; i < s.nfirst && n < sizeof(out->evidence); i++)
-		n += (size_t)snprintf(out->evidence + n, sizeof(out->evidence) - n, "; inside: %s",
-				      eh_machine_where(m, s.first_access_pc[i], where, sizeof(where)));
-	if (n >= sizeof(out->evidence))
-		return;
+		eh_outcome_append(out, "; closed with nothing inside");
+	for (i = 0; i < s.nfirst; i++)
+		eh_outcome_append(out, "; inside: %s",
+				  eh_machine_where(m, s.first_access_pc[i], where, sizeof(where)));
 	if (s.injected)
-		snprintf(out->evidence + n, sizeof(out->evidence) - n,
-			 "; spurious Data Abort injected on thread %d (%s)", s.victim,
-			 s.victim == s.culprit_thread ? "the culprit itself" : "a sibling thread");
+		eh_outcome_append(out, "; spurious Data Abort injected on thread %d (%s)", s.victim,
+				  s.victim == s.culprit_thread ? "the culprit itself" : "a sibling thread");
 	else if (s.loads || s.prefetches)
-		snprintf(out->evidence + n, sizeof(out->evidence) - n,
-			 "; %s does not expose erratum 219: nothing injected",
-			 eh_machine_model(m)->name);
+		eh_outcome_append(out, "; %s does not expose erratum 219: nothing injected",
+				  eh_machine_model(m)->name);
 }
 
 const struct eh_case eh_case_tx2_219_prfm = {
