@@ -5,13 +5,19 @@
 
 extern const struct eh_case eh_case_tx2_219_prfm;
 extern const struct eh_case eh_case_kcore_offset;
+extern const struct eh_case eh_case_zfr0_raz;
 extern const struct eh_case eh_case_hibernate_alloc;
+extern const struct eh_case eh_case_preempt_irq_pan;
+extern const struct eh_case eh_case_par_el1;
 extern const struct eh_case eh_case_untagged_addr;
 
 const struct eh_case *const eh_cases[] = {
 	&eh_case_tx2_219_prfm,
 	&eh_case_kcore_offset,
+	&eh_case_zfr0_raz,
 	&eh_case_hibernate_alloc,
+	&eh_case_preempt_irq_pan,
+	&eh_case_par_el1,
 	&eh_case_untagged_addr,
 	NULL,
 };

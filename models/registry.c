@@ -7,11 +7,13 @@ extern const struct eh_model eh_model_cortex_a72;
 extern const struct eh_model eh_model_thunderx2;
 extern const struct eh_model eh_model_thunderx2_nosmt;
 extern const struct eh_model eh_model_vulcan;
+extern const struct eh_model eh_model_sve2_capable;
 
 const struct eh_model *const eh_models[] = {
 	&eh_model_cortex_a72,
 	&eh_model_thunderx2,
 	&eh_model_thunderx2_nosmt,
 	&eh_model_vulcan,
+	&eh_model_sve2_capable,
 	NULL,
 };

@@ -27,6 +27,8 @@
 #define ESR_EC_BRK64 0x3cu
 #define ESR_IL (1u << 25)
 #define ESR_ELx(ec, iss) (((uint64_t)(ec) << 26) | ESR_IL | (iss))
+#define PSTATE_IL (1ull << 20)   /* illegal execution state */
+#define PSTATE_MODE 0x1full     /* M[4:0]: width, EL, SP selection */
 /* DFSC for the injected abort: translation fault, level 3 (the erratum names no status). */
 #define DFSC_TRANSLATION_L3 0x07u
 
@@ -276,6 +278,24 @@ static bool in_code(struct eh_thread *t, uint64_t addr)
 	return true;
 }
 
+/*
+ * Unicorn 2.0.1 takes an ERET from EL1 to EL1 for an illegal exception return
+ * (with SCR_EL3.RW = 0 it deems EL1 AArch32; setting RW would make fetches at
+ * kernel VAs with the MMU off fault): it sets PSTATE.IL and keeps PSTATE, PAN
+ * included, instead of restoring SPSR_EL1. The engine completes the return as
+ * the architecture defines it (Arm ARM D1.11.2, PSTATE from SPSR_EL1) when the
+ * mode stays the same; a change of EL or SP is not modelled and left as is.
+ */
+static void complete_eret(struct eh_thread *t)
+{
+	uint64_t pstate = read_reg(t, UC_ARM64_REG_PSTATE), spsr;
+
+	if (!(pstate & PSTATE_IL) || eh_machine_sysreg(t->m, t->id, EH_SPSR_EL1, &spsr) ||
+	    (spsr & PSTATE_MODE) != (pstate & PSTATE_MODE))
+		return;
+	uc_reg_write(t->uc, UC_ARM64_REG_PSTATE, &spsr);
+}
+
 static void on_code(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
 {
 	struct eh_thread *t = user;
@@ -286,6 +306,8 @@ static void on_code(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
 
 	(void)uc;
 	(void)size;
+	if (t->cur && t->cur->flags & EH_INSN_ERET)
+		complete_eret(t);
 	if (t->break_req) {
 		t->break_req = false;
 		uc_emu_stop(t->uc);
@@ -375,6 +397,12 @@ static uint32_t on_mrs(uc_engine *uc, uc_arm64_reg reg, const uc_arm64_cp_reg *c
 	uint64_t value;
 	struct eh_event ev;
 
+	/*
+	 * ID registers are not accessible at EL0 (Arm ARM D17.2: MRS at EL0 is
+	 * UNDEFINED); the UDEF that follows lets a case model the kernel's emulation.
+	 */
+	if (!((read_reg(t, UC_ARM64_REG_PSTATE) >> 2) & 3))
+		return 0;
 	if (sysreg == EH_MPIDR_EL1)
 		value = eh_model_mpidr(t->m->model, t->id);
 	else if (eh_model_id_reg(t->m->model, sysreg, &value))
@@ -904,6 +932,11 @@ uint64_t eh_machine_xreg(struct eh_machine *m, unsigned t, unsigned n)
 void eh_machine_set_xreg(struct eh_machine *m, unsigned t, unsigned n, uint64_t value)
 {
 	uc_reg_write(m->threads[t % m->nthreads].uc, xreg_id(n), &value);
+}
+
+uint64_t eh_machine_pc(struct eh_machine *m, unsigned t)
+{
+	return read_reg(&m->threads[t % m->nthreads], UC_ARM64_REG_PC);
 }
 
 int eh_machine_sysreg(struct eh_machine *m, unsigned t, uint32_t sysreg, uint64_t *value)

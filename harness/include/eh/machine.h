@@ -125,6 +125,8 @@ int eh_machine_write(struct eh_machine *m, uint64_t addr, const void *buf, size_
 /* General-purpose register n (0..30; 31 = SP) of thread t. */
 uint64_t eh_machine_xreg(struct eh_machine *m, unsigned t, unsigned n);
 void eh_machine_set_xreg(struct eh_machine *m, unsigned t, unsigned n, uint64_t value);
+/* The PC of thread t (inside an svc hook: the instruction after the SVC). */
+uint64_t eh_machine_pc(struct eh_machine *m, unsigned t);
 /* An EL0/EL1 system register of thread t, through Unicorn (EH_SYSREG() encoding). */
 int eh_machine_sysreg(struct eh_machine *m, unsigned t, uint32_t sysreg, uint64_t *value);
 int eh_machine_set_sysreg(struct eh_machine *m, unsigned t, uint32_t sysreg, uint64_t value);

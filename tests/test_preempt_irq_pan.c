@@ -1,0 +1,109 @@
+/* preempt-irq-pan's reference computations: the user page's permissions under PAN, and the verdict rule, worked by hand. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "eh/walk.h"
+#include "../cases/preempt-irq-pan/preempt_irq_pan.h"
+
+/*
+ * The snippet's user mapping (entry.S), by hand: 0x400000 -> L0[0] -> L1[0] ->
+ * L2[2] -> L3[0], the page descriptor PAGE_USER_RW = UXN | PXN | nG | AF | SH
+ * inner | AP[2:1] = 01 | AttrIndx 4 | page, at PA 0x40020000.
+ */
+#define USER_VA 0x400000ull
+static const uint64_t tables[4][512] = {
+	[0] = { [0] = 0x40001003ull },
+	[1] = { [0] = 0x40002003ull },
+	[2] = { [2] = 0x40003003ull },
+	[3] = { [0] = 0x0060000040020f53ull },
+};
+
+static bool read_tables(void *ctx, uint64_t pa, uint64_t *desc)
+{
+	(void)ctx;
+	if (pa < 0x40000000ull || pa >= 0x40000000ull + sizeof(tables))
+		return false;
+	*desc = tables[(pa - 0x40000000ull) / 4096][(pa % 4096) / 8];
+	return true;
+}
+
+struct access_row {
+	const char *name;
+	struct eh_walk_access acc;
+	bool fault;
+	unsigned fsc;
+};
+
+static const struct access_row access_rows[] = {
+	{ "EL1 read, PAN clear: allowed", { .el = 1 }, false, 0 },
+	/* PAN: an EL1 data access to a page EL0 can access; permission fault at level 3 = 0x0f. */
+	{ "EL1 read, PAN set: permission fault", { .el = 1, .pan = true }, true, 0x0f },
+	{ "EL1 write, PAN set: permission fault", { .el = 1, .write = true, .pan = true }, true, 0x0f },
+	{ "EL0 read: allowed", { .el = 0 }, false, 0 },
+};
+
+static void run_access_row(void **state)
+{
+	const struct access_row *r = *state;
+	/* T0SZ 16, TG0 4K, T1SZ 16 with EPD1, TG1 4K (the snippet's TCR_EL1). */
+	struct eh_walk_regs regs = { .ttbr0 = 0x40000000ull, .tcr = 0x0000000580900010ull,
+				     .mair = 0x000000bbff440c0400ull };
+	struct eh_walk w;
+
+	assert_int_equal(eh_walk_translate(&w, &regs, USER_VA, &r->acc, read_tables, NULL, NULL), 0);
+	if (w.fault != r->fault || (r->fault && w.fsc != r->fsc) || (!r->fault && w.pa != 0x40020000ull))
+		fail_msg("%s: fault %d fsc 0x%02x pa 0x%llx", r->name, w.fault, w.fsc, (unsigned long long)w.pa);
+}
+
+struct verdict_row {
+	const char *name;
+	bool faulted, must_fault;
+	unsigned early;
+	enum eh_verdict verdict;
+};
+
+static const struct verdict_row verdict_rows[] = {
+	{ "stale PAN: read allowed where it must fault", false, true, 1, EH_VERDICT_BUG },
+	{ "PAN CPU, not preempted early, read faults", true, true, 0, EH_VERDICT_FIXED },
+	{ "no PAN, preempted early, read allowed", false, false, 1, EH_VERDICT_BENIGN },
+	{ "no PAN, not preempted, read allowed", false, false, 0, EH_VERDICT_FIXED },
+	{ "read faults where it must not", true, false, 0, EH_VERDICT_BUG },
+};
+
+static void run_verdict_row(void **state)
+{
+	const struct verdict_row *r = *state;
+	enum eh_verdict v = eh_preempt_pan_verdict(r->faulted, r->must_fault, r->early);
+
+	if (v != r->verdict)
+		fail_msg("%s: %s, expected %s", r->name, eh_verdict_name(v), eh_verdict_name(r->verdict));
+}
+
+static void test_pan_bit(void **state)
+{
+	(void)state;
+	/* SPSR 0x600003c5 (the snippet's IRQ frame: Z C, DAIF, EL1h) has PAN clear; 0x004003c5 has it set. */
+	assert_false(0x600003c5ull & EH_PSTATE_PAN);
+	assert_true(0x004003c5ull & EH_PSTATE_PAN);
+}
+
+int main(void)
+{
+	struct CMUnitTest tests[sizeof(access_rows) / sizeof(access_rows[0]) +
+				sizeof(verdict_rows) / sizeof(verdict_rows[0]) + 1];
+	size_t i, n = 0;
+
+	for (i = 0; i < sizeof(access_rows) / sizeof(access_rows[0]); i++)
+		tests[n++] = (struct CMUnitTest){ .name = access_rows[i].name, .test_func = run_access_row,
+						  .initial_state = (void *)&access_rows[i] };
+	for (i = 0; i < sizeof(verdict_rows) / sizeof(verdict_rows[0]); i++)
+		tests[n++] = (struct CMUnitTest){ .name = verdict_rows[i].name, .test_func = run_verdict_row,
+						  .initial_state = (void *)&verdict_rows[i] };
+	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_pan_bit);
+	return _cmocka_run_group_tests("preempt-irq-pan", tests, n, NULL, NULL);
+}
