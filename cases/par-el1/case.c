@@ -95,40 +95,30 @@ static bool at_s1e1r(struct eh_machine *m, unsigned thread, const struct eh_insn
 	return true;
 }
 
-/* Run thread 0 from entry with args; it must return to the harness. */
-static int call(struct eh_case_run *r, struct par_run *st, const char *entry, const uint64_t *args,
+/* eh_case_call, with an error met in the hook passed on and a thread that must return. */
+static int call(struct eh_case_run *r, struct par_run *st, const char *sym, const uint64_t *args,
 		unsigned nargs, struct eh_error *err)
 {
 	const struct eh_thread_result *res;
 	char where[256];
-	uint64_t addr;
-	int rc;
+	int rc = eh_case_call(r, sym, args, nargs, &res, err);
 
-	rc = eh_elf_resolve(r->elf, entry, &addr, err);
-	if (!rc)
-		rc = eh_machine_start(r->machine, 0, addr, args, nargs, err);
-	if (!rc)
-		rc = eh_machine_run(r->machine, err);
-	if (rc)
-		return rc;
-	if (st->rc) {
+	if (!rc && st->rc) {
 		if (err)
 			*err = st->err;
-		return st->rc;
+		rc = st->rc;
 	}
-	res = eh_machine_result(r->machine, 0);
-	if (res->stop != EH_STOP_RETURNED)
-		return eh_error_set(err, EH_EINPUT, "%s did not return: %s at %s", entry, eh_stop_name(res->stop),
-				    eh_machine_where(r->machine, res->pc, where, sizeof(where)));
-	return 0;
+	if (!rc && res->stop != EH_STOP_RETURNED)
+		rc = eh_error_set(err, EH_EINPUT, "%s did not return: %s at %s", sym, eh_stop_name(res->stop),
+				  eh_machine_where(r->machine, res->pc, where, sizeof(where)));
+	return rc;
 }
 
 static int run(struct eh_case_run *r, const struct eh_run_opts *opts, struct eh_error *err)
 {
 	struct par_run st = { 0 };
-	struct eh_outcome *out = &r->outcome;
-	size_t n = 0, i;
 	unsigned wrong = 0;
+	size_t i;
 	int rc;
 
 	(void)opts;
@@ -152,18 +142,16 @@ static int run(struct eh_case_run *r, const struct eh_run_opts *opts, struct eh_
 		}
 		said = eh_machine_result(r->machine, 0)->x[0] & 0xff;  /* bool: only w0's low byte is defined */
 		wrong += said != p->spurious;
-		if (n < sizeof(out->evidence))
-			n += (size_t)snprintf(out->evidence + n, sizeof(out->evidence) - n,
-					      "%s0x%016" PRIx64 " %s, PAR_EL1 0x%" PRIx64 " (%s): %s%s", i ? "; " : "",
-					      p->va, p->what, st.par,
-					      eh_walk_par_describe(st.par, par_text, sizeof(par_text)),
-					      said ? "spurious" : "real fault",
-					      said == p->spurious ? ", right"
-					      : said ? ", WRONG: a real fault is retried forever"
-						     : ", WRONG: a spurious fault becomes an oops");
+		eh_outcome_append(&r->outcome, "%s0x%016" PRIx64 " %s, PAR_EL1 0x%" PRIx64 " (%s): %s%s",
+				  i ? "; " : "", p->va, p->what, st.par,
+				  eh_walk_par_describe(st.par, par_text, sizeof(par_text)),
+				  said ? "spurious" : "real fault",
+				  said == p->spurious ? ", right"
+				  : said ? ", WRONG: a real fault is retried forever"
+					 : ", WRONG: a spurious fault becomes an oops");
 	}
 	r->priv = NULL;
-	out->verdict = wrong ? EH_VERDICT_BUG : EH_VERDICT_FIXED;
+	r->outcome.verdict = wrong ? EH_VERDICT_BUG : EH_VERDICT_FIXED;
 	return rc;
 }
 

@@ -1,4 +1,4 @@
-/* Case preempt-irq-pan: a task preempted on IRQ return before the CPU features are enabled resumes with a stale PSTATE.PAN (19c95f261c65). */
+/* Case preempt-irq-pan: a task preempted on IRQ return before PAN is enabled resumes with it clear (19c95f261c65). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -137,18 +137,14 @@ static int run(struct eh_case_run *r, const struct eh_run_opts *opts, struct eh_
 	struct eh_outcome *out = &r->outcome;
 	const struct eh_thread_result *res;
 	char where[256], tick[256], got[96], required[96];
-	uint64_t entry, sym;
+	uint64_t sym, size;
 	uint32_t early = 0;
 	int rc;
 
 	(void)opts;
 	st.required_pan = eh_model_has_cap(r->model, "ARM64_HAS_PAN", NULL);
 	r->priv = &st;
-	rc = eh_elf_resolve(r->elf, r->v->entry, &entry, err);
-	if (!rc)
-		rc = eh_machine_start(r->machine, 0, entry, NULL, 0, err);
-	if (!rc)
-		rc = eh_machine_run(r->machine, err);
+	rc = eh_case_call(r, r->v->entry, NULL, 0, &res, err);
 	r->priv = NULL;
 	if (!rc && st.rc) {
 		if (err)
@@ -156,29 +152,31 @@ static int run(struct eh_case_run *r, const struct eh_run_opts *opts, struct eh_
 		rc = st.rc;
 	}
 	if (!rc)
-		rc = eh_elf_resolve(r->elf, "early_irq_preemptions", &sym, err);
+		rc = eh_case_symbol(r, "early_irq_preemptions", &sym, &size, err);
+	if (!rc && size != sizeof(early))
+		rc = eh_error_set(err, EH_EINPUT, "early_irq_preemptions: %" PRIu64 " bytes, expected %zu",
+				  size, sizeof(early));
 	if (!rc)
 		rc = eh_machine_read(r->machine, sym, &early, sizeof(early), err);
 	if (rc)
 		return rc;
-	res = eh_machine_result(r->machine, 0);
 	if (res->stop != EH_STOP_RETURNED || !st.ticked || !st.loaded) {
 		out->verdict = EH_VERDICT_BUG;
-		snprintf(out->evidence, sizeof(out->evidence), "the scenario did not complete: %s at %s",
-			 eh_stop_name(res->stop), eh_machine_where(r->machine, res->pc, where, sizeof(where)));
+		eh_outcome_append(out, "the scenario did not complete: %s at %s",
+				  eh_stop_name(res->stop), eh_machine_where(r->machine, res->pc, where, sizeof(where)));
 		return 0;
 	}
 	out->verdict = eh_preempt_pan_verdict(st.got.fault, st.required.fault, early);
-	snprintf(out->evidence, sizeof(out->evidence),
-		 "IRQ at %s with PSTATE.PAN=%d; preempted on IRQ return before the capabilities were ready: "
-		 "%u time%s; kernel read of user 0x%" PRIx64 " (AP[2:1]=%u%u, EL0 %s) at %s with PSTATE.PAN=%d: "
-		 "%s; with PSTATE.PAN=%d, as the enable step leaves this CPU, it must be: %s",
-		 eh_machine_where(r->machine, st.tick_pc, tick, sizeof(tick)), st.tick_pan, early,
-		 early == 1 ? "" : "s", st.va, st.got.ap >> 1, st.got.ap & 1,
-		 st.got.ap & 1 ? "may access it" : "may not access it",
-		 eh_machine_where(r->machine, st.load_pc, where, sizeof(where)), st.load_pan,
-		 describe_access(got, sizeof(got), &st.got, st.value), st.required_pan,
-		 describe_access(required, sizeof(required), &st.required, 0));
+	eh_outcome_append(out, "IRQ at %s with PSTATE.PAN=%d; preempted on IRQ return before the "
+			  "capabilities were ready: %u time%s; ", eh_machine_where(r->machine, st.tick_pc, tick,
+			  sizeof(tick)), st.tick_pan, early, early == 1 ? "" : "s");
+	eh_outcome_append(out, "kernel read of user 0x%" PRIx64 " (AP[2:1]=%u%u, EL0 %s) at %s with "
+			  "PSTATE.PAN=%d: %s; ", st.va, st.got.ap >> 1, st.got.ap & 1,
+			  st.got.ap & 1 ? "may access it" : "may not access it",
+			  eh_machine_where(r->machine, st.load_pc, where, sizeof(where)), st.load_pan,
+			  describe_access(got, sizeof(got), &st.got, st.value));
+	eh_outcome_append(out, "with PSTATE.PAN=%d, as the enable step leaves this CPU, it must be: %s",
+			  st.required_pan, describe_access(required, sizeof(required), &st.required, 0));
 	return 0;
 }
 

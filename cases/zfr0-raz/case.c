@@ -133,28 +133,26 @@ static void judge(struct eh_case_run *r, const struct zfr0_run *st)
 
 	if (!st->trapped || res->stop != EH_STOP_RETURNED) {
 		out->verdict = EH_VERDICT_BUG;
-		snprintf(out->evidence, sizeof(out->evidence), "the EL0 read never reached the kernel's "
-			 "emulation (%s at %s)", eh_stop_name(res->stop),
-			 eh_machine_where(r->machine, res->pc, where, sizeof(where)));
+		eh_outcome_append(out, "the EL0 read never reached the kernel's emulation (%s at %s)",
+				  eh_stop_name(res->stop),
+				  eh_machine_where(r->machine, res->pc, where, sizeof(where)));
 		return;
 	}
 	if (res->x[0] != required)
 		out->verdict = EH_VERDICT_BUG;
 	else
 		out->verdict = st->build->fixed ? EH_VERDICT_FIXED : EH_VERDICT_BENIGN;
-	snprintf(out->evidence, sizeof(out->evidence),
-		 "EL0 %s trapped as UNDEFINED; hardware ID_AA64ZFR0_EL1 0x%016" PRIx64 ", CONFIG_ARM64_SVE %s, "
-		 "fields %s; EL0 read 0x%016" PRIx64 "%s 0x%016" PRIx64 "%s",
-		 eh_machine_where(r->machine, st->trap_pc, where, sizeof(where)), st->hw, sve ? "on" : "off",
-		 st->build->fixed ? "visible if CONFIG_ARM64_SVE" : "always visible", res->x[0],
-		 res->x[0] == required ? ", as required:" : " where the architecture requires", required,
-		 res->x[0] == required ? "" : " (RAZ: SVE is not enabled)");
+	eh_outcome_append(out, "EL0 %s trapped as UNDEFINED; hardware ID_AA64ZFR0_EL1 0x%016" PRIx64
+			  ", CONFIG_ARM64_SVE %s, fields %s; EL0 read 0x%016" PRIx64 "%s 0x%016" PRIx64 "%s",
+			  eh_machine_where(r->machine, st->trap_pc, where, sizeof(where)), st->hw,
+			  sve ? "on" : "off", st->build->fixed ? "visible if CONFIG_ARM64_SVE" : "always visible",
+			  res->x[0], res->x[0] == required ? ", as required:" : " where the architecture requires",
+			  required, res->x[0] == required ? "" : " (RAZ: SVE is not enabled)");
 }
 
 static int run(struct eh_case_run *r, const struct eh_run_opts *opts, struct eh_error *err)
 {
 	struct zfr0_run st = { 0 };
-	uint64_t entry;
 	int rc;
 
 	(void)opts;
@@ -166,11 +164,7 @@ static int run(struct eh_case_run *r, const struct eh_run_opts *opts, struct eh_
 	if (rc)
 		return rc;
 	r->priv = &st;
-	rc = eh_elf_resolve(r->elf, r->v->entry, &entry, err);
-	if (!rc)
-		rc = eh_machine_start(r->machine, 0, entry, NULL, 0, err);
-	if (!rc)
-		rc = eh_machine_run(r->machine, err);
+	rc = eh_case_call(r, r->v->entry, NULL, 0, NULL, err);
 	if (!rc)
 		judge(r, &st);
 	r->priv = NULL;
