@@ -281,10 +281,11 @@ static bool in_code(struct eh_thread *t, uint64_t addr)
 /*
  * Unicorn 2.0.1 takes an ERET from EL1 to EL1 for an illegal exception return
  * (with SCR_EL3.RW = 0 it deems EL1 AArch32; setting RW would make fetches at
- * kernel VAs with the MMU off fault): it sets PSTATE.IL and keeps PSTATE, PAN
- * included, instead of restoring SPSR_EL1. The engine completes the return as
- * the architecture defines it (Arm ARM D1.11.2, PSTATE from SPSR_EL1) when the
- * mode stays the same; a change of EL or SP is not modelled and left as is.
+ * kernel VAs with the MMU off fault): it sets PSTATE.IL and takes only NZCV
+ * and DAIF from SPSR_EL1, keeping PAN and the rest. The engine completes the
+ * return as the architecture defines it (Arm ARM D1.11.2, PSTATE from
+ * SPSR_EL1) when the mode stays the same; a change of EL or SP is not modelled
+ * and left as is.
  */
 static void complete_eret(struct eh_thread *t)
 {
