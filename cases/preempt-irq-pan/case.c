@@ -75,8 +75,6 @@ static bool harness_call(struct eh_machine *m, unsigned thread, uint16_t imm, vo
 	struct eh_walk_access acc = { .el = 1 };
 	struct eh_walk_access after_enable = { .el = 1, .pan = st->required_pan };
 	uint64_t pc = eh_machine_pc(m, thread) - 4;  /* SVC reports the next instruction */
-	uint8_t b[8];
-	unsigned i;
 
 	if (st->rc)
 		return false;
@@ -107,12 +105,10 @@ static bool harness_call(struct eh_machine *m, unsigned thread, uint16_t imm, vo
 		eh_machine_set_xreg(m, thread, 0, st->got.fsc);
 		return true;
 	}
-	if (eh_machine_read(m, st->got.pa + EH_PHYS_VOFFSET, b, sizeof(b), &st->err)) {
+	if (eh_machine_read(m, st->got.pa + EH_PHYS_VOFFSET, &st->value, sizeof(st->value), &st->err)) {
 		st->rc = EH_EINPUT;
 		return false;
 	}
-	for (st->value = 0, i = 0; i < 8; i++)
-		st->value |= (uint64_t)b[i] << (8 * i);
 	eh_machine_set_xreg(m, thread, 0, 0);
 	eh_machine_set_xreg(m, thread, 1, st->value);
 	return true;
