@@ -4,6 +4,8 @@
 #include "eh/case.h"
 
 extern const struct eh_case eh_case_tx2_219_prfm;
+extern const struct eh_case eh_case_tx2_219_tvm;
+extern const struct eh_case eh_case_kvm_hcr_vse;
 extern const struct eh_case eh_case_kcore_offset;
 extern const struct eh_case eh_case_zfr0_raz;
 extern const struct eh_case eh_case_hibernate_alloc;
@@ -13,6 +15,8 @@ extern const struct eh_case eh_case_untagged_addr;
 
 const struct eh_case *const eh_cases[] = {
 	&eh_case_tx2_219_prfm,
+	&eh_case_tx2_219_tvm,
+	&eh_case_kvm_hcr_vse,
 	&eh_case_kcore_offset,
 	&eh_case_zfr0_raz,
 	&eh_case_hibernate_alloc,

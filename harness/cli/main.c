@@ -358,7 +358,8 @@ static int cmd_replay(int argc, char **argv, struct cli *cli)
 	       model->name, model->desc, cli->run.seed);
 	print_alternatives(r);
 	tr = eh_machine_trace(r->machine);
-	printf("trace (%zu events%s; '|' marks instructions inside a TTBR window):\n", tr->n,
+	printf("trace (%zu events%s; '|' marks instructions inside a TTBR window, 'EL2' code run at "
+	       "virtual EL2):\n", tr->n,
 	       tr->dropped ? ", truncated" : "");
 	for (i = 0; i < tr->n; i++) {
 		char line[1024];

@@ -99,7 +99,19 @@ int eh_case_run(struct eh_case_run **out, const struct eh_case *c, const struct 
 		if (rc)
 			goto fail;
 	} else {
-		rc = eh_case_call(r, v->entry, NULL, 0, NULL, err);
+		const struct eh_steps *st;
+		const char *const *step = NULL;
+		bool returned = true;
+
+		for (st = c->steps; st && st->variant && !step; st++)
+			if (!strcmp(st->variant, v->name))
+				step = st->symbols;
+		for (; step && *step && returned && !rc; step++) {
+			rc = eh_case_call(r, *step, NULL, 0, NULL, err);
+			returned = eh_machine_result(r->machine, 0)->stop == EH_STOP_RETURNED;
+		}
+		if (!rc && returned)
+			rc = eh_case_call(r, v->entry, NULL, 0, NULL, err);
 		if (rc)
 			goto fail;
 		c->judge(r->machine, v, &r->outcome);

@@ -24,17 +24,34 @@
 #define ESR_EC_SMC64 0x17u
 #define ESR_EC_DABT_LOW 0x24u
 #define ESR_EC_DABT_CUR 0x25u
+#define ESR_EC_SERROR 0x2fu
 #define ESR_EC_BRK64 0x3cu
 #define ESR_IL (1u << 25)
 #define ESR_ELx(ec, iss) (((uint64_t)(ec) << 26) | ESR_IL | (iss))
 #define PSTATE_IL (1ull << 20)   /* illegal execution state */
 #define PSTATE_MODE 0x1full     /* M[4:0]: width, EL, SP selection */
+/* Vector offsets from VBAR_ELx (Arm ARM D1.10.2): the kind of exception, and where it came from. */
+#define VECTOR_SYNC 0x000u
+#define VECTOR_SERROR 0x180u
+#define VECTOR_LOWER_A64 0x400u
+/* PSTATE.A masks SError interrupts, virtual ones included. */
+#define PSTATE_A (1ull << 8)
 /* DFSC for the injected abort: translation fault, level 3 (the erratum names no status). */
 #define DFSC_TRANSLATION_L3 0x07u
 
 /* Unicorn's exception numbers in UC_HOOK_INTR (QEMU's EXCP_*). */
 enum { EXCP_UDEF = 1, EXCP_SWI = 2, EXCP_PREFETCH_ABORT = 3, EXCP_DATA_ABORT = 4,
        EXCP_BKPT = 7, EXCP_HVC = 11, EXCP_SMC = 13 };
+
+/* A change of exception level the code hook asked for, made between two uc_emu_start calls
+ * because a code hook cannot redirect the PC (upstream #2058). */
+enum hyp_req {
+	HYP_NONE,
+	HYP_ENTER,      /* the guest's access traps to EL2 */
+	HYP_ERET,       /* the hypervisor returns to the guest */
+	HYP_HOST,       /* the hypervisor exits to the host's slow path */
+	HYP_VSERROR,    /* the guest takes the pending virtual SError */
+};
 
 struct region {
 	uint64_t addr, size;
@@ -60,6 +77,11 @@ struct eh_thread {
 	bool window_open;
 	uint32_t window_count, window_first_flags;
 	uint64_t window_first_pc;
+	/* Virtual EL2 (see machine.h). */
+	bool el2;
+	enum hyp_req hyp_req;
+	uint64_t hyp_esr;           /* ESR_EL2 of the pending entry */
+	uint64_t sp_el1;            /* the guest's stack pointer while the thread is at EL2 */
 };
 
 static const struct eh_machine_hooks no_hooks;
@@ -76,6 +98,7 @@ struct eh_machine {
 	struct eh_trace trace;
 	uint64_t rng;
 	struct { uint32_t reg; uint64_t value; } el2[EH_EL2_REGS];
+	uint64_t *hcr;              /* HCR_EL2 in el2[], read at every guest instruction */
 	const struct eh_erratum *active[8];
 	unsigned nactive;
 	struct timespec deadline;
@@ -158,6 +181,7 @@ static void emit(struct eh_machine *m, struct eh_event *ev)
 	unsigned i;
 
 	ev->seq = (uint32_t)(tr->n + tr->dropped);
+	ev->el2 = m->threads[ev->thread].el2;
 	if (tr->n == tr->cap && tr->cap < m->opts.max_events) {
 		size_t cap = tr->cap ? tr->cap * 2 : 256;
 		struct eh_event *p;
@@ -202,12 +226,13 @@ static void request_stop(struct eh_thread *t, enum eh_stop why)
 }
 
 /* Exception entry to EL1 (Arm ARM D1.10.2): SPSR, ELR, ESR, FAR, PSTATE, then the vector. */
-static void take_exception(struct eh_thread *t, uint64_t esr, uint64_t far, uint64_t elr)
+static void take_exception_to(struct eh_thread *t, uint64_t esr, uint64_t far, uint64_t elr,
+			      unsigned kind)
 {
 	uint64_t pstate = read_reg(t, UC_ARM64_REG_PSTATE);
 	uint64_t vbar = read_reg(t, UC_ARM64_REG_VBAR_EL1);
 	unsigned el = (pstate >> 2) & 3;
-	uint64_t vector = vbar + (el == 0 ? 0x400 : (pstate & 1) ? 0x200 : 0);
+	uint64_t vector = vbar + kind + (el == 0 ? VECTOR_LOWER_A64 : (pstate & 1) ? 0x200 : 0);
 	struct eh_event ev = {
 		.kind = EH_EV_EXCEPTION, .thread = (uint8_t)t->id, .pc = elr, .esr = esr, .addr = far,
 	};
@@ -215,9 +240,10 @@ static void take_exception(struct eh_thread *t, uint64_t esr, uint64_t far, uint
 	close_window(t, EH_INSN_EXC_GEN);
 	/*
 	 * Unicorn cannot be moved from EL0 to EL1 by a PSTATE write (see
-	 * reference/emulator-facts.md), so only exceptions taken from EL1 reach vectors.
+	 * reference/emulator-facts.md), so only exceptions taken from EL1 reach vectors;
+	 * exceptions taken at virtual EL2 (EL2's own vectors) are not modelled.
 	 */
-	if (!vbar || el != 1 || !host_ptr(t->m, vector, 4)) {
+	if (!vbar || el != 1 || t->el2 || !host_ptr(t->m, vector, 4)) {
 		emit(t->m, &ev);
 		t->res.pc = elr;
 		request_stop(t, EH_STOP_EXCEPTION);
@@ -236,16 +262,28 @@ static void take_exception(struct eh_thread *t, uint64_t esr, uint64_t far, uint
 	emit(t->m, &ev);
 }
 
+/* A synchronous exception. */
+static void take_exception(struct eh_thread *t, uint64_t esr, uint64_t far, uint64_t elr)
+{
+	take_exception_to(t, esr, far, elr, VECTOR_SYNC);
+}
+
 static void record_access(struct eh_thread *t, uint32_t flags, uint64_t addr, unsigned size,
 			  uint64_t value)
 {
 	struct eh_event ev = {
 		.kind = EH_EV_ACCESS, .thread = (uint8_t)t->id, .flags = flags, .addr = addr,
 		.size = (uint8_t)size, .value = value, .pc = t->cur ? t->cur->addr : 0,
-		.in_window = t->window_open, .count = (uint32_t)t->res.executed,
+		.in_window = t->window_open && !t->el2, .count = (uint32_t)t->res.executed,
 	};
 
-	if (t->window_open && !t->cur_in_window_counted) {
+	/*
+	 * Only EL1/EL0 accesses are hazards: EL2's own translate through the EL2
+	 * regime, not the EL1 TTBRs. d3ec3a08fa70 relies on this: after its
+	 * handler writes TTBR0_EL1, KVM restores the guest's registers with
+	 * loads at EL2 (__guest_enter) before the ERET.
+	 */
+	if (ev.in_window && !t->cur_in_window_counted) {
 		t->cur_in_window_counted = true;
 		if (!t->window_count++) {
 			t->window_first_pc = ev.pc;
@@ -297,6 +335,39 @@ static void complete_eret(struct eh_thread *t)
 	uc_reg_write(t->uc, UC_ARM64_REG_PSTATE, &spsr);
 }
 
+/* The registers HCR_EL2.TVM (writes) and TRVM (reads) trap at EL1 (Arm ARM D13.2.46). */
+static const uint32_t vm_regs[] = {
+	EH_SCTLR_EL1, EH_TTBR0_EL1, EH_TTBR1_EL1, EH_TCR_EL1, EH_ESR_EL1, EH_FAR_EL1,
+	EH_AFSR0_EL1, EH_AFSR1_EL1, EH_MAIR_EL1, EH_AMAIR_EL1, EH_CONTEXTIDR_EL1,
+};
+
+static bool hcr_traps(const struct eh_thread *t, const struct eh_insn *in)
+{
+	uint64_t bit = in->flags & EH_INSN_MSR ? EH_HCR_TVM : EH_HCR_TRVM;
+	size_t i;
+
+	if (t->el2 || !(in->flags & (EH_INSN_MSR | EH_INSN_MRS)) || !(*t->m->hcr & bit))
+		return false;
+	for (i = 0; i < sizeof(vm_regs) / sizeof(vm_regs[0]); i++)
+		if (vm_regs[i] == in->sysreg)
+			return true;
+	return false;
+}
+
+/* A virtual SError is taken at EL1 when HCR_EL2.VSE and AMO are set and PSTATE.A is clear. */
+static bool vserror_due(struct eh_thread *t)
+{
+	return !t->el2 && (*t->m->hcr & (EH_HCR_VSE | EH_HCR_AMO)) == (EH_HCR_VSE | EH_HCR_AMO) &&
+	       !(read_reg(t, UC_ARM64_REG_PSTATE) & PSTATE_A);
+}
+
+/* Stop before the current instruction; run_slice makes the change before running on. */
+static void request_hyp(struct eh_thread *t, enum hyp_req req)
+{
+	t->hyp_req = req;
+	uc_emu_stop(t->uc);
+}
+
 static void on_code(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
 {
 	struct eh_thread *t = user;
@@ -312,6 +383,14 @@ static void on_code(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
 	if (t->break_req) {
 		t->break_req = false;
 		uc_emu_stop(t->uc);
+		return;
+	}
+	if (t->el2 && addr == EH_HYP_HOST_ADDR) {
+		request_hyp(t, HYP_HOST);
+		return;
+	}
+	if (vserror_due(t)) {
+		request_hyp(t, HYP_VSERROR);
 		return;
 	}
 	if (t->res.executed >= m->opts.budget) {
@@ -334,13 +413,17 @@ static void on_code(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
 	if (m->opts.trace_insns) {
 		struct eh_event ev = {
 			.kind = EH_EV_INSN, .thread = (uint8_t)t->id, .pc = addr, .flags = in->flags,
-			.in_window = t->window_open,
+			.in_window = t->window_open && !t->el2,
 		};
 
 		emit(m, &ev);
 	}
 
-	if (in->flags & EH_INSN_MSR && !EH_SYSREG_IS_EL2(in->sysreg)) {
+	if (hcr_traps(t, in)) {
+		/* The access does not happen here (no window opens): EL2 performs it, or not. */
+		t->hyp_esr = eh_sysreg_trap_esr(in->sysreg, in->rt, in->flags & EH_INSN_MRS);
+		request_hyp(t, HYP_ENTER);
+	} else if (in->flags & EH_INSN_MSR && !EH_SYSREG_IS_EL2(in->sysreg)) {
 		struct eh_event ev = {
 			.kind = EH_EV_SYSREG_WRITE, .thread = (uint8_t)t->id, .pc = addr,
 			.sysreg = in->sysreg, .flags = in->flags,
@@ -361,6 +444,9 @@ static void on_code(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
 
 		emit(m, &ev);
 		close_window(t, in->flags & EH_INSN_CTX_SYNC);
+		/* Unicorn's ERET would use ELR_EL1/SPSR_EL1: at virtual EL2 the engine returns. */
+		if (t->el2 && in->flags & EH_INSN_ERET)
+			request_hyp(t, HYP_ERET);
 	} else if (in->flags & EH_INSN_PREFETCH) {
 		/* PRFM makes no memory access, so no memory hook sees it. */
 		record_access(t, EH_INSN_PREFETCH, eh_insn_prefetch_addr(in, xreg_base, t), 0, 0);
@@ -539,6 +625,158 @@ void eh_machine_inject_abort(struct eh_machine *m, unsigned victim, const struct
 		v->break_req = true;
 }
 
+static uint8_t *hyp_frame(struct eh_thread *t)
+{
+	return host_ptr(t->m, EH_HYP_FRAME(t->id), 31 * 8);
+}
+
+/*
+ * Exception entry to EL2 from the guest (Arm ARM D1.10.2): ESR_EL2, ELR_EL2,
+ * SPSR_EL2, DAIF masked, PC = VBAR_EL2 + 0x400 (lower EL, AArch64, synchronous).
+ * Unicorn stays at EL1; the thread switches to its EL2 stack, with the guest's
+ * registers saved in the frame that x0 points to, as KVM's exit path saves them
+ * in the vcpu context before its C handlers run.
+ */
+static void enter_el2(struct eh_thread *t, uint64_t esr, uint64_t elr)
+{
+	struct eh_machine *m = t->m;
+	uint64_t vbar = eh_machine_el2_get(m, EH_VBAR_EL2), vector = vbar + VECTOR_LOWER_A64;
+	uint64_t pstate = read_reg(t, UC_ARM64_REG_PSTATE), frame = EH_HYP_FRAME(t->id);
+	uint64_t host = EH_HYP_HOST_ADDR;
+	uint8_t *regs = hyp_frame(t);
+	struct eh_event ev = { .kind = EH_EV_EL2_ENTRY, .thread = (uint8_t)t->id, .pc = elr, .esr = esr };
+	unsigned i, rt;
+	bool read;
+
+	if (!eh_sysreg_trap_decode(esr, &ev.sysreg, &rt, &read))
+		ev.flags = read ? EH_INSN_MRS : EH_INSN_MSR;
+	close_window(t, EH_INSN_EXC_GEN);  /* exception entry synchronises context */
+	if (!vbar || !host_ptr(m, vector, 4)) {
+		emit(m, &ev);
+		t->res.pc = elr;
+		t->stop_req = EH_STOP_EXCEPTION;
+		return;
+	}
+	eh_machine_el2_set(m, EH_ESR_EL2, esr);
+	eh_machine_el2_set(m, EH_ELR_EL2, elr);
+	eh_machine_el2_set(m, EH_SPSR_EL2, pstate);
+	for (i = 0; i < 31; i++) {
+		uint64_t x = read_reg(t, xreg_id(i));
+
+		memcpy(regs + 8 * i, &x, 8);
+	}
+	t->sp_el1 = read_reg(t, UC_ARM64_REG_SP);
+	t->el2 = true;
+	pstate = (pstate & ~0x3cfull) | 0x3c0 | 0x5;  /* DAIF masked; EL1h is all Unicorn has */
+	if (uc_reg_write(t->uc, UC_ARM64_REG_PSTATE, &pstate) || uc_reg_write(t->uc, UC_ARM64_REG_SP, &frame) ||
+	    uc_reg_write(t->uc, UC_ARM64_REG_X0, &frame) || uc_reg_write(t->uc, UC_ARM64_REG_X30, &host) ||
+	    uc_reg_write(t->uc, UC_ARM64_REG_PC, &vector)) {
+		hook_fail(m, EH_EEMU, "virtual EL2, thread %u: unicorn: cannot enter the vector at 0x%016" PRIx64,
+			  t->id, vector);
+		return;
+	}
+	ev.value = vector;
+	emit(m, &ev);
+}
+
+/* ERET from EL2 (or the host's re-entry): back to ELR_EL2 with SPSR_EL2 and the frame's registers. */
+static void leave_el2(struct eh_thread *t, uint32_t how)
+{
+	struct eh_machine *m = t->m;
+	uint64_t elr = eh_machine_el2_get(m, EH_ELR_EL2), spsr = eh_machine_el2_get(m, EH_SPSR_EL2);
+	const uint8_t *regs = hyp_frame(t);
+	struct eh_event ev = {
+		.kind = EH_EV_EL2_RETURN, .thread = (uint8_t)t->id, .pc = elr, .value = spsr, .flags = how,
+	};
+	unsigned i;
+
+	/* The guests modelled run at EL1 (M[4] = 0: AArch64, M[3:2] = 1). */
+	if ((spsr & 0x1c) != 0x4) {
+		hook_fail(m, EH_EINPUT, "virtual EL2, thread %u: ERET with SPSR_EL2 0x%" PRIx64
+			  " to 0x%016" PRIx64 ": only returns to AArch64 EL1 are modelled", t->id, spsr, elr);
+		return;
+	}
+	close_window(t, EH_INSN_ERET);  /* exception return synchronises context */
+	for (i = 0; i < 31; i++) {
+		uint64_t x;
+
+		memcpy(&x, regs + 8 * i, 8);
+		uc_reg_write(t->uc, xreg_id(i), &x);
+	}
+	t->el2 = false;
+	if (uc_reg_write(t->uc, UC_ARM64_REG_SP, &t->sp_el1) || uc_reg_write(t->uc, UC_ARM64_REG_PSTATE, &spsr) ||
+	    uc_reg_write(t->uc, UC_ARM64_REG_PC, &elr)) {
+		hook_fail(m, EH_EEMU, "virtual EL2, thread %u: unicorn: cannot return to 0x%016" PRIx64, t->id, elr);
+		return;
+	}
+	emit(m, &ev);
+}
+
+/*
+ * The hypervisor declined the trap and exited to the host. The host's slow
+ * path (KVM's kvm_handle_sys_reg) emulates the access on the vcpu, skips the
+ * instruction and re-enters the guest. The write reaches the register at that
+ * re-entry, at EL2 before the ERET, so it opens no window at EL1.
+ */
+static void host_exit(struct eh_thread *t)
+{
+	struct eh_machine *m = t->m;
+	uint64_t esr = eh_machine_el2_get(m, EH_ESR_EL2), elr = eh_machine_el2_get(m, EH_ELR_EL2), value = 0;
+	uint8_t *regs = hyp_frame(t);
+	struct eh_event ev = { .kind = EH_EV_HYP_SLOW, .thread = (uint8_t)t->id, .pc = elr, .esr = esr };
+	unsigned rt;
+	bool read;
+
+	if (eh_sysreg_trap_decode(esr, &ev.sysreg, &rt, &read)) {
+		hook_fail(m, EH_EINPUT, "virtual EL2, thread %u: exit to the host with ESR_EL2 0x%" PRIx64
+			  " (guest at 0x%016" PRIx64 "): the host models only trapped system register accesses",
+			  t->id, esr, elr);
+		return;
+	}
+	if (read) {
+		if (eh_machine_sysreg(m, t->id, ev.sysreg, &value) == 0 && rt != 31)
+			memcpy(regs + 8 * rt, &value, 8);
+	} else {
+		if (rt != 31)
+			memcpy(&value, regs + 8 * rt, 8);
+		if (write_cp(t, ev.sysreg, value)) {
+			hook_fail(m, EH_EEMU, "virtual EL2, thread %u: unicorn: the slow path cannot write "
+				  "the register (ESR_EL2 0x%" PRIx64 ", guest at 0x%016" PRIx64 ")", t->id, esr, elr);
+			return;
+		}
+	}
+	ev.value = value;
+	ev.flags = read ? EH_INSN_MRS : EH_INSN_MSR;
+	emit(m, &ev);
+	eh_machine_el2_set(m, EH_ELR_EL2, elr + 4);
+	leave_el2(t, 0);
+}
+
+/* "On taking a vSError interrupt, HCR_EL2.VSE is cleared to 0" (Arm ARM D1.14.6). */
+static void take_vserror(struct eh_thread *t, uint64_t pc)
+{
+	struct eh_event ev = { .kind = EH_EV_VSERROR, .thread = (uint8_t)t->id, .pc = pc };
+
+	*t->m->hcr &= ~EH_HCR_VSE;
+	emit(t->m, &ev);
+	/* Without RAS the syndrome of a virtual SError is IMPLEMENTATION DEFINED: ISS 0. */
+	take_exception_to(t, ESR_ELx(ESR_EC_SERROR, 0), 0, pc, VECTOR_SERROR);
+}
+
+static void change_el(struct eh_thread *t, uint64_t pc)
+{
+	enum hyp_req req = t->hyp_req;
+
+	t->hyp_req = HYP_NONE;
+	switch (req) {
+	case HYP_ENTER: enter_el2(t, t->hyp_esr, pc); break;
+	case HYP_ERET: leave_el2(t, EH_INSN_ERET); break;
+	case HYP_HOST: host_exit(t); break;
+	case HYP_VSERROR: take_vserror(t, pc); break;
+	case HYP_NONE: break;
+	}
+}
+
 static void finish(struct eh_thread *t, enum eh_stop why, uint64_t pc)
 {
 	struct eh_event ev = { .kind = EH_EV_STOP, .thread = (uint8_t)t->id, .pc = pc };
@@ -615,8 +853,9 @@ static int map_image(struct eh_machine *m, struct eh_error *err)
 			m->regions[j].size = (hi > end ? hi : end) - nlo;
 		}
 	}
-	m->regions[n].addr = EH_STACK_TOP - EH_MAX_THREADS * EH_STACK_SIZE;
-	m->regions[n++].size = EH_MAX_THREADS * EH_STACK_SIZE;
+	/* Every thread's EL1 stack, and below them their virtual EL2 stacks. */
+	m->regions[n].addr = EH_HYP_STACK_TOP - EH_MAX_THREADS * EH_STACK_SIZE;
+	m->regions[n++].size = 2 * EH_MAX_THREADS * EH_STACK_SIZE;
 	m->regions[n].addr = EH_RETURN_ADDR;
 	m->regions[n++].size = EH_PAGE;
 	m->nregions = n;
@@ -702,6 +941,7 @@ int eh_machine_new(struct eh_machine **out, const struct eh_model *model, const 
 	if (!m->opts.hooks)
 		m->opts.hooks = &no_hooks;
 	m->rng = m->opts.seed;
+	m->hcr = el2_slot(m, EH_HCR_EL2);  /* the first slot of an empty file */
 	for (e = model->errata; e && *e; e++)
 		if (m->nactive < sizeof(m->active) / sizeof(m->active[0]) &&
 		    (!(*e)->manifests || (*e)->manifests(model)))
@@ -748,6 +988,7 @@ int eh_machine_start(struct eh_machine *m, unsigned tid, uint64_t addr, const ui
 		     unsigned nargs, struct eh_error *err)
 {
 	struct eh_thread *t;
+	const struct eh_elf_section *sec;
 	uint64_t sp, lr = EH_RETURN_ADDR;
 	unsigned i;
 	struct eh_event ev;
@@ -764,7 +1005,11 @@ int eh_machine_start(struct eh_machine *m, unsigned tid, uint64_t addr, const ui
 	t->stop_req = EH_STOP_NONE;
 	t->break_req = t->abort_pending = t->window_open = false;
 	t->cur = NULL;
-	sp = EH_STACK_TOP - tid * EH_STACK_SIZE;
+	t->hyp_req = HYP_NONE;
+	sec = eh_elf_section_at(m->img->elf, addr);
+	t->el2 = sec && !strcmp(sec->name, EH_HYP_SECTION);
+	t->sp_el1 = EH_STACK_TOP - tid * EH_STACK_SIZE;
+	sp = t->el2 ? EH_HYP_FRAME(tid) : t->sp_el1;
 	for (i = 0; i < nargs; i++)
 		uc_reg_write(t->uc, xreg_id(i), &args[i]);
 	if (uc_reg_write(t->uc, UC_ARM64_REG_X30, &lr) || uc_reg_write(t->uc, UC_ARM64_REG_SP, &sp) ||
@@ -791,6 +1036,19 @@ static int run_slice(struct eh_machine *m, struct eh_thread *t, size_t count, st
 			       t->abort_far, pc);
 		if (t->stop_req) {
 			finish(t, t->stop_req, pc);
+			return 0;
+		}
+		pc = read_reg(t, UC_ARM64_REG_PC);
+	}
+	if (t->hyp_req) {
+		change_el(t, pc);
+		if (m->hook_rc) {
+			if (err)
+				*err = m->hook_err;
+			return m->hook_rc;
+		}
+		if (t->stop_req) {
+			finish(t, t->stop_req, t->res.pc ? t->res.pc : pc);
 			return 0;
 		}
 		pc = read_reg(t, UC_ARM64_REG_PC);

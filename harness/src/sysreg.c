@@ -1,8 +1,10 @@
-/* Names of the system registers that appear in traces and reports. */
+/* Names of the system registers that appear in traces and reports, and the syndrome of a trapped access to one. */
 #include "eh/sysreg.h"
 
 #include <stddef.h>
 #include <stdio.h>
+
+#include "eh/error.h"
 
 static const struct {
 	uint32_t reg;
@@ -41,6 +43,7 @@ static const struct {
 	{ EH_ELR_EL2, "ELR_EL2" },
 	{ EH_ESR_EL2, "ESR_EL2" },
 	{ EH_FAR_EL2, "FAR_EL2" },
+	{ EH_TPIDR_EL2, "TPIDR_EL2" },
 	{ EH_VBAR_EL2, "VBAR_EL2" },
 };
 
@@ -54,4 +57,24 @@ const char *eh_sysreg_name(uint32_t reg, char *buf, unsigned len)
 	snprintf(buf, len, "S%u_%u_C%u_C%u_%u", EH_SYSREG_OP0(reg), EH_SYSREG_OP1(reg),
 		 EH_SYSREG_CRN(reg), EH_SYSREG_CRM(reg), EH_SYSREG_OP2(reg));
 	return buf;
+}
+
+uint64_t eh_sysreg_trap_esr(uint32_t sysreg, unsigned rt, bool read)
+{
+	uint64_t iss = (uint64_t)EH_SYSREG_OP0(sysreg) << 20 | (uint64_t)EH_SYSREG_OP2(sysreg) << 17 |
+		       (uint64_t)EH_SYSREG_OP1(sysreg) << 14 | (uint64_t)EH_SYSREG_CRN(sysreg) << 10 |
+		       (uint64_t)(rt & 31) << 5 | (uint64_t)EH_SYSREG_CRM(sysreg) << 1 | read;
+
+	return (uint64_t)EH_ESR_EC_SYS64 << 26 | 1ull << 25 | iss;
+}
+
+int eh_sysreg_trap_decode(uint64_t esr, uint32_t *sysreg, unsigned *rt, bool *read)
+{
+	if (((esr >> 26) & 0x3f) != EH_ESR_EC_SYS64)
+		return EH_EINVAL;
+	*sysreg = EH_SYSREG((esr >> 20) & 3, (esr >> 14) & 7, (esr >> 10) & 15, (esr >> 1) & 15,
+			    (esr >> 17) & 7);
+	*rt = (esr >> 5) & 31;
+	*read = esr & 1;
+	return 0;
 }

@@ -1,4 +1,4 @@
-/* Reading a machine's trace: where an instruction is, and what the TTBR windows held. */
+/* Reading a machine's trace: where an instruction is, what the TTBR windows held, what EL2 did. */
 #include "eh/machine.h"
 
 #include <inttypes.h>
@@ -55,6 +55,38 @@ void eh_trace_summarise(const struct eh_trace *tr, struct eh_window_summary *out
 	}
 }
 
+void eh_trace_summarise_hyp(const struct eh_trace *tr, struct eh_hyp_summary *out)
+{
+	size_t i;
+
+	*out = (struct eh_hyp_summary){ 0 };
+	for (i = 0; i < tr->n; i++) {
+		const struct eh_event *ev = &tr->events[i];
+
+		switch (ev->kind) {
+		case EH_EV_EL2_ENTRY:
+			if (!out->traps++) {
+				out->first_trap_pc = ev->pc;
+				out->first_trap_esr = ev->esr;
+			}
+			break;
+		case EH_EV_EL2_RETURN:
+			out->fast += !!(ev->flags & EH_INSN_ERET);
+			break;
+		case EH_EV_HYP_SLOW:
+			if (!out->slow++)
+				out->first_slow_pc = ev->pc;
+			break;
+		case EH_EV_VSERROR:
+			if (!out->vserrors++)
+				out->first_vserror_pc = ev->pc;
+			break;
+		default:
+			break;
+		}
+	}
+}
+
 static const char *esr_class(uint64_t esr)
 {
 	switch ((esr >> 26) & 0x3f) {
@@ -65,14 +97,35 @@ static const char *esr_class(uint64_t esr)
 	case 0x18: return "trapped MSR/MRS";
 	case 0x24: return "Data Abort from a lower EL";
 	case 0x25: return "Data Abort at the same EL";
+	case 0x2f: return "SError interrupt";
 	case 0x3c: return "BRK";
 	default: return "other";
 	}
 }
 
+/* "ESR_EL2 0x62300820: EC 0x18 (trapped MSR/MRS), IL 1, ISS 0x300820 = Op0 3, ..." */
+static void format_esr(uint64_t esr, char *buf, size_t len)
+{
+	uint32_t reg;
+	unsigned rt;
+	bool read;
+	char name[32];
+
+	if (eh_sysreg_trap_decode(esr, &reg, &rt, &read)) {
+		snprintf(buf, len, "0x%08" PRIx64 ": EC 0x%02x (%s)", esr, (unsigned)(esr >> 26) & 0x3f,
+			 esr_class(esr));
+		return;
+	}
+	snprintf(buf, len, "0x%08" PRIx64 ": EC 0x18 (%s), IL %u, ISS 0x%06" PRIx64 " = Op0 %u, Op2 %u, "
+		 "Op1 %u, CRn %u, Rt %u, CRm %u, direction %u (%s) = %s %s, x%u", esr, esr_class(esr),
+		 (unsigned)(esr >> 25) & 1, esr & 0x1ffffff, EH_SYSREG_OP0(reg), EH_SYSREG_OP2(reg),
+		 EH_SYSREG_OP1(reg), EH_SYSREG_CRN(reg), rt, EH_SYSREG_CRM(reg), read, read ? "read" : "write",
+		 read ? "mrs" : "msr", eh_sysreg_name(reg, name, sizeof(name)), rt);
+}
+
 const char *eh_event_format(struct eh_machine *m, const struct eh_event *ev, char *buf, size_t len)
 {
-	char where[200], reg[32], culprit[200];
+	char where[200], reg[32], culprit[200], esr[200];
 	const char *name = eh_sysreg_name(ev->sysreg, reg, sizeof(reg));
 
 	switch ((enum eh_event_kind)ev->kind) {
@@ -80,7 +133,7 @@ const char *eh_event_format(struct eh_machine *m, const struct eh_event *ev, cha
 		snprintf(buf, len, "start      at %s", eh_machine_where(m, ev->pc, where, sizeof(where)));
 		break;
 	case EH_EV_INSN:
-		snprintf(buf, len, "%s %s", ev->in_window ? "  |" : "   ",
+		snprintf(buf, len, "%s %s", ev->el2 ? "EL2" : ev->in_window ? "  |" : "   ",
 			 eh_machine_where(m, ev->pc, where, sizeof(where)));
 		break;
 	case EH_EV_SYSREG_WRITE:
@@ -110,8 +163,13 @@ const char *eh_event_format(struct eh_machine *m, const struct eh_event *ev, cha
 				 ev->in_window ? "  INSIDE THE TTBR WINDOW" : "");
 		break;
 	case EH_EV_WINDOW_OPEN:
-		snprintf(buf, len, "window     opened by the write to %s: loads, stores and prefetches "
-			 "until the next context synchronisation are hazards", name);
+		if (ev->el2)
+			snprintf(buf, len, "window     opened by the write to %s at EL2: EL1 loads, stores and "
+				 "prefetches until the next context synchronisation are hazards (EL2's own use "
+				 "the EL2 translation regime)", name);
+		else
+			snprintf(buf, len, "window     opened by the write to %s: loads, stores and prefetches "
+				 "until the next context synchronisation are hazards", name);
 		break;
 	case EH_EV_WINDOW_CLOSE:
 		snprintf(buf, len, "window     closed by %s, %u access%s inside",
@@ -134,6 +192,33 @@ const char *eh_event_format(struct eh_machine *m, const struct eh_event *ev, cha
 		else
 			snprintf(buf, len, "exception  %s, ESR 0x%08" PRIx64 " at %s: no vector installed",
 				 esr_class(ev->esr), ev->esr, eh_machine_where(m, ev->pc, where, sizeof(where)));
+		break;
+	case EH_EV_EL2_ENTRY:
+		format_esr(ev->esr, esr, sizeof(esr));
+		if (ev->value)
+			snprintf(buf, len, "EL2 trap   the %s of %s traps to EL2 (HCR_EL2.%s), not performed here: "
+				 "ESR_EL2 %s; ELR_EL2 = %s; vector 0x%016" PRIx64,
+				 ev->flags & EH_INSN_MRS ? "read" : "write", name,
+				 ev->flags & EH_INSN_MRS ? "TRVM" : "TVM", esr,
+				 eh_machine_where(m, ev->pc, where, sizeof(where)), ev->value);
+		else
+			snprintf(buf, len, "EL2 trap   ESR_EL2 %s at %s: no VBAR_EL2 vector installed", esr,
+				 eh_machine_where(m, ev->pc, where, sizeof(where)));
+		break;
+	case EH_EV_EL2_RETURN:
+		snprintf(buf, len, "EL2 return %s to %s (SPSR_EL2 0x%" PRIx64 ")",
+			 ev->flags & EH_INSN_ERET ? "the hypervisor's ERET returns" : "the host re-enters the guest",
+			 eh_machine_where(m, ev->pc, where, sizeof(where)), ev->value);
+		break;
+	case EH_EV_HYP_SLOW:
+		snprintf(buf, len, "SLOW PATH  the hypervisor declined the trap of %s; the host emulates %s %s "
+			 "%s 0x%016" PRIx64 " and skips it", eh_machine_where(m, ev->pc, where, sizeof(where)),
+			 ev->flags & EH_INSN_MRS ? "mrs" : "msr", name, ev->flags & EH_INSN_MRS ? "->" : "<-",
+			 ev->value);
+		break;
+	case EH_EV_VSERROR:
+		snprintf(buf, len, "vSError    the virtual SError pending in HCR_EL2.VSE is taken before %s; "
+			 "taking it clears HCR_EL2.VSE", eh_machine_where(m, ev->pc, where, sizeof(where)));
 		break;
 	case EH_EV_STOP:
 		if (ev->stop == EH_STOP_FAULT)

@@ -32,6 +32,16 @@ struct eh_variant {
 	const char *entry;    /* the symbol thread 0 starts at */
 };
 
+/*
+ * What runs on thread 0 before a variant's entry: symbols one after the other, each
+ * until it returns (the host and hypervisor code that sets the scene). A step that
+ * stops otherwise ends the run there.
+ */
+struct eh_steps {
+	const char *variant;
+	const char *const *symbols;  /* NULL-terminated */
+};
+
 struct eh_expect {
 	const char *variant;
 	const char *model;
@@ -50,6 +60,7 @@ struct eh_case {
 	const char *object;                   /* the snippet ELF built from the folder */
 	const struct eh_variant *variants;    /* ends with { 0 } */
 	const struct eh_expect *expect;       /* one row per (variant, model); ends with { 0 } */
+	const struct eh_steps *steps;         /* optional, by variant; ends with { 0 } */
 	/* Judge a finished run from its trace. */
 	void (*judge)(struct eh_machine *m, const struct eh_variant *v, struct eh_outcome *out);
 	/* Optional: what the case models in C (allocator calls, kernel emulation, AT walks).

@@ -17,6 +17,28 @@
 #define EH_STACK_TOP 0xffff7ffff0000000ull
 #define EH_STACK_SIZE 0x10000ull
 
+/*
+ * Virtual EL2. Unicorn has no EL2 (reference/emulator-facts.md), so hypervisor
+ * code runs at Unicorn's EL1 in a per-thread "virtual EL2 mode": its EL2 register
+ * accesses go to the virtual register file, it has its own stack, and its ERET
+ * returns to ELR_EL2/SPSR_EL2. A thread started at an address in section
+ * EH_HYP_SECTION (where KVM puts its EL2 code, __hyp_text) starts in that mode.
+ *
+ * A guest (EL1) access that HCR_EL2 traps (TVM: writes, TRVM: reads of the VM
+ * registers) enters EL2 at VBAR_EL2 + 0x400 with ESR_EL2, ELR_EL2 and SPSR_EL2
+ * set; the guest's x0..x30 are saved in the thread's frame (EH_HYP_FRAME), like
+ * KVM's vcpu context, and the vector gets x0 = the frame and x30 = EH_HYP_HOST_ADDR.
+ * The hypervisor either returns to the guest with ERET (x0..x30 are restored from
+ * the frame), or exits to the host by returning to x30: the engine's host then
+ * emulates the trapped access (its slow path, an EH_EV_HYP_SLOW event), skips
+ * the instruction and re-enters the guest.
+ */
+#define EH_HYP_SECTION ".hyp.text"
+#define EH_HYP_STACK_TOP (EH_STACK_TOP - EH_MAX_THREADS * EH_STACK_SIZE)
+#define EH_HYP_FRAME_SIZE 0x100ull  /* x0..x30, 8 bytes each, rounded to keep SP aligned */
+#define EH_HYP_FRAME(thread) (EH_HYP_STACK_TOP - (thread) * EH_STACK_SIZE - EH_HYP_FRAME_SIZE)
+#define EH_HYP_HOST_ADDR (EH_RETURN_ADDR + 0x800)
+
 enum eh_event_kind {
 	EH_EV_START,        /* pc: entry */
 	EH_EV_INSN,         /* pc: an instruction executed (only with opts.trace_insns) */
@@ -31,6 +53,10 @@ enum eh_event_kind {
 	EH_EV_EXCEPTION,    /* esr, addr = FAR, value = vector address (0 = not taken) */
 	EH_EV_STOP,         /* stop: why; pc */
 	EH_EV_SCREENED,     /* pc: a word replaced by UDF #0 before it ran; value: the word */
+	EH_EV_EL2_ENTRY,    /* esr = ESR_EL2, pc = ELR_EL2, value = vector (0 = none); sysreg, flags: the trapped access */
+	EH_EV_EL2_RETURN,   /* pc = ELR_EL2 (back in the guest), value = SPSR_EL2; flags: EH_INSN_ERET if the hypervisor's own */
+	EH_EV_HYP_SLOW,     /* esr, sysreg, value, flags = MSR/MRS: the host's slow path emulated the trapped access */
+	EH_EV_VSERROR,      /* pc: the guest took the virtual SError pending in HCR_EL2.VSE, which clears it */
 };
 
 enum eh_stop {
@@ -52,6 +78,7 @@ struct eh_event {
 	uint8_t in_window;  /* EH_EV_ACCESS: inside an open TTBR window */
 	uint8_t stop;       /* EH_EV_STOP: enum eh_stop */
 	uint8_t taken;      /* EH_EV_INJECT: the victim runs and will take it (else it is idle) */
+	uint8_t el2;        /* the thread was in virtual EL2 mode */
 	uint32_t flags;     /* enum eh_insn_flag of the instruction involved */
 	uint32_t sysreg;
 	uint32_t count;     /* WINDOW_CLOSE: accesses held; ACCESS: instruction number on its thread */
@@ -163,5 +190,19 @@ struct eh_window_summary {
 };
 
 void eh_trace_summarise(const struct eh_trace *tr, struct eh_window_summary *out);
+
+/* What the virtual EL2 did in a trace: traps taken and who handled them. */
+struct eh_hyp_summary {
+	unsigned traps;             /* guest accesses trapped to EL2 */
+	unsigned fast;              /* ... the hypervisor handled and returned from with its ERET */
+	unsigned slow;              /* ... it declined, so the host's slow path handled them */
+	unsigned vserrors;          /* virtual SErrors the guest took */
+	uint64_t first_trap_pc;     /* the first trapped instruction */
+	uint64_t first_trap_esr;
+	uint64_t first_slow_pc;     /* the first instruction the slow path handled */
+	uint64_t first_vserror_pc;
+};
+
+void eh_trace_summarise_hyp(const struct eh_trace *tr, struct eh_hyp_summary *out);
 
 #endif

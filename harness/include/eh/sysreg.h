@@ -2,6 +2,7 @@
 #ifndef EH_SYSREG_H
 #define EH_SYSREG_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define EH_SYSREG(op0, op1, crn, crm, op2) \
@@ -46,10 +47,31 @@
 #define EH_ELR_EL2           EH_SYSREG(3, 4, 4, 0, 1)
 #define EH_ESR_EL2           EH_SYSREG(3, 4, 5, 2, 0)
 #define EH_FAR_EL2           EH_SYSREG(3, 4, 6, 0, 0)
+#define EH_TPIDR_EL2         EH_SYSREG(3, 4, 13, 0, 2)
 #define EH_VBAR_EL2          EH_SYSREG(3, 4, 12, 0, 0)
 
 /* An EL2 register: op1 == 4 (the encodings the architecture reserves for EL2). */
 #define EH_SYSREG_IS_EL2(r) (EH_SYSREG_OP0(r) == 3 && EH_SYSREG_OP1(r) == 4)
+
+/* HCR_EL2 bits (Arm ARM D13.2.46). */
+#define EH_HCR_AMO (1ull << 5)   /* physical and virtual SError routing: vSError enabled */
+#define EH_HCR_VSE (1ull << 8)   /* a virtual SError is pending */
+#define EH_HCR_TVM (1ull << 26)  /* trap EL1 writes of the virtual memory control registers */
+#define EH_HCR_TRVM (1ull << 30) /* trap EL1 reads of them */
+
+/* ESR_ELx exception class of a trapped MSR, MRS or System instruction (AArch64). */
+#define EH_ESR_EC_SYS64 0x18u
+
+/*
+ * ESR_ELx of an MSR (read = false) or MRS (read = true) of sysreg with transfer
+ * register rt, trapped to a higher EL: EC 0x18, IL, and the ISS of Arm ARM D17.2.37
+ * (Op0 21:20, Op2 19:17, Op1 16:14, CRn 13:10, Rt 9:5, CRm 4:1, direction 0, 1 = read),
+ * which orders the fields differently from the instruction (op0 20:19, op1 18:16,
+ * CRn 15:12, CRm 11:8, op2 7:5, Rt 4:0).
+ */
+uint64_t eh_sysreg_trap_esr(uint32_t sysreg, unsigned rt, bool read);
+/* The inverse; EH_EINVAL (from eh/error.h) unless esr has EC 0x18. */
+int eh_sysreg_trap_decode(uint64_t esr, uint32_t *sysreg, unsigned *rt, bool *read);
 
 /* "TTBR1_EL1", or the generic "S3_0_C0_C4_4" spelling in buf for unnamed ones. */
 const char *eh_sysreg_name(uint32_t reg, char *buf, unsigned len);
