@@ -341,12 +341,14 @@ static const uint32_t vm_regs[] = {
 	EH_AFSR0_EL1, EH_AFSR1_EL1, EH_MAIR_EL1, EH_AMAIR_EL1, EH_CONTEXTIDR_EL1,
 };
 
-static bool hcr_traps(const struct eh_thread *t, const struct eh_insn *in)
+static bool hcr_traps(struct eh_thread *t, const struct eh_insn *in)
 {
 	uint64_t bit = in->flags & EH_INSN_MSR ? EH_HCR_TVM : EH_HCR_TRVM;
 	size_t i;
 
-	if (t->el2 || !(in->flags & (EH_INSN_MSR | EH_INSN_MRS)) || !(*t->m->hcr & bit))
+	/* At EL0 these accesses are UNDEFINED, which takes priority over the trap to EL2. */
+	if (t->el2 || !(in->flags & (EH_INSN_MSR | EH_INSN_MRS)) || !(*t->m->hcr & bit) ||
+	    ((read_reg(t, UC_ARM64_REG_PSTATE) >> 2) & 3) != 1)
 		return false;
 	for (i = 0; i < sizeof(vm_regs) / sizeof(vm_regs[0]); i++)
 		if (vm_regs[i] == in->sysreg)
