@@ -827,7 +827,7 @@ static int map_image(struct eh_machine *m, struct eh_error *err)
 	const struct eh_elf *elf = m->img->elf;
 	size_t i, j, n = 0;
 
-	m->regions = eh_alloc((elf->nsections + 2) * sizeof(*m->regions));
+	m->regions = eh_alloc((elf->nsections + 3) * sizeof(*m->regions));
 	if (!m->regions)
 		return eh_error_set(err, EH_ENOMEM, "out of memory for the memory map");
 	for (i = 0; i < elf->nsections; i++) {
@@ -855,9 +855,10 @@ static int map_image(struct eh_machine *m, struct eh_error *err)
 			m->regions[j].size = (hi > end ? hi : end) - nlo;
 		}
 	}
-	/* Every thread's EL1 stack, and below them their virtual EL2 stacks. */
+	m->regions[n].addr = EH_STACK_TOP - EH_MAX_THREADS * EH_STACK_SIZE;
+	m->regions[n++].size = EH_MAX_THREADS * EH_STACK_SIZE;
 	m->regions[n].addr = EH_HYP_STACK_TOP - EH_MAX_THREADS * EH_STACK_SIZE;
-	m->regions[n++].size = 2 * EH_MAX_THREADS * EH_STACK_SIZE;
+	m->regions[n++].size = EH_MAX_THREADS * EH_STACK_SIZE;
 	m->regions[n].addr = EH_RETURN_ADDR;
 	m->regions[n++].size = EH_PAGE;
 	m->nregions = n;

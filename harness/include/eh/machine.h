@@ -31,10 +31,13 @@
  * The hypervisor either returns to the guest with ERET (x0..x30 are restored from
  * the frame), or exits to the host by returning to x30: the engine's host then
  * emulates the trapped access (its slow path, an EH_EV_HYP_SLOW event), skips
- * the instruction and re-enters the guest.
+ * the instruction and re-enters the guest. A virtual SError pending in HCR_EL2.VSE
+ * (with AMO) is taken by the guest at VBAR_EL1 + 0x180 + the usual offset once
+ * PSTATE.A is clear, which clears VSE.
  */
 #define EH_HYP_SECTION ".hyp.text"
-#define EH_HYP_STACK_TOP (EH_STACK_TOP - EH_MAX_THREADS * EH_STACK_SIZE)
+/* Each thread's EL2 stack, below the EL1 stacks past an unmapped guard as large as they are. */
+#define EH_HYP_STACK_TOP (EH_STACK_TOP - 2 * EH_MAX_THREADS * EH_STACK_SIZE)
 #define EH_HYP_FRAME_SIZE 0x100ull  /* x0..x30, 8 bytes each, rounded to keep SP aligned */
 #define EH_HYP_FRAME(thread) (EH_HYP_STACK_TOP - (thread) * EH_STACK_SIZE - EH_HYP_FRAME_SIZE)
 #define EH_HYP_HOST_ADDR (EH_RETURN_ADDR + 0x800)
