@@ -47,5 +47,20 @@ b=$("$eh" replay tx2-219-prfm --model thunderx2 --variant before --seed 5)
 if [ "$a" = "$b" ]; then echo "ok - same seed, identical replay"; passes=$((passes + 1));
 else echo "not ok - same seed, different replay"; fails=$((fails + 1)); fi
 
+tvm=$("$eh" replay tx2-219-tvm --model thunderx2 --variant after)
+check "replay tvm after: the guest's MSR traps" 0 'EL2 trap +the write of TTBR0_EL1 traps to EL2 \(HCR_EL2.TVM\)' -- echo "$tvm"
+check "replay tvm after: ESR_EL2 decoded into its fields" 0 'ESR_EL2 0x62300800: EC 0x18 .*Op0 3, Op2 0, Op1 0, CRn 2, Rt 0, CRm 0, direction 0 \(write\)' -- echo "$tvm"
+check "replay tvm after: the handler's write at EL2" 0 'EL2 handle_tx2_tvm\+0x[0-9a-f]+: msr ttbr0_el1' -- echo "$tvm"
+check "replay tvm after: its ERET closes the window" 0 'window +closed by ERET, 0 accesses inside' -- echo "$tvm"
+check "replay tvm after: back in the guest" 0 "the hypervisor's ERET returns to guest_switch_ttbr0" -- echo "$tvm"
+tvmb=$("$eh" replay tx2-219-tvm --model thunderx2 --variant before)
+check "replay tvm before: the guest's load draws the abort" 0 'INJECT .*guest_switch_ttbr0.* victim thread [0-3]' -- echo "$tvmb"
+vse=$("$eh" replay kvm-hcr-vse --model thunderx2 --variant before)
+check "replay vse before: the guest takes the virtual SError" 0 'vSError +the virtual SError pending in HCR_EL2.VSE' -- echo "$vse"
+check "replay vse before: the trap reaches the slow path" 0 'SLOW PATH +the hypervisor declined the trap of guest_switch_ttbr0' -- echo "$vse"
+vsea=$("$eh" replay kvm-hcr-vse --model thunderx2 --variant after)
+check "replay vse after: the trap stays in the fast path" 0 "the hypervisor's ERET returns to guest_switch_ttbr0" -- echo "$vsea"
+if grep -q 'SLOW PATH' <<<"$vsea"; then echo "not ok - vse after reaches the slow path"; fails=$((fails + 1)); else passes=$((passes + 1)); fi
+
 echo "$passes passed, $fails failed"
 [ "$fails" -eq 0 ]

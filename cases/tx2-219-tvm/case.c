@@ -24,7 +24,7 @@ static const char *const steps_vcpu_tvm[] = {
 static const struct eh_steps steps[] = {
 	{ "before", steps_before },
 	{ "after", steps_after },
-	{ "after-vcpu-tvm", steps_vcpu_tvm },
+	{ "vcpu-tvm", steps_vcpu_tvm },
 	{ 0 },
 };
 
@@ -33,7 +33,7 @@ static const struct eh_variant variants[] = {
 	  "guest_switch_ttbr0" },
 	{ "after", "TVM set on guest entry when the kernel detects ARM64_WORKAROUND_CAVIUM_TX2_219_TVM; "
 	  "the EL2 fast path performs the write", "guest_switch_ttbr0" },
-	{ "after-vcpu-tvm", "the same, but the vcpu itself asked for TVM (set/way emulation): the fast "
+	{ "vcpu-tvm", "the same, but the vcpu itself asked for TVM (set/way emulation): the fast "
 	  "path must decline and the host's slow path see the trap", "guest_switch_ttbr0" },
 	{ 0 },
 };
@@ -47,10 +47,10 @@ static const struct eh_expect expect[] = {
 	{ "after", "thunderx2", EH_VERDICT_FIXED },
 	{ "after", "thunderx2-nosmt", EH_VERDICT_BENIGN },
 	{ "after", "vulcan", EH_VERDICT_FIXED },
-	{ "after-vcpu-tvm", "cortex-a72", EH_VERDICT_FIXED },
-	{ "after-vcpu-tvm", "thunderx2", EH_VERDICT_FIXED },
-	{ "after-vcpu-tvm", "thunderx2-nosmt", EH_VERDICT_FIXED },
-	{ "after-vcpu-tvm", "vulcan", EH_VERDICT_FIXED },
+	{ "vcpu-tvm", "cortex-a72", EH_VERDICT_FIXED },
+	{ "vcpu-tvm", "thunderx2", EH_VERDICT_FIXED },
+	{ "vcpu-tvm", "thunderx2-nosmt", EH_VERDICT_FIXED },
+	{ "vcpu-tvm", "vulcan", EH_VERDICT_FIXED },
 	{ 0 },
 };
 
