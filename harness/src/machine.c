@@ -690,6 +690,7 @@ static void leave_el2(struct eh_thread *t, uint32_t how)
 	struct eh_event ev = {
 		.kind = EH_EV_EL2_RETURN, .thread = (uint8_t)t->id, .pc = elr, .value = spsr, .flags = how,
 	};
+	bool bad = false;
 	unsigned i;
 
 	/* The guests modelled run at EL1 (M[4] = 0: AArch64, M[3:2] = 1). */
@@ -703,11 +704,11 @@ static void leave_el2(struct eh_thread *t, uint32_t how)
 		uint64_t x;
 
 		memcpy(&x, regs + 8 * i, 8);
-		uc_reg_write(t->uc, xreg_id(i), &x);
+		bad |= uc_reg_write(t->uc, xreg_id(i), &x) != UC_ERR_OK;
 	}
 	t->el2 = false;
-	if (uc_reg_write(t->uc, UC_ARM64_REG_SP, &t->sp_el1) || uc_reg_write(t->uc, UC_ARM64_REG_PSTATE, &spsr) ||
-	    uc_reg_write(t->uc, UC_ARM64_REG_PC, &elr)) {
+	if (bad || uc_reg_write(t->uc, UC_ARM64_REG_SP, &t->sp_el1) ||
+	    uc_reg_write(t->uc, UC_ARM64_REG_PSTATE, &spsr) || uc_reg_write(t->uc, UC_ARM64_REG_PC, &elr)) {
 		hook_fail(m, EH_EEMU, "virtual EL2, thread %u: unicorn: cannot return to 0x%016" PRIx64, t->id, elr);
 		return;
 	}
@@ -735,18 +736,16 @@ static void host_exit(struct eh_thread *t)
 			  t->id, esr, elr);
 		return;
 	}
-	if (read) {
-		if (eh_machine_sysreg(m, t->id, ev.sysreg, &value) == 0 && rt != 31)
-			memcpy(regs + 8 * rt, &value, 8);
-	} else {
-		if (rt != 31)
-			memcpy(&value, regs + 8 * rt, 8);
-		if (write_cp(t, ev.sysreg, value)) {
-			hook_fail(m, EH_EEMU, "virtual EL2, thread %u: unicorn: the slow path cannot write "
-				  "the register (ESR_EL2 0x%" PRIx64 ", guest at 0x%016" PRIx64 ")", t->id, esr, elr);
-			return;
-		}
+	if (!read && rt != 31)
+		memcpy(&value, regs + 8 * rt, 8);
+	if (read ? eh_machine_sysreg(m, t->id, ev.sysreg, &value) : write_cp(t, ev.sysreg, value)) {
+		hook_fail(m, EH_EEMU, "virtual EL2, thread %u: unicorn: the slow path cannot %s the register "
+			  "(ESR_EL2 0x%" PRIx64 ", guest at 0x%016" PRIx64 ")", t->id, read ? "read" : "write",
+			  esr, elr);
+		return;
 	}
+	if (read && rt != 31)
+		memcpy(regs + 8 * rt, &value, 8);
 	ev.value = value;
 	ev.flags = read ? EH_INSN_MRS : EH_INSN_MSR;
 	emit(m, &ev);

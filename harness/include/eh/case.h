@@ -60,7 +60,7 @@ struct eh_case {
 	const char *object;                   /* the snippet ELF built from the folder */
 	const struct eh_variant *variants;    /* ends with { 0 } */
 	const struct eh_expect *expect;       /* one row per (variant, model); ends with { 0 } */
-	const struct eh_steps *steps;         /* optional, by variant; ends with { 0 } */
+	const struct eh_steps *steps;         /* optional, by variant (not with run); ends with { 0 } */
 	/* Judge a finished run from its trace. */
 	void (*judge)(struct eh_machine *m, const struct eh_variant *v, struct eh_outcome *out);
 	/* Optional: what the case models in C (allocator calls, kernel emulation, AT walks).
