@@ -27,7 +27,7 @@ typedef unsigned int u32;
 #define HCR_RW (1UL << 31)
 /* The bits of 5.4's HCR_GUEST_FLAGS that matter here (AMO routes virtual SErrors to the guest). */
 #define HCR_GUEST_FLAGS (HCR_RW | HCR_AMO | HCR_IMO | HCR_FMO | HCR_SWIO | HCR_VM)
-#define HCR_HOST_NVHE_FLAGS HCR_RW
+#define HCR_HOST_NVHE_FLAGS HCR_RW  /* 5.4 adds API and APK (pointer authentication) */
 
 /* ESR_ELx of a trapped MSR/MRS (asm/esr.h): EC, Rt, and the register named by the ISS. */
 #define ESR_ELx_EC(esr) (((esr) >> 26) & 0x3f)

@@ -1,4 +1,4 @@
-/* Names of the system registers that appear in traces and reports, and the syndrome of a trapped access to one. */
+/* System register names for traces and reports, and the syndrome (ESR) of a trapped access to one. */
 #include "eh/sysreg.h"
 
 #include <stddef.h>
@@ -43,7 +43,6 @@ static const struct {
 	{ EH_ELR_EL2, "ELR_EL2" },
 	{ EH_ESR_EL2, "ESR_EL2" },
 	{ EH_FAR_EL2, "FAR_EL2" },
-	{ EH_TPIDR_EL2, "TPIDR_EL2" },
 	{ EH_VBAR_EL2, "VBAR_EL2" },
 };
 

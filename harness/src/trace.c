@@ -103,7 +103,7 @@ static const char *esr_class(uint64_t esr)
 	}
 }
 
-/* "ESR_EL2 0x62300820: EC 0x18 (trapped MSR/MRS), IL 1, ISS 0x300820 = Op0 3, ..." */
+/* "0x62300820: EC 0x18 (trapped MSR/MRS), IL 1, ISS 0x300820 = Op0 3, ..., direction 0 (write) = ..." */
 static void format_esr(uint64_t esr, char *buf, size_t len)
 {
 	uint32_t reg;
@@ -207,7 +207,8 @@ const char *eh_event_format(struct eh_machine *m, const struct eh_event *ev, cha
 		break;
 	case EH_EV_EL2_RETURN:
 		snprintf(buf, len, "EL2 return %s to %s (SPSR_EL2 0x%" PRIx64 ")",
-			 ev->flags & EH_INSN_ERET ? "the hypervisor's ERET returns" : "the host re-enters the guest",
+			 ev->flags & EH_INSN_ERET ? "the hypervisor's ERET returns"
+						  : "the host re-enters the guest",
 			 eh_machine_where(m, ev->pc, where, sizeof(where)), ev->value);
 		break;
 	case EH_EV_HYP_SLOW:

@@ -56,10 +56,13 @@ enum eh_event_kind {
 	EH_EV_EXCEPTION,    /* esr, addr = FAR, value = vector address (0 = not taken) */
 	EH_EV_STOP,         /* stop: why; pc */
 	EH_EV_SCREENED,     /* pc: a word replaced by UDF #0 before it ran; value: the word */
-	EH_EV_EL2_ENTRY,    /* esr = ESR_EL2, pc = ELR_EL2, value = vector (0 = none); sysreg, flags: the trapped access */
-	EH_EV_EL2_RETURN,   /* pc = ELR_EL2 (back in the guest), value = SPSR_EL2; flags: EH_INSN_ERET if the hypervisor's own */
-	EH_EV_HYP_SLOW,     /* esr, sysreg, value, flags = MSR/MRS: the host's slow path emulated the trapped access */
-	EH_EV_VSERROR,      /* pc: the guest took the virtual SError pending in HCR_EL2.VSE, which clears it */
+	EH_EV_EL2_ENTRY,    /* a guest access trapped: esr = ESR_EL2, pc = ELR_EL2, value = vector
+	                       (0 = none installed); sysreg, flags (MSR/MRS): the access */
+	EH_EV_EL2_RETURN,   /* back to the guest: pc = ELR_EL2, value = SPSR_EL2; flags = EH_INSN_ERET
+	                       for the hypervisor's own ERET, 0 for the host's re-entry */
+	EH_EV_HYP_SLOW,     /* the host's slow path emulated the trapped access: esr, sysreg, value,
+	                       flags (MSR/MRS) */
+	EH_EV_VSERROR,      /* pc: the guest took the virtual SError pending in HCR_EL2.VSE (cleared) */
 };
 
 enum eh_stop {

@@ -47,7 +47,6 @@
 #define EH_ELR_EL2           EH_SYSREG(3, 4, 4, 0, 1)
 #define EH_ESR_EL2           EH_SYSREG(3, 4, 5, 2, 0)
 #define EH_FAR_EL2           EH_SYSREG(3, 4, 6, 0, 0)
-#define EH_TPIDR_EL2         EH_SYSREG(3, 4, 13, 0, 2)
 #define EH_VBAR_EL2          EH_SYSREG(3, 4, 12, 0, 0)
 
 /* An EL2 register: op1 == 4 (the encodings the architecture reserves for EL2). */
