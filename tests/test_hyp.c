@@ -13,6 +13,7 @@
 #include "eh/sysreg.h"
 
 struct fixture {
+	const void *row;        /* the table row of a row test (its cmocka initial state) */
 	struct eh_elf *elf;
 	struct eh_image *img;
 	struct eh_machine *m;
@@ -25,6 +26,7 @@ static int setup(void **state)
 	struct eh_error err = { 0 };
 
 	assert_non_null(f);
+	f->row = *state;
 	if (eh_elf_open(&f->elf, EH_TEST_ELF_DIR "/engine-tests.elf", &err) ||
 	    eh_image_new(&f->img, f->elf, eh_cpucaps_builtin("5.4"), model, NULL, &err) ||
 	    eh_machine_new(&f->m, model, f->img, NULL, &err))
@@ -206,6 +208,39 @@ static void test_no_vector(void **state)
 	assert_int_equal(entry->value, 0);
 }
 
+/* What the hypervisor does that the engine cannot model is an error naming it, not a crash. */
+struct bad_row {
+	const char *name;
+	const char *vectors;
+	const char *message;
+};
+
+static const struct bad_row bad_rows[] = {
+	{ "ERET to EL0", "hyp_vectors_bad_spsr", "only returns to AArch64 EL1 are modelled" },
+	{ "exit without a trapped access", "hyp_vectors_bad_exit",
+	  "the host models only trapped system register accesses" },
+};
+
+#define BAD_ROW(i) { .name = bad_rows[i].name, .test_func = run_bad_row, .setup_func = setup, \
+		     .teardown_func = teardown, .initial_state = (void *)&bad_rows[i] }
+
+static void run_bad_row(void **state)
+{
+	struct fixture *f = *state;
+	const struct bad_row *r = f->row;
+	uint64_t args[] = { 0, 0x1000, data(f) };
+	struct eh_error err = { 0 };
+	int rc;
+
+	eh_machine_el2_set(f->m, EH_VBAR_EL2, sym(f, r->vectors));
+	eh_machine_el2_set(f->m, EH_HCR_EL2, EH_HCR_TVM);
+	if (eh_machine_start(f->m, 0, sym(f, "guest_write_ttbr0"), args, 3, &err))
+		fail_msg("%s: %s", r->vectors, err.msg);
+	rc = eh_machine_run(f->m, &err);
+	if (rc != EH_EINPUT || !strstr(err.msg, r->message) || !strstr(err.msg, "thread 0"))
+		fail_msg("%s: rc %d, message \"%s\"", r->vectors, rc, err.msg);
+}
+
 static void test_started_in_hyp_text(void **state)
 {
 	struct fixture *f = *state;
@@ -255,6 +290,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_trvm_read, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_other_registers_do_not_trap, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_vector, setup, teardown),
+		BAD_ROW(0),
+		BAD_ROW(1),
 		cmocka_unit_test_setup_teardown(test_started_in_hyp_text, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_virtual_serror, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_serror_needs_amo, setup, teardown),

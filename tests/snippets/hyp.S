@@ -26,6 +26,22 @@ hyp_vectors_decline:
 	ret
 	.align	11
 
+	/* Returns to EL0, which the engine does not model. */
+	.globl	hyp_vectors_bad_spsr
+hyp_vectors_bad_spsr:
+	.space	0x400
+	msr	spsr_el2, xzr
+	eret
+	.align	11
+
+	/* Exits to the host with a syndrome that is no trapped access. */
+	.globl	hyp_vectors_bad_exit
+hyp_vectors_bad_exit:
+	.space	0x400
+	msr	esr_el2, xzr
+	ret
+	.align	11
+
 	/* Started here, a thread runs at virtual EL2: x0 = its stack pointer. */
 	.globl	hyp_report_sp
 hyp_report_sp:
