@@ -93,8 +93,9 @@ static void judge(struct eh_machine *m, const struct eh_variant *v, struct eh_ou
 
 	if (w.injected) {
 		out->verdict = EH_VERDICT_BUG;
-		eh_outcome_append(out, "; spurious Data Abort injected on thread %d (%s)", w.victim,
-				  w.victim == w.culprit_thread ? "the guest's own thread" : "a sibling thread");
+		eh_outcome_append(out, "; spurious Data Abort injected on thread %d (%s, %s)", w.victim,
+				  w.victim == w.culprit_thread ? "the guest's own thread" : "a sibling thread",
+				  w.taken ? "taken" : "idle: recorded");
 	} else if (vcpu_tvm && (!h.traps || h.fast)) {
 		out->verdict = EH_VERDICT_BUG;
 		eh_outcome_append(out, "; the traps the vcpu asked for did not reach its own handling");
