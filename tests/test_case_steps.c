@@ -1,0 +1,97 @@
+/* A case's steps: symbols run one after the other on thread 0 before the variant's entry. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "eh/case.h"
+
+static void judge(struct eh_machine *m, const struct eh_variant *v, struct eh_outcome *out)
+{
+	(void)m;
+	(void)v;
+	out->verdict = EH_VERDICT_FIXED;
+}
+
+static const char *const returns_then_returns[] = { "read_ids", "el2_roundtrip", NULL };
+static const char *const stops_early[] = { "read_ids", "svc_no_vectors", "el2_roundtrip", NULL };
+
+static const struct eh_steps steps[] = {
+	{ "in-order", returns_then_returns },
+	{ "stops", stops_early },
+	{ 0 },
+};
+
+static const struct eh_variant variants[] = {
+	{ "in-order", "two steps that return, then the entry", "read_ids" },
+	{ "stops", "the second step stops with an exception", "read_ids" },
+	{ "none", "no steps: the entry alone", "read_ids" },
+	{ 0 },
+};
+
+static const struct eh_expect expect[] = {
+	{ "in-order", "cortex-a72", EH_VERDICT_FIXED },
+	{ "stops", "cortex-a72", EH_VERDICT_FIXED },
+	{ "none", "cortex-a72", EH_VERDICT_FIXED },
+	{ 0 },
+};
+
+static const struct eh_case stepped = {
+	.id = "stepped", .object = "engine-tests.elf", .variants = variants, .expect = expect,
+	.steps = steps, .judge = judge,
+};
+
+struct row {
+	const char *variant;
+	const char *const started[4];  /* the symbols started, in order */
+};
+
+static const struct row rows[] = {
+	{ "in-order", { "read_ids", "el2_roundtrip", "read_ids" } },
+	{ "stops", { "read_ids", "svc_no_vectors" } },
+	{ "none", { "read_ids" } },
+};
+
+static void run_row(void **state)
+{
+	const struct row *r = *state;
+	const struct eh_run_opts opts = { .cases_dir = EH_TEST_ELF_DIR, .seed = 1 };
+	struct eh_error err = { 0 };
+	struct eh_case_run *run;
+	const struct eh_trace *tr;
+	unsigned n = 0;
+	size_t i;
+
+	if (eh_case_run(&run, &stepped, eh_case_variant(&stepped, r->variant), eh_model_find("cortex-a72"),
+			&opts, &err))
+		fail_msg("%s: %s", r->variant, err.msg);
+	tr = eh_machine_trace(run->machine);
+	for (i = 0; i < tr->n; i++) {
+		uint64_t want = 0;
+
+		if (tr->events[i].kind != EH_EV_START)
+			continue;
+		if (n >= 4 || !r->started[n] || eh_elf_resolve(run->elf, r->started[n], &want, NULL) ||
+		    tr->events[i].pc != want)
+			fail_msg("%s: start number %u at 0x%llx is not %s", r->variant, n,
+				 (unsigned long long)tr->events[i].pc,
+				 n < 4 && r->started[n] ? r->started[n] : "expected");
+		n++;
+	}
+	if (n < 4 && r->started[n])
+		fail_msg("%s: %s never started", r->variant, r->started[n]);
+	eh_case_run_free(run);
+}
+
+int main(void)
+{
+	struct CMUnitTest tests[sizeof(rows) / sizeof(rows[0])];
+	size_t i;
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		tests[i] = (struct CMUnitTest){
+			.name = rows[i].variant, .test_func = run_row, .initial_state = (void *)&rows[i],
+		};
+	return _cmocka_run_group_tests("case steps", tests, i, NULL, NULL);
+}
