@@ -335,7 +335,7 @@ static void complete_eret(struct eh_thread *t)
 	uc_reg_write(t->uc, UC_ARM64_REG_PSTATE, &spsr);
 }
 
-/* The registers HCR_EL2.TVM (writes) and TRVM (reads) trap at EL1 (Arm ARM D13.2.46). */
+/* The registers HCR_EL2.TVM (writes) and TRVM (reads) trap at EL1 (Arm ARM, the description of HCR_EL2). */
 static const uint32_t vm_regs[] = {
 	EH_SCTLR_EL1, EH_TTBR0_EL1, EH_TTBR1_EL1, EH_TCR_EL1, EH_ESR_EL1, EH_FAR_EL1,
 	EH_AFSR0_EL1, EH_AFSR1_EL1, EH_MAIR_EL1, EH_AMAIR_EL1, EH_CONTEXTIDR_EL1,
@@ -753,7 +753,7 @@ static void host_exit(struct eh_thread *t)
 	leave_el2(t, 0);
 }
 
-/* "On taking a vSError interrupt, HCR_EL2.VSE is cleared to 0" (Arm ARM D1.14.6). */
+/* "On taking a vSError interrupt, HCR_EL2.VSE is cleared to 0" (Arm ARM, quoted in __deactivate_traps). */
 static void take_vserror(struct eh_thread *t, uint64_t pc)
 {
 	struct eh_event ev = { .kind = EH_EV_VSERROR, .thread = (uint8_t)t->id, .pc = pc };

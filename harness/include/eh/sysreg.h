@@ -52,7 +52,7 @@
 /* An EL2 register: op1 == 4 (the encodings the architecture reserves for EL2). */
 #define EH_SYSREG_IS_EL2(r) (EH_SYSREG_OP0(r) == 3 && EH_SYSREG_OP1(r) == 4)
 
-/* HCR_EL2 bits (Arm ARM D13.2.46). */
+/* HCR_EL2 bits (Arm ARM, the description of HCR_EL2). */
 #define EH_HCR_AMO (1ull << 5)   /* physical and virtual SError routing: vSError enabled */
 #define EH_HCR_VSE (1ull << 8)   /* a virtual SError is pending */
 #define EH_HCR_TVM (1ull << 26)  /* trap EL1 writes of the virtual memory control registers */
