@@ -7,11 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "eh/case.h"
+#include "cli.h"
 #include "eh/cpucaps.h"
 #include "eh/image.h"
 #include "eh/insn.h"
 #include "eh/model.h"
+#include "eh/svg.h"
 
 #ifndef EH_VERSION
 #define EH_VERSION "0.0.0"
@@ -20,23 +21,7 @@
 #define EH_CASES_DIR "cases"
 #endif
 
-#define EXIT_UNEXPECTED 1
-#define EXIT_BAD_INPUT 2
-#define MAX_SELECT 64
-
-struct selection {
-	const char *cases[MAX_SELECT], *models[MAX_SELECT], *variants[MAX_SELECT];
-	unsigned ncases, nmodels, nvariants;
-};
-
-struct cli {
-	struct selection sel;
-	struct eh_run_opts run;
-};
-
-static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int usage_error(const char *fmt, ...)
+int usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -78,13 +63,20 @@ static void print_help(FILE *f)
 		"\n"
 		"commands:\n"
 		"  list                      the cases, the commits they verify and their variants\n"
+		"  list --matrix [SELECT]    the selected scenarios, one 'CASE VARIANT MODEL' per line\n"
 		"  models                    the CPU models and the kernel capabilities detected on them\n"
 		"  run [SELECT]              run every selected case x variant x model and check the verdicts\n"
-		"  replay CASE --model M --variant V\n"
-		"                            one run, event by event, instruction by instruction\n"
+		"      --format F            text (default), tap (TAP 13), junit (JUnit XML), json\n"
+		"      --output FILE         write the report to FILE instead of stdout\n"
+		"      --by-commit           one line per commit of the series: its cases and verdict\n"
+		"  replay CASE --model M --variant V [--svg FILE]\n"
+		"                            one run, event by event, instruction by instruction;\n"
+		"                            --svg also draws it as an SVG timeline\n"
 		"\n"
 		"options:\n"
 		"  --case ID, --model NAME, --variant NAME   select (repeatable, or comma-separated)\n"
+		"  --commit HASH             select the cases verifying a commit (4 or more hex digits)\n"
+		"  --shard K/N               only part K of N of the selection (every N-th scenario)\n"
 		"  --seed N                  seed of every random choice (default 1)\n"
 		"  --budget N                instructions per thread before a run is stopped\n"
 		"  --cases-dir DIR           where the built snippets are (default %s)\n"
@@ -97,16 +89,30 @@ static void print_help(FILE *f)
 	print_known_models(f);
 }
 
-static int add_selection(const char **list, unsigned *n, char *arg)
+static int add_selection(struct eh_selection *sel, enum eh_select_kind kind, char *arg)
 {
+	struct eh_error err = { 0 };
 	char *tok, *save = NULL;
 
-	for (tok = strtok_r(arg, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (*n == MAX_SELECT)
-			return usage_error("too many selections (at most %d)", MAX_SELECT);
-		list[(*n)++] = tok;
-	}
+	for (tok = strtok_r(arg, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+		if (eh_selection_add(sel, kind, tok, &err))
+			return usage_error("%s", err.msg);
 	return 0;
+}
+
+static int set_shard(struct eh_selection *sel, const char *arg)
+{
+	struct eh_error err = { 0 };
+
+	return eh_selection_shard(sel, arg, &err) ? usage_error("%s", err.msg) : 0;
+}
+
+static int set_format(struct cli *cli, const char *arg)
+{
+	struct eh_error err = { 0 };
+
+	cli->format_given = true;
+	return eh_format_parse(arg, &cli->format, &err) ? usage_error("%s", err.msg) : 0;
 }
 
 static int parse_u64(const char *opt, const char *arg, uint64_t *out)
@@ -126,6 +132,13 @@ static int parse_options(int argc, char **argv, struct cli *cli)
 		{ "case", required_argument, NULL, 'c' },
 		{ "model", required_argument, NULL, 'm' },
 		{ "variant", required_argument, NULL, 'V' },
+		{ "commit", required_argument, NULL, 'C' },
+		{ "shard", required_argument, NULL, 'S' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "by-commit", no_argument, NULL, 'B' },
+		{ "matrix", no_argument, NULL, 'M' },
+		{ "svg", required_argument, NULL, 'g' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "budget", required_argument, NULL, 'b' },
 		{ "cases-dir", required_argument, NULL, 'd' },
@@ -140,9 +153,16 @@ static int parse_options(int argc, char **argv, struct cli *cli)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1 && !rc) {
 		switch (c) {
-		case 'c': rc = add_selection(cli->sel.cases, &cli->sel.ncases, optarg); break;
-		case 'm': rc = add_selection(cli->sel.models, &cli->sel.nmodels, optarg); break;
-		case 'V': rc = add_selection(cli->sel.variants, &cli->sel.nvariants, optarg); break;
+		case 'c': rc = add_selection(&cli->sel, EH_SELECT_CASE, optarg); break;
+		case 'm': rc = add_selection(&cli->sel, EH_SELECT_MODEL, optarg); break;
+		case 'V': rc = add_selection(&cli->sel, EH_SELECT_VARIANT, optarg); break;
+		case 'C': rc = add_selection(&cli->sel, EH_SELECT_COMMIT, optarg); break;
+		case 'S': rc = set_shard(&cli->sel, optarg); break;
+		case 'f': rc = set_format(cli, optarg); break;
+		case 'o': cli->output = optarg; break;
+		case 'B': cli->by_commit = true; break;
+		case 'M': cli->matrix = true; break;
+		case 'g': cli->svg = optarg; break;
 		case 's': rc = parse_u64("--seed", optarg, &cli->run.seed); break;
 		case 'b': rc = parse_u64("--budget", optarg, &cli->run.budget); break;
 		case 'd': cli->run.cases_dir = optarg; break;
@@ -153,47 +173,6 @@ static int parse_options(int argc, char **argv, struct cli *cli)
 		}
 	}
 	return rc;
-}
-
-/* Every name given must exist, so a typo is an error rather than an empty run. */
-static int check_selection(const struct selection *sel)
-{
-	unsigned i;
-
-	for (i = 0; i < sel->nmodels; i++)
-		if (!eh_model_find(sel->models[i])) {
-			fprintf(stderr, "errata-harness: unknown model '%s'\n", sel->models[i]);
-			print_known_models(stderr);
-			return EXIT_BAD_INPUT;
-		}
-	for (i = 0; i < sel->ncases; i++)
-		if (!eh_case_find(sel->cases[i])) {
-			fprintf(stderr, "errata-harness: unknown case '%s'\n", sel->cases[i]);
-			print_known_cases(stderr);
-			return EXIT_BAD_INPUT;
-		}
-	for (i = 0; i < sel->nvariants; i++) {
-		const struct eh_case *const *c;
-		int found = 0;
-
-		for (c = eh_cases; *c && !found; c++)
-			found = eh_case_variant(*c, sel->variants[i]) != NULL;
-		if (!found)
-			return usage_error("no case has a variant '%s'", sel->variants[i]);
-	}
-	return 0;
-}
-
-static int selected(const char *const *list, unsigned n, const char *name)
-{
-	unsigned i;
-
-	if (!n)
-		return 1;
-	for (i = 0; i < n; i++)
-		if (!strcmp(list[i], name))
-			return 1;
-	return 0;
 }
 
 static int cmd_list(void)
@@ -251,49 +230,6 @@ static int cmd_models(void)
 	return 0;
 }
 
-static int cmd_run(struct cli *cli)
-{
-	const struct eh_case *const *c;
-	unsigned passed = 0, failed = 0;
-	struct eh_error err = { 0 };
-
-	printf("errata-harness %s run, seed %" PRIu64 "\n", EH_VERSION, cli->run.seed);
-	for (c = eh_cases; *c; c++) {
-		const struct eh_variant *v;
-
-		if (!selected(cli->sel.cases, cli->sel.ncases, (*c)->id))
-			continue;
-		for (v = (*c)->variants; v->name; v++) {
-			const struct eh_model *const *m;
-
-			if (!selected(cli->sel.variants, cli->sel.nvariants, v->name))
-				continue;
-			for (m = eh_models; *m; m++) {
-				struct eh_case_run *r;
-				enum eh_verdict expected;
-
-				if (!selected(cli->sel.models, cli->sel.nmodels, (*m)->name) ||
-				    eh_case_expected(*c, v->name, (*m)->name, &expected))
-					continue;
-				if (eh_case_run(&r, *c, v, *m, &cli->run, &err)) {
-					fprintf(stderr, "errata-harness: %s\n", err.msg);
-					return EXIT_BAD_INPUT;
-				}
-				printf("%s %-14s %-12s %-16s %-9s %s\n", r->pass ? "PASS" : "FAIL", (*c)->id,
-				       v->name, (*m)->name, eh_verdict_name(r->outcome.verdict),
-				       r->outcome.evidence);
-				if (!r->pass)
-					printf("     expected %s\n", eh_verdict_name(r->expected));
-				passed += r->pass;
-				failed += !r->pass;
-				eh_case_run_free(r);
-			}
-		}
-	}
-	printf("%u passed, %u failed\n", passed, failed);
-	return failed ? EXIT_UNEXPECTED : 0;
-}
-
 static void print_alternatives(struct eh_case_run *r)
 {
 	size_t i;
@@ -332,12 +268,13 @@ static int cmd_replay(int argc, char **argv, struct cli *cli)
 	struct eh_case_run *r;
 	struct eh_error err = { 0 };
 	const struct eh_trace *tr;
+	FILE *svg = NULL;
 	size_t i;
 	int rc;
 
 	if (optind >= argc)
 		return usage_error("replay: which case? (see errata-harness list)");
-	if (cli->sel.nmodels != 1 || cli->sel.nvariants != 1)
+	if (cli->sel.n[EH_SELECT_MODEL] != 1 || cli->sel.n[EH_SELECT_VARIANT] != 1)
 		return usage_error("replay needs exactly one --model and one --variant");
 	c = eh_case_find(argv[optind]);
 	if (!c) {
@@ -345,13 +282,19 @@ static int cmd_replay(int argc, char **argv, struct cli *cli)
 		print_known_cases(stderr);
 		return EXIT_BAD_INPUT;
 	}
-	v = eh_case_variant(c, cli->sel.variants[0]);
+	v = eh_case_variant(c, cli->sel.names[EH_SELECT_VARIANT][0]);
 	if (!v)
-		return usage_error("case %s has no variant '%s'", c->id, cli->sel.variants[0]);
-	model = eh_model_find(cli->sel.models[0]);
+		return usage_error("case %s has no variant '%s'", c->id, cli->sel.names[EH_SELECT_VARIANT][0]);
+	model = eh_model_find(cli->sel.names[EH_SELECT_MODEL][0]);
+	if (cli->svg && !strcmp(cli->svg, "-"))
+		return usage_error("--svg needs a file name: the trace goes to stdout");
+	if (cli->svg && (rc = cli_open_output(cli->svg, &svg)))
+		return rc;
 	cli->run.trace_insns = true;
 	if (eh_case_run(&r, c, v, model, &cli->run, &err)) {
 		fprintf(stderr, "errata-harness: %s\n", err.msg);
+		if (svg)
+			fclose(svg);
 		return EXIT_BAD_INPUT;
 	}
 	printf("replay %s, variant %s (%s), model %s (%s), seed %" PRIu64 "\n", c->id, v->name, v->desc,
@@ -370,8 +313,26 @@ static int cmd_replay(int argc, char **argv, struct cli *cli)
 	printf("verdict: %s (expected %s): %s\n", eh_verdict_name(r->outcome.verdict),
 	       eh_verdict_name(r->expected), r->outcome.evidence);
 	rc = r->pass ? 0 : EXIT_UNEXPECTED;
+	if (svg) {
+		if (eh_svg_timeline(svg, r, cli->run.seed, &err))
+			fprintf(stderr, "errata-harness: %s: %s\n", cli->svg, err.msg);
+		if (cli_close_output(cli->svg, svg) || err.code)
+			rc = EXIT_BAD_INPUT;
+	}
 	eh_case_run_free(r);
 	return rc;
+}
+
+/* Options that belong to one command are refused elsewhere rather than silently ignored. */
+static int check_command_options(const char *cmd, const struct cli *cli)
+{
+	if (cli->svg && strcmp(cmd, "replay"))
+		return usage_error("--svg is an option of replay");
+	if ((cli->format_given || cli->output || cli->by_commit) && strcmp(cmd, "run"))
+		return usage_error("--format, --output and --by-commit are options of run");
+	if (cli->matrix && strcmp(cmd, "list"))
+		return usage_error("--matrix is an option of list");
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -393,11 +354,11 @@ int main(int argc, char **argv)
 	}
 	rc = parse_options(argc - 1, argv + 1, &cli);
 	if (!rc)
-		rc = check_selection(&cli.sel);
+		rc = check_command_options(cmd, &cli);
 	if (rc)
 		return rc;
 	if (!strcmp(cmd, "list"))
-		return cmd_list();
+		return cli.matrix ? cmd_list_matrix(&cli) : cmd_list();
 	if (!strcmp(cmd, "models"))
 		return cmd_models();
 	if (!strcmp(cmd, "run")) {

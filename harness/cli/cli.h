@@ -1,0 +1,38 @@
+/* The command-line tool: its parsed options and the commands that live in their own files. */
+#ifndef EH_CLI_H
+#define EH_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "eh/case.h"
+#include "eh/report.h"
+#include "eh/run.h"
+
+#define EXIT_UNEXPECTED 1
+#define EXIT_BAD_INPUT 2
+
+struct cli {
+	struct eh_selection sel;
+	struct eh_run_opts run;
+	enum eh_format format;
+	bool format_given;
+	bool by_commit;       /* run --by-commit */
+	bool matrix;          /* list --matrix */
+	const char *output;   /* run --output FILE; NULL is stdout */
+	const char *svg;      /* replay --svg FILE */
+};
+
+int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Open path for a report ("-" or NULL is stdout); on failure print why and return EXIT_BAD_INPUT. */
+int cli_open_output(const char *path, FILE **out);
+/* Close what cli_open_output opened; a failed write or close is EXIT_BAD_INPUT. */
+int cli_close_output(const char *path, FILE *f);
+
+/* run: the selected matrix, reported in the chosen format (cli/run.c). */
+int cmd_run(struct cli *cli);
+/* list --matrix: the selected scenarios of the shard, "CASE VARIANT MODEL" per line (cli/run.c). */
+int cmd_list_matrix(struct cli *cli);
+
+#endif

@@ -1,0 +1,165 @@
+/* Report writers for people and TAP consumers, the per-commit report, and the choice of format. */
+#include "eh/report.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "eh/escape.h"
+#include "report_writers.h"
+
+static const char *const format_names[EH_FORMAT_COUNT] = {
+	[EH_FORMAT_TEXT] = "text",
+	[EH_FORMAT_TAP] = "tap",
+	[EH_FORMAT_JUNIT] = "junit",
+	[EH_FORMAT_JSON] = "json",
+};
+
+int eh_format_parse(const char *name, enum eh_format *out, struct eh_error *err)
+{
+	unsigned i;
+
+	for (i = 0; i < EH_FORMAT_COUNT; i++)
+		if (!strcmp(name, format_names[i])) {
+			*out = (enum eh_format)i;
+			return 0;
+		}
+	return eh_error_set(err, EH_EINVAL, "unknown format '%s' (known: text tap junit json)", name);
+}
+
+const char *eh_format_name(enum eh_format fmt)
+{
+	return (unsigned)fmt < EH_FORMAT_COUNT ? format_names[fmt] : "?";
+}
+
+/* "errata-harness 0.1.0 run, seed 1, shard 2/3": the first line of the text reports. */
+static void put_run_line(FILE *f, const char *what, const struct eh_results *res)
+{
+	fprintf(f, "errata-harness %s %s, seed %" PRIu64, eh_version(), what, res->seed);
+	if (res->nshards)
+		fprintf(f, ", shard %u/%u", res->shard, res->nshards);
+	fputc('\n', f);
+}
+
+static void write_text(FILE *f, const struct eh_results *res)
+{
+	size_t i;
+
+	put_run_line(f, "run", res);
+	for (i = 0; i < res->n; i++) {
+		const struct eh_result *r = &res->r[i];
+
+		fprintf(f, "%s %-14s %-12s %-16s %-9s %s\n", r->pass ? "PASS" : "FAIL", r->s.c->id,
+			r->s.v->name, r->s.model->name, eh_verdict_name(r->outcome.verdict),
+			r->outcome.evidence);
+		if (!r->pass)
+			fprintf(f, "     expected %s\n", eh_verdict_name(r->s.expected));
+	}
+	fprintf(f, "%u passed, %u failed\n", res->passed, res->failed);
+}
+
+/*
+ * TAP version 13 as kselftest and KUnit print it: the plan first, one test
+ * point per scenario, its diagnostics in an indented YAML block, comments
+ * with '#'. Scenario names are kebab-case table ids joined by '/', so they
+ * never hold the '#' that would start a directive.
+ */
+static void write_tap(FILE *f, const struct eh_results *res)
+{
+	size_t i;
+
+	fputs("TAP version 13\n# ", f);
+	put_run_line(f, "run", res);
+	fprintf(f, "1..%zu\n", res->n);
+	for (i = 0; i < res->n; i++) {
+		const struct eh_result *r = &res->r[i];
+
+		fprintf(f, "%s %zu %s/%s/%s\n", r->pass ? "ok" : "not ok", i + 1, r->s.c->id, r->s.v->name,
+			r->s.model->name);
+		fprintf(f, "  ---\n  verdict: %s\n  expected: %s\n  evidence: ",
+			eh_verdict_name(r->outcome.verdict), eh_verdict_name(r->s.expected));
+		eh_json_puts(f, r->outcome.evidence);
+		fprintf(f, "\n  seed: %" PRIu64 "\n  ...\n", res->seed);
+	}
+	fprintf(f, "# Totals: pass:%u fail:%u\n", res->passed, res->failed);
+}
+
+int eh_report_write(FILE *f, const struct eh_results *res, enum eh_format fmt, struct eh_error *err)
+{
+	switch (fmt) {
+	case EH_FORMAT_TEXT: write_text(f, res); break;
+	case EH_FORMAT_TAP: write_tap(f, res); break;
+	case EH_FORMAT_JUNIT: eh_report__junit(f, res); break;
+	case EH_FORMAT_JSON: eh_report__json(f, res); break;
+	default: return eh_error_set(err, EH_EINVAL, "format %d does not exist", (int)fmt);
+	}
+	if (fflush(f) || ferror(f))
+		return eh_error_set(err, EH_EIO, "writing the %s report failed", eh_format_name(fmt));
+	return 0;
+}
+
+static void put_commit_detail(FILE *f, const struct eh_commit_report *k)
+{
+	unsigned i;
+
+	if (k->status == EH_COMMIT_NO_CASE) {
+		fputs("no case yet", f);
+		return;
+	}
+	for (i = 0; i < k->ncases; i++)
+		fprintf(f, "%s%s", i ? ", " : "", k->cases[i]->id);
+	if (!k->outcomes) {
+		fputs(": not selected", f);
+		return;
+	}
+	if (!k->case_expects_bug)
+		fputs(": no outcome is expected to show the bug, so none can catch a regression", f);
+	else if (!k->before)
+		fputs(": no outcome expected to show the bug was selected", f);
+	else
+		fprintf(f, ": bug shown before %u/%u", k->before_shown, k->before);
+	if (k->after)
+		fprintf(f, ", absent after %u/%u", k->after_absent, k->after);
+	if (k->unexpected)
+		fprintf(f, ", %u unexpected outcome%s", k->unexpected, k->unexpected == 1 ? "" : "s");
+}
+
+bool eh_report_commits_fail(const struct eh_results *res)
+{
+	size_t i;
+
+	if (res->failed)
+		return true;
+	for (i = 0; eh_series[i].hash; i++) {
+		struct eh_commit_report k;
+
+		eh_results_commit(res, i, &k);
+		if (eh_commit_status_fails(k.status))
+			return true;
+	}
+	return false;
+}
+
+int eh_report_write_commits(FILE *f, const struct eh_results *res, struct eh_error *err)
+{
+	unsigned counts[EH_COMMIT_STATUS_COUNT] = { 0 };
+	size_t i;
+
+	put_run_line(f, "run --by-commit", res);
+	for (i = 0; eh_series[i].hash; i++) {
+		struct eh_commit_report k;
+
+		eh_results_commit(res, i, &k);
+		counts[k.status]++;
+		fprintf(f, "%03u %s %-14s %s (", k.position, k.commit->hash, eh_commit_status_name(k.status),
+			k.commit->subject);
+		put_commit_detail(f, &k);
+		fputs(")\n", f);
+	}
+	fprintf(f, "%zu commits: %u verified, %u without a case, %u not run, %u not reproduced, "
+		"%u unexpected; %u outcomes as expected, %u not\n", i, counts[EH_COMMIT_VERIFIED],
+		counts[EH_COMMIT_NO_CASE], counts[EH_COMMIT_NOT_RUN], counts[EH_COMMIT_NOT_REPRODUCED],
+		counts[EH_COMMIT_UNEXPECTED], res->passed, res->failed);
+	if (fflush(f) || ferror(f))
+		return eh_error_set(err, EH_EIO, "writing the per-commit report failed");
+	return 0;
+}
