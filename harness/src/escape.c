@@ -12,14 +12,17 @@ static bool in(unsigned char c, unsigned char lo, unsigned char hi)
 }
 
 /*
- * The length of the well-formed UTF-8 sequence at s, or 0 (Unicode 15,
- * table 3-7: no overlong forms, no surrogates, nothing past U+10FFFF).
+ * How many bytes at s form one well-formed UTF-8 sequence (*ok), or the
+ * maximal subpart of one that must be replaced by a single U+FFFD (!*ok),
+ * as Unicode 15 section 3.9 recommends: table 3-7 rules out overlong forms,
+ * surrogates and anything past U+10FFFF.
  */
-static unsigned utf8_len(const unsigned char *s)
+static unsigned utf8_scan(const unsigned char *s, bool *ok)
 {
 	unsigned char lo = 0x80, hi = 0xbf;
 	unsigned n, i;
 
+	*ok = true;
 	if (s[0] < 0x80)
 		return 1;
 	if (in(s[0], 0xc2, 0xdf))
@@ -29,7 +32,7 @@ static unsigned utf8_len(const unsigned char *s)
 	else if (in(s[0], 0xf0, 0xf4))
 		n = 4;
 	else
-		return 0;
+		n = 0;
 	if (s[0] == 0xe0)
 		lo = 0xa0;
 	else if (s[0] == 0xed)
@@ -38,12 +41,11 @@ static unsigned utf8_len(const unsigned char *s)
 		lo = 0x90;
 	else if (s[0] == 0xf4)
 		hi = 0x8f;
-	if (!in(s[1], lo, hi))
-		return 0;
-	for (i = 2; i < n; i++)
-		if (!in(s[i], 0x80, 0xbf))
-			return 0;
-	return n;
+	for (i = 1; i < n; i++, lo = 0x80, hi = 0xbf)
+		if (!in(s[i], lo, hi))
+			break;
+	*ok = n && i == n;
+	return n ? i : 1;
 }
 
 void eh_xml_puts(FILE *f, const char *str)
@@ -51,11 +53,12 @@ void eh_xml_puts(FILE *f, const char *str)
 	const unsigned char *s = (const unsigned char *)str;
 
 	while (*s) {
-		unsigned n = utf8_len(s);
+		bool ok;
+		unsigned n = utf8_scan(s, &ok);
 
-		if (!n) {
+		if (!ok) {
 			fputs(REPLACEMENT_UTF8, f);
-			s++;
+			s += n;
 			continue;
 		}
 		switch (*s) {
@@ -82,11 +85,12 @@ void eh_json_puts(FILE *f, const char *str)
 
 	fputc('"', f);
 	while (*s) {
-		unsigned n = utf8_len(s);
+		bool ok;
+		unsigned n = utf8_scan(s, &ok);
 
-		if (!n) {
+		if (!ok) {
 			fputs("\\ufffd", f);
-			s++;
+			s += n;
 			continue;
 		}
 		switch (*s) {

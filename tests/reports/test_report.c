@@ -1,0 +1,376 @@
+/* The report writers (text, TAP, JUnit, JSON, per commit), their escaping, and the SVG timeline. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "eh/escape.h"
+#include "eh/report.h"
+#include "eh/svg.h"
+#include "rows.h"
+
+#define TX2 "tx2-219-prfm"
+
+/* What fn wrote, as a string the caller frees. */
+static char *capture_str(void (*fn)(FILE *, const char *), const char *in)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	fn(f, in);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+/* ---- escaping -------------------------------------------------------------------------------- */
+
+struct escape_row {
+	const char *name;
+	const char *in;
+	const char *xml;
+	const char *json;
+};
+
+#define FFFD "\xef\xbf\xbd"
+
+static const struct escape_row escape_rows[] = {
+	{ "plain", "ldr x30, #0x10", "ldr x30, #0x10", "\"ldr x30, #0x10\"" },
+	{ "empty", "", "", "\"\"" },
+	{ "markup", "a<b>&c", "a&lt;b&gt;&amp;c", "\"a<b>&c\"" },
+	{ "quotes", "\"q\" 'a'", "&quot;q&quot; &apos;a&apos;", "\"\\\"q\\\" 'a'\"" },
+	{ "backslash and slash", "a\\b/c", "a\\b/c", "\"a\\\\b/c\"" },
+	/* XML 1.0 2.11/3.3.3: raw newlines and tabs in attributes become spaces, so use references. */
+	{ "tab, newline, return", "\t\n\r", "&#9;&#10;&#13;", "\"\\t\\n\\r\"" },
+	/* XML 1.0 2.2: U+0001 and U+001F are not Chars at all; JSON escapes them (RFC 8259 7). */
+	{ "C0 controls", "a\x01z\x1f", "a" FFFD "z" FFFD, "\"a\\u0001z\\u001f\"" },
+	{ "DEL is a Char", "\x7f", "\x7f", "\"\x7f\"" },
+	{ "two-byte UTF-8", "caf\xc3\xa9", "caf\xc3\xa9", "\"caf\xc3\xa9\"" },
+	{ "four-byte UTF-8", "\xf0\x9f\x98\x80", "\xf0\x9f\x98\x80", "\"\xf0\x9f\x98\x80\"" },
+	{ "lone continuation byte", "\x80", FFFD, "\"\\ufffd\"" },
+	{ "byte never in UTF-8", "a\xff" "b", "a" FFFD "b", "\"a\\ufffdb\"" },
+	{ "overlong slash", "\xc0\xaf", FFFD FFFD, "\"\\ufffd\\ufffd\"" },
+	{ "surrogate D800", "\xed\xa0\x80", FFFD FFFD FFFD, "\"\\ufffd\\ufffd\\ufffd\"" },
+	{ "past U+10FFFF", "\xf4\x90\x80\x80", FFFD FFFD FFFD FFFD,
+	  "\"\\ufffd\\ufffd\\ufffd\\ufffd\"" },
+	{ "truncated at the end", "\xe2\x82", FFFD, "\"\\ufffd\"" },
+	/* Unicode 15 section 3.9, table 3-8: each maximal subpart is one U+FFFD. */
+	{ "Unicode table 3-8", "a\xf1\x80\x80\xe1\x80\xc2" "b\x80" "c\x80\xbf" "d",
+	  "a" FFFD FFFD FFFD "b" FFFD "c" FFFD FFFD "d",
+	  "\"a\\ufffd\\ufffd\\ufffdb\\ufffdc\\ufffd\\ufffdd\"" },
+};
+
+static void run_escape_row(void **state)
+{
+	const struct escape_row *row = *state;
+	char *xml = capture_str(eh_xml_puts, row->in);
+	char *json = capture_str(eh_json_puts, row->in);
+
+	if (strcmp(xml, row->xml))
+		fail_msg("%s: XML '%s', expected '%s'", row->name, xml, row->xml);
+	if (strcmp(json, row->json))
+		fail_msg("%s: JSON '%s', expected '%s'", row->name, json, row->json);
+	free(xml);
+	free(json);
+}
+
+/* ---- writers on known results ---------------------------------------------------------------- */
+
+/* Evidence with everything a writer must escape, and a '#' that TAP would read as a directive. */
+#define NASTY "a <b> & \"c\" 'd' # e\nline2\x01"
+
+static struct eh_result_event inject_event = {
+	.ev = { .seq = 9, .kind = EH_EV_INJECT, .thread = 0, .victim = 1, .flags = EH_INSN_LOAD,
+		.pc = 0xffff80000801041cull },
+	.text = "INJECT \"quoted\" <culprit>",
+};
+
+/*
+ * Two scenarios of tx2-219-prfm, seed 42: before on thunderx2 shows the bug
+ * as expected; after on vulcan shows it too, where the table expects residual.
+ */
+static void make_results(struct eh_results *res, struct eh_result r[2], double seconds)
+{
+	const struct eh_case *c = eh_case_find(TX2);
+
+	assert_non_null(c);
+	memset(r, 0, 2 * sizeof(*r));
+	r[0].s = (struct eh_scenario){ c, eh_case_variant(c, "before"), eh_model_find("thunderx2"),
+				       EH_VERDICT_BUG };
+	r[0].outcome.verdict = EH_VERDICT_BUG;
+	snprintf(r[0].outcome.evidence, sizeof(r[0].outcome.evidence), "shown");
+	r[0].pass = true;
+	r[0].seconds = seconds;
+	r[0].events = &inject_event;
+	r[0].nevents = 1;
+	r[1].s = (struct eh_scenario){ c, eh_case_variant(c, "after"), eh_model_find("vulcan"),
+				       EH_VERDICT_RESIDUAL };
+	r[1].outcome.verdict = EH_VERDICT_BUG;
+	snprintf(r[1].outcome.evidence, sizeof(r[1].outcome.evidence), "%s", NASTY);
+	r[1].seconds = 2 * seconds;
+	*res = (struct eh_results){ .seed = 42, .r = r, .n = 2, .passed = 1, .failed = 1 };
+}
+
+static char *write_report(const struct eh_results *res, enum eh_format fmt)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct eh_error err = { 0 };
+
+	assert_non_null(f);
+	if (eh_report_write(f, res, fmt, &err))
+		fail_msg("%s: %s", eh_format_name(fmt), err.msg);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+struct writer_row {
+	const char *name;
+	enum eh_format fmt;
+	const char *needle;     /* must appear verbatim */
+};
+
+static const struct writer_row writer_rows[] = {
+	{ "text: seed in the header", EH_FORMAT_TEXT, "errata-harness " },
+	{ "text: seed value", EH_FORMAT_TEXT, " run, seed 42\n" },
+	{ "text: failure and expectation", EH_FORMAT_TEXT, "FAIL tx2-219-prfm   after        vulcan" },
+	{ "text: expected verdict", EH_FORMAT_TEXT, "     expected residual\n" },
+	{ "text: totals", EH_FORMAT_TEXT, "1 passed, 1 failed\n" },
+	{ "tap: version line first", EH_FORMAT_TAP, "TAP version 13\n# errata-harness " },
+	{ "tap: plan", EH_FORMAT_TAP, "\n1..2\n" },
+	{ "tap: passing point", EH_FORMAT_TAP, "\nok 1 tx2-219-prfm/before/thunderx2\n  ---\n" },
+	{ "tap: failing point", EH_FORMAT_TAP, "\nnot ok 2 tx2-219-prfm/after/vulcan\n  ---\n" },
+	{ "tap: YAML verdicts", EH_FORMAT_TAP, "  verdict: bug\n  expected: residual\n" },
+	{ "tap: YAML evidence double-quoted",
+	  EH_FORMAT_TAP, "  evidence: \"a <b> & \\\"c\\\" 'd' # e\\nline2\\u0001\"\n" },
+	{ "tap: YAML seed and end", EH_FORMAT_TAP, "  seed: 42\n  ...\n" },
+	{ "tap: totals comment", EH_FORMAT_TAP, "# Totals: pass:1 fail:1\n" },
+	{ "junit: declaration", EH_FORMAT_JUNIT, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" },
+	{ "junit: seed comment", EH_FORMAT_JUNIT, " run, seed 42 -->\n" },
+	{ "junit: totals", EH_FORMAT_JUNIT, "<testsuites name=\"errata-harness\" tests=\"2\" failures=\"1\"" },
+	{ "junit: one suite for the case",
+	  EH_FORMAT_JUNIT, "<testsuite name=\"tx2-219-prfm\" tests=\"2\" failures=\"1\" errors=\"0\"" },
+	{ "junit: seed property", EH_FORMAT_JUNIT, "<property name=\"seed\" value=\"42\"/>" },
+	{ "junit: commit property", EH_FORMAT_JUNIT,
+	  "<property name=\"verifies\" value=\"9405447ef79b arm64: Avoid Cavium TX2 erratum 219 when switching TTBR\"/>" },
+	{ "junit: testcase", EH_FORMAT_JUNIT,
+	  "<testcase name=\"after/vulcan\" classname=\"tx2-219-prfm\" time=\"0.500000\">" },
+	{ "junit: failure with escaped evidence", EH_FORMAT_JUNIT,
+	  "<failure message=\"expected residual, got bug\" type=\"unexpected-verdict\">"
+	  "a &lt;b&gt; &amp; &quot;c&quot; &apos;d&apos; # e&#10;line2" FFFD "</failure>" },
+	{ "junit: events in system-out", EH_FORMAT_JUNIT,
+	  "t0 INJECT &quot;quoted&quot; &lt;culprit&gt;\n</system-out>" },
+	{ "json: format and version", EH_FORMAT_JSON,
+	  "\"format\": \"errata-harness-run\",\n  \"schema_version\": 1,\n" },
+	{ "json: seed", EH_FORMAT_JSON, "\n  \"seed\": 42,\n" },
+	{ "json: unsharded is 1 of 1", EH_FORMAT_JSON, "\"shard\": {\"index\": 1, \"count\": 1}" },
+	{ "json: summary", EH_FORMAT_JSON, "\"summary\": {\"outcomes\": 2, \"passed\": 1, \"failed\": 1}" },
+	{ "json: escaped evidence", EH_FORMAT_JSON,
+	  "\"evidence\": \"a <b> & \\\"c\\\" 'd' # e\\nline2\\u0001\"" },
+	{ "json: failing outcome", EH_FORMAT_JSON,
+	  "\"expected\": \"residual\", \"verdict\": \"bug\", \"pass\": false" },
+	{ "json: event fields", EH_FORMAT_JSON,
+	  "{\"seq\": 9, \"thread\": 0, \"kind\": \"inject\", \"text\": \"INJECT \\\"quoted\\\" <culprit>\", "
+	  "\"pc\": \"0xffff80000801041c\", \"culprit_access\": \"load\", \"victim\": 1, \"taken\": false}" },
+	{ "json: commit with its counts", EH_FORMAT_JSON,
+	  "{\"position\": 2, \"hash\": \"9405447ef79b\", \"subject\": \"arm64: Avoid Cavium TX2 erratum 219 when "
+	  "switching TTBR\", \"status\": \"unexpected\", \"cases\": [\"tx2-219-prfm\"], \"outcomes\": 2, "
+	  "\"before\": 1, \"before_shown\": 1, \"after\": 1, \"after_absent\": 0, \"unexpected\": 1}" },
+};
+
+static void run_writer_row(void **state)
+{
+	const struct writer_row *row = *state;
+	struct eh_result r[2];
+	struct eh_results res;
+	char *out;
+
+	make_results(&res, r, 0.25);
+	out = write_report(&res, row->fmt);
+	if (!strstr(out, row->needle))
+		fail_msg("%s: no\n%s\nin\n%s", row->name, row->needle, out);
+	free(out);
+}
+
+/* Timings are the only thing two runs with one seed may differ in: only JUnit carries them. */
+static void test_timings_only_in_junit(void **state)
+{
+	struct eh_result a[2], b[2];
+	struct eh_results ra, rb;
+	unsigned fmt;
+
+	(void)state;
+	make_results(&ra, a, 0.25);
+	make_results(&rb, b, 1.5);
+	for (fmt = 0; fmt < EH_FORMAT_COUNT; fmt++) {
+		char *x = write_report(&ra, (enum eh_format)fmt), *y = write_report(&rb, (enum eh_format)fmt);
+		bool equal = !strcmp(x, y);
+
+		if (equal != (fmt != EH_FORMAT_JUNIT))
+			fail_msg("%s: reports %s with other timings", eh_format_name((enum eh_format)fmt),
+				 equal ? "identical" : "differ");
+		free(x);
+		free(y);
+	}
+}
+
+static void test_write_error(void **state)
+{
+	struct eh_result r[2];
+	struct eh_results res;
+	struct eh_error err = { 0 };
+	unsigned fmt;
+	FILE *f;
+
+	(void)state;
+	make_results(&res, r, 0.25);
+	for (fmt = 0; fmt < EH_FORMAT_COUNT; fmt++) {
+		f = fopen("/dev/null", "r");
+		assert_non_null(f);
+		if (eh_report_write(f, &res, (enum eh_format)fmt, &err) != EH_EIO)
+			fail_msg("%s: writing to a read-only stream is not EH_EIO", eh_format_name((enum eh_format)fmt));
+		fclose(f);
+	}
+	f = fopen("/dev/null", "r");
+	assert_int_equal(eh_report_write_commits(f, &res, &err), EH_EIO);
+	fclose(f);
+}
+
+struct format_row {
+	const char *name;
+	int rc;
+	enum eh_format fmt;
+};
+
+static const struct format_row format_rows[] = {
+	{ "text", 0, EH_FORMAT_TEXT }, { "tap", 0, EH_FORMAT_TAP }, { "junit", 0, EH_FORMAT_JUNIT },
+	{ "json", 0, EH_FORMAT_JSON }, { "TAP", EH_EINVAL, 0 }, { "xml", EH_EINVAL, 0 }, { "", EH_EINVAL, 0 },
+};
+
+static void run_format_row(void **state)
+{
+	const struct format_row *row = *state;
+	enum eh_format fmt = EH_FORMAT_COUNT;
+	int rc = eh_format_parse(row->name, &fmt, NULL);
+
+	if (rc != row->rc || (!rc && fmt != row->fmt))
+		fail_msg("'%s': rc %d format %d", row->name, rc, (int)fmt);
+}
+
+/* 002 is judged from the two results: before shown 1/1, after absent 0/1; the rest have no outcome here. */
+static void test_commit_report(void **state)
+{
+	struct eh_result r[2];
+	struct eh_results res;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	make_results(&res, r, 0.25);
+	assert_int_equal(eh_report_write_commits(f, &res, NULL), 0);
+	fclose(f);
+	if (!strstr(buf, " run --by-commit, seed 42\n") ||
+	    !strstr(buf, "\n002 9405447ef79b unexpected     arm64: Avoid Cavium TX2 erratum 219 when switching "
+			 "TTBR (tx2-219-prfm: bug shown before 1/1, absent after 0/1, 1 unexpected outcome)\n") ||
+	    !strstr(buf, "\n11 commits: 0 verified"))
+		fail_msg("per-commit report:\n%s", buf);
+	assert_true(eh_report_commits_fail(&res));
+	free(buf);
+}
+
+/* ---- the SVG timeline of a real replay -------------------------------------------------------- */
+
+static char *timeline(const char *variant, bool trace_insns, int expect_rc)
+{
+	const struct eh_case *c = eh_case_find(TX2);
+	struct eh_run_opts opts = { .cases_dir = EH_CASES_DIR, .seed = 1, .trace_insns = trace_insns };
+	struct eh_case_run *r;
+	struct eh_error err = { 0 };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (eh_case_run(&r, c, eh_case_variant(c, variant), eh_model_find("thunderx2"), &opts, &err))
+		fail_msg("%s: %s", variant, err.msg);
+	f = open_memstream(&buf, &len);
+	if (eh_svg_timeline(f, r, 1, &err) != expect_rc)
+		fail_msg("%s: timeline rc %d (%s)", variant, err.code, err.msg);
+	fclose(f);
+	eh_case_run_free(r);
+	return buf;
+}
+
+static unsigned count(const char *hay, const char *needle)
+{
+	unsigned n = 0;
+
+	for (; (hay = strstr(hay, needle)); hay++)
+		n++;
+	return n;
+}
+
+/*
+ * From tramp.S: msr tpidrro_el0, bl, mrs, add, bic, msr ttbr1_el1 (column 5),
+ * ldr, prfm, msr vbar_el1, add, isb (column 10), ret, then el0_sync's mrs and
+ * ret: 14 instructions, a window over columns 5..10. Columns are 18 wide from
+ * x = 110, so the window is at x = 200, 6 x 18 = 108 wide. ThunderX2 is SMT4.
+ */
+static void test_svg_before(void **state)
+{
+	char *svg = timeline("before", true, 0);
+
+	(void)state;
+	assert_non_null(strstr(svg, "<svg xmlns=\"http://www.w3.org/2000/svg\""));
+	assert_non_null(strstr(svg, "--variant before --model thunderx2 --seed 1"));
+	assert_int_equal(count(svg, "class=\"cell\""), 14 + 8);   /* + the legend's keys */
+	assert_non_null(strstr(svg, "<rect x=\"200\" y=\""));
+	assert_non_null(strstr(svg, "width=\"108\" height=\"54\" class=\"window\"><title>window     closed by ISB"));
+	assert_non_null(strstr(svg, "thread 3</text>"));
+	assert_null(strstr(svg, "thread 4</text>"));
+	assert_int_equal(count(svg, "<g class=\"inject"), 1);
+	assert_non_null(strstr(svg, "spurious Data Abort -&gt; thread "));
+	assert_int_equal(count(svg, "fill=\"#9467bd\""), 1 + 1);   /* the PRFM and its key */
+	assert_non_null(strstr(svg, "</svg>\n"));
+	free(svg);
+}
+
+/* After the fix the PRFM is a NOP on ThunderX2: no prefetch left, the literal load still draws an abort. */
+static void test_svg_after(void **state)
+{
+	char *svg = timeline("after", true, 0);
+
+	(void)state;
+	assert_int_equal(count(svg, "class=\"cell\""), 14 + 8);
+	assert_int_equal(count(svg, "fill=\"#9467bd\""), 1);
+	assert_int_equal(count(svg, "<g class=\"inject"), 1);
+	assert_non_null(strstr(svg, ">nop</text>"));
+	free(svg);
+}
+
+static void test_svg_needs_instructions(void **state)
+{
+	char *svg = timeline("before", false, EH_EINVAL);
+
+	(void)state;
+	assert_int_equal(count(svg, "<svg"), 0);
+	free(svg);
+}
+
+int main(void)
+{
+	struct CMUnitTest tests[128];
+	size_t n = 0;
+
+	EH_ADD_ROWS(tests, n, escape_rows, run_escape_row);
+	EH_ADD_ROWS(tests, n, writer_rows, run_writer_row);
+	EH_ADD_TEST(tests, n, test_timings_only_in_junit);
+	EH_ADD_TEST(tests, n, test_write_error);
+	EH_ADD_ROWS(tests, n, format_rows, run_format_row);
+	EH_ADD_TEST(tests, n, test_commit_report);
+	EH_ADD_TEST(tests, n, test_svg_before);
+	EH_ADD_TEST(tests, n, test_svg_after);
+	EH_ADD_TEST(tests, n, test_svg_needs_instructions);
+	return EH_RUN_TESTS("report", tests, n);
+}
