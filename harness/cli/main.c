@@ -14,9 +14,6 @@
 #include "eh/model.h"
 #include "eh/svg.h"
 
-#ifndef EH_VERSION
-#define EH_VERSION "0.0.0"
-#endif
 #ifndef EH_CASES_DIR
 #define EH_CASES_DIR "cases"
 #endif
@@ -349,7 +346,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(cmd, "--version")) {
-		printf("errata-harness %s\n", EH_VERSION);
+		printf("errata-harness %s\n", eh_version());
 		return 0;
 	}
 	rc = parse_options(argc - 1, argv + 1, &cli);
