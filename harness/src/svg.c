@@ -16,7 +16,7 @@
 #define LABEL_CHARS 36
 #define LINE_H 16
 #define MIN_PLOT_W 760
-#define MAX_PLOT_W 2400
+#define MAX_PLOT_W 2400     /* also the most columns drawn: one pixel each */
 #define WIDE_CELL 18
 #define LEGEND_H 90
 
@@ -26,12 +26,18 @@ struct layout {
 	const struct eh_trace *tr;
 	long *col;                  /* the column of each event */
 	size_t ncols;
+	size_t drawn;               /* columns drawn: the first MAX_PLOT_W */
 	unsigned w;                 /* column width */
 	unsigned top;               /* y of lane 0 */
 	unsigned width, height;
 	unsigned nthreads;
 	bool labels;                /* columns wide enough for disassembly labels */
 };
+
+static bool shown(const struct layout *l, long col)
+{
+	return col < (long)l->drawn;
+}
 
 static unsigned col_x(const struct layout *l, long col)
 {
@@ -93,12 +99,23 @@ static void put_text(FILE *f, unsigned x, unsigned y, const char *attrs, const c
 	fputs("</text>\n", f);
 }
 
+/* The header: what ran, the seed to replay it, and the verdict with each clause of the evidence on a line. */
+static unsigned header_lines(const struct eh_case_run *r, const struct layout *l)
+{
+	const char *p;
+	unsigned n = 3 + (l->drawn < l->ncols) + (l->tr->dropped > 0);
+
+	for (p = r->outcome.evidence; (p = strstr(p, "; ")); p += 2)
+		n++;
+	return n;
+}
+
 /*
  * One column per executed instruction, in trace order, so that the columns
  * show how the threads interleaved; every other event sits in the column of
  * the instruction its thread is executing (a START in the next column).
  */
-static int lay_out(struct layout *l, struct eh_case_run *r, unsigned nheader, struct eh_error *err)
+static int lay_out(struct layout *l, struct eh_case_run *r, struct eh_error *err)
 {
 	long cur[EH_MAX_THREADS];
 	size_t i, insns = 0;
@@ -126,30 +143,22 @@ static int lay_out(struct layout *l, struct eh_case_run *r, unsigned nheader, st
 			cur[t] = (long)l->ncols++;
 		l->col[i] = cur[t] >= 0 ? cur[t] : (long)l->ncols;
 	}
-	/* Wide cells while the whole run fits; past that the run shrinks to fit, labels dropped. */
-	l->w = l->ncols * WIDE_CELL <= MAX_PLOT_W ? WIDE_CELL : MAX_PLOT_W / (unsigned)l->ncols;
-	if (!l->w)
-		l->w = 1;
+	/*
+	 * Wide cells while the whole run fits; past that the columns narrow and
+	 * lose their labels, down to a pixel; a longer run is cut (the text trace
+	 * of replay has all of it).
+	 */
+	l->drawn = l->ncols < MAX_PLOT_W ? l->ncols : MAX_PLOT_W;
+	l->w = l->drawn * WIDE_CELL <= MAX_PLOT_W ? WIDE_CELL : MAX_PLOT_W / (unsigned)l->drawn;
 	l->labels = l->w >= 12;
-	plot = (unsigned)l->ncols * l->w;
+	plot = (unsigned)l->drawn * l->w;
 	l->width = LEFT + (plot < MIN_PLOT_W ? MIN_PLOT_W : plot) + 160;
-	l->top = 20 + nheader * LINE_H + (l->labels ? LABELS_H : 20);
+	l->top = 20 + header_lines(r, l) * LINE_H + (l->labels ? LABELS_H : 20);
 	l->height = l->top + l->nthreads * LANE_H + LEGEND_H;
 	return 0;
 }
 
-/* The header: what ran, the seed to replay it, and the verdict with each clause of the evidence on a line. */
-static unsigned header_lines(const struct eh_case_run *r)
-{
-	const char *p;
-	unsigned n = 3;
-
-	for (p = r->outcome.evidence; (p = strstr(p, "; ")); p += 2)
-		n++;
-	return n;
-}
-
-static void put_header(FILE *f, const struct eh_case_run *r, uint64_t seed)
+static void put_header(FILE *f, const struct layout *l, const struct eh_case_run *r, uint64_t seed)
 {
 	char line[1200];
 	const char *p = r->outcome.evidence;
@@ -165,6 +174,18 @@ static void put_header(FILE *f, const struct eh_case_run *r, uint64_t seed)
 	snprintf(line, sizeof(line), "verdict %s (expected %s)%s", eh_verdict_name(r->outcome.verdict),
 		 eh_verdict_name(r->expected), r->pass ? "" : ": UNEXPECTED");
 	put_text(f, 10, y, r->pass ? "class=\"b\"" : "class=\"b bad\"", line);
+	if (l->drawn < l->ncols) {
+		y += LINE_H;
+		snprintf(line, sizeof(line), "the first %zu of %zu instructions are drawn; the text trace has "
+			 "them all", l->drawn, l->ncols);
+		put_text(f, 10, y, "class=\"bad\"", line);
+	}
+	if (l->tr->dropped) {
+		y += LINE_H;
+		snprintf(line, sizeof(line), "the trace was cut: %zu later events were not recorded",
+			 l->tr->dropped);
+		put_text(f, 10, y, "class=\"bad\"", line);
+	}
 	while (*p) {
 		const char *end = strstr(p, "; ");
 		size_t len = end ? (size_t)(end - p) : strlen(p);
@@ -179,7 +200,7 @@ static void put_header(FILE *f, const struct eh_case_run *r, uint64_t seed)
 static void put_lanes(FILE *f, const struct layout *l)
 {
 	bool started[EH_MAX_THREADS] = { false };
-	unsigned t, right = col_x(l, (long)l->ncols);
+	unsigned t, right = col_x(l, (long)l->drawn);
 	size_t i;
 
 	for (i = 0; i < l->tr->n; i++)
@@ -201,6 +222,10 @@ static void put_lanes(FILE *f, const struct layout *l)
 
 static void put_window(FILE *f, const struct layout *l, unsigned t, long from, long to, const char *why)
 {
+	if (!shown(l, from))
+		return;
+	if (!shown(l, to))
+		to = (long)l->drawn - 1;
 	fprintf(f, "<rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" class=\"window\">", col_x(l, from),
 		lane_y(l, t) + 3, (unsigned)(to - from + 1) * l->w, LANE_H - 6);
 	put_title(f, why);
@@ -246,7 +271,7 @@ static void put_cells(FILE *f, const struct layout *l)
 		const struct eh_insn *in;
 		unsigned x;
 
-		if (ev->kind != EH_EV_INSN || ev->thread >= l->nthreads)
+		if (ev->kind != EH_EV_INSN || ev->thread >= l->nthreads || !shown(l, l->col[i]))
 			continue;
 		x = col_x(l, l->col[i]);
 		snprintf(title, sizeof(title), "thread %u, instruction %ld: %s%s", ev->thread, l->col[i],
@@ -281,7 +306,7 @@ static void put_marks(FILE *f, const struct layout *l)
 		unsigned x = cell_mid_x(l, l->col[i]), y = lane_y(l, ev->thread);
 		const char *tag;
 
-		if (ev->thread >= l->nthreads)
+		if (ev->thread >= l->nthreads || !shown(l, l->col[i]))
 			continue;
 		eh_event_format(l->m, ev, text, sizeof(text));
 		switch (ev->kind) {
@@ -342,7 +367,8 @@ static void put_injections(FILE *f, const struct layout *l)
 		const struct eh_event *ev = &l->tr->events[i];
 		unsigned x1, y1, x2, y2;
 
-		if (ev->kind != EH_EV_INJECT || ev->thread >= l->nthreads || ev->victim >= l->nthreads)
+		if (ev->kind != EH_EV_INJECT || ev->thread >= l->nthreads || ev->victim >= l->nthreads ||
+		    !shown(l, l->col[i]))
 			continue;
 		x1 = cell_mid_x(l, culprit_col(l, i));
 		y1 = cell_mid_y(l, ev->thread);
@@ -420,11 +446,10 @@ static const char svg_style[] =
 int eh_svg_timeline(FILE *f, struct eh_case_run *r, uint64_t seed, struct eh_error *err)
 {
 	struct layout l = { 0 };
-	unsigned nheader = header_lines(r);
 	char title[300];
 	int rc;
 
-	rc = lay_out(&l, r, nheader, err);
+	rc = lay_out(&l, r, err);
 	if (rc)
 		return rc;
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -437,7 +462,7 @@ int eh_svg_timeline(FILE *f, struct eh_case_run *r, uint64_t seed, struct eh_err
 	fputs(svg_style, f);
 	fputs("</defs>\n", f);
 	fprintf(f, "<rect width=\"%u\" height=\"%u\" fill=\"#ffffff\"/>\n", l.width, l.height);
-	put_header(f, r, seed);
+	put_header(f, &l, r, seed);
 	put_lanes(f, &l);
 	put_windows(f, &l);
 	put_cells(f, &l);

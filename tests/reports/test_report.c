@@ -3,7 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "eh/cpucaps.h"
 #include "eh/escape.h"
+#include "eh/image.h"
 #include "eh/report.h"
 #include "eh/svg.h"
 #include "rows.h"
@@ -358,6 +360,84 @@ static void test_svg_needs_instructions(void **state)
 	free(svg);
 }
 
+/* ---- timelines of the engine's own snippets: marks, and runs too long to draw whole --------------- */
+
+static const struct eh_variant engine_variant = { .name = "snippet", .desc = "an engine test snippet" };
+static const struct eh_case engine_case = { .id = "engine-tests" };
+
+/* One run of an engine test snippet, wrapped as a case run so that the timeline can draw it. */
+static char *engine_timeline(const char *entry, uint64_t budget)
+{
+	const struct eh_model *model = eh_model_find("thunderx2");
+	struct eh_machine_opts mopts = { .seed = 1, .budget = budget, .trace_insns = true };
+	const uint64_t ttbr = 0x1000;
+	struct eh_case_run *r = eh_alloc(sizeof(*r));
+	struct eh_error err = { 0 };
+	char *buf = NULL;
+	size_t len = 0;
+	uint64_t addr;
+	FILE *f;
+
+	assert_non_null(r);
+	*r = (struct eh_case_run){ .c = &engine_case, .v = &engine_variant, .model = model, .pass = true };
+	snprintf(r->outcome.evidence, sizeof(r->outcome.evidence), "ran %s", entry);
+	if (eh_elf_open(&r->elf, EH_TEST_ELF_DIR "/engine-tests.elf", &err) ||
+	    eh_image_new(&r->img, r->elf, eh_cpucaps_builtin("5.4"), model, NULL, &err) ||
+	    eh_machine_new(&r->machine, model, r->img, &mopts, &err) ||
+	    eh_elf_resolve(r->elf, entry, &addr, &err) ||
+	    eh_machine_start(r->machine, 0, addr, &ttbr, 1, &err) || eh_machine_run(r->machine, &err))
+		fail_msg("%s: %s", entry, err.msg);
+	f = open_memstream(&buf, &len);
+	if (eh_svg_timeline(f, r, 1, &err))
+		fail_msg("%s: %s", entry, err.msg);
+	fclose(f);
+	eh_case_run_free(r);
+	return buf;
+}
+
+struct mark_row {
+	const char *name;
+	const char *entry;
+	const char *needle;
+	unsigned count;
+};
+
+/* From tests/snippets/engine.S; marks carry the event's text as their title, the legend's do not. */
+static const struct mark_row mark_rows[] = {
+	{ "ERET closing a window", "win_eret", "class=\"small mid\">eret<title>sync       ERET", 1 },
+	{ "ISB before the window of win_exception", "win_exception", "class=\"small mid\">isb<title>", 1 },
+	{ "exception entry of an SVC", "win_exception", "class=\"exc\"><title>exception  SVC", 1 },
+	{ "window closed by the exception entry", "win_exception",
+	  "class=\"window\"><title>window     closed by exception entry, 1 access inside", 1 },
+	{ "an MSR and an MRS of HCR_EL2 trap", "el2_roundtrip", "class=\"trap\"><title>trap       HCR_EL2", 2 },
+	{ "the run's stop", "el2_roundtrip", "class=\"stop\"><title>stop       returned", 1 },
+	{ "no abort without erratum-prone accesses", "el2_roundtrip", "<g class=\"inject", 0 },
+};
+
+static void run_mark_row(void **state)
+{
+	const struct mark_row *row = *state;
+	char *svg = engine_timeline(row->entry, 0);
+	unsigned n = count(svg, row->needle);
+
+	if (n != row->count)
+		fail_msg("%s: '%s' %u times in the timeline of %s, expected %u", row->name, row->needle, n,
+			 row->entry, row->count);
+	free(svg);
+}
+
+/* A runaway loop stopped by a 3000-instruction budget: 2400 one-pixel columns, no labels, and a note. */
+static void test_svg_cut(void **state)
+{
+	char *svg = engine_timeline("spin", 3000);
+
+	(void)state;
+	assert_non_null(strstr(svg, "the first 2400 of 3"));
+	assert_int_equal(count(svg, "class=\"cell\""), 2400 + 8);
+	assert_int_equal(count(svg, "class=\"lbl\""), 0);
+	free(svg);
+}
+
 int main(void)
 {
 	struct CMUnitTest tests[128];
@@ -372,5 +452,7 @@ int main(void)
 	EH_ADD_TEST(tests, n, test_svg_before);
 	EH_ADD_TEST(tests, n, test_svg_after);
 	EH_ADD_TEST(tests, n, test_svg_needs_instructions);
+	EH_ADD_ROWS(tests, n, mark_rows, run_mark_row);
+	EH_ADD_TEST(tests, n, test_svg_cut);
 	return EH_RUN_TESTS("report", tests, n);
 }
