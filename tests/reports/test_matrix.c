@@ -364,6 +364,47 @@ static void test_series_table(void **state)
 	assert_string_equal(eh_series[10].hash, "597399d0cb91");
 }
 
+/*
+ * Every allocation of a run, failed in turn, either unwinds with EH_ENOMEM and
+ * no results, or is one the engine may do without (a trace that cannot grow
+ * drops events and counts them): then the run still completes.
+ */
+static void test_run_allocation_failures(void **state)
+{
+	struct eh_selection sel = { 0 };
+	struct eh_run_opts opts = { .cases_dir = EH_CASES_DIR, .seed = 1 };
+	struct eh_results *res = NULL;
+	struct eh_error err = { 0 };
+	unsigned long n, total;
+	unsigned failed = 0;
+	int rc;
+
+	(void)state;
+	assert_int_equal(eh_selection_add(&sel, EH_SELECT_CASE, TX2, NULL), 0);
+	assert_int_equal(eh_selection_add(&sel, EH_SELECT_VARIANT, "before", NULL), 0);
+	assert_int_equal(eh_selection_add(&sel, EH_SELECT_MODEL, "thunderx2", NULL), 0);
+	eh_alloc_fail_at(0);
+	assert_int_equal(eh_run_matrix(&res, &sel, &opts, NULL, NULL, &err), 0);
+	total = eh_alloc_count();
+	eh_results_free(res);
+	for (n = 1; n <= total; n++) {
+		res = NULL;
+		eh_alloc_fail_at(n);
+		rc = eh_run_matrix(&res, &sel, &opts, NULL, NULL, &err);
+		eh_alloc_fail_at(0);
+		if (rc == EH_ENOMEM && !res && strstr(err.msg, "out of memory")) {
+			failed++;
+			continue;
+		}
+		if (rc || !res || res->n != 1)
+			fail_msg("allocation %lu of %lu failed: rc %d, results %p (%s)", n, total, rc, (void *)res,
+				 err.msg);
+		eh_results_free(res);
+	}
+	/* The run's own allocations (scenarios, results, event texts) are among those that must fail it. */
+	assert_true(failed >= 3);
+}
+
 int main(void)
 {
 	struct CMUnitTest tests[128];
@@ -377,5 +418,6 @@ int main(void)
 	EH_ADD_TEST(tests, n, test_shard_contents);
 	EH_ADD_ROWS(tests, n, commit_rows, run_commit_row);
 	EH_ADD_TEST(tests, n, test_series_table);
+	EH_ADD_TEST(tests, n, test_run_allocation_failures);
 	return EH_RUN_TESTS("matrix", tests, n);
 }

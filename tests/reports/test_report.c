@@ -284,7 +284,7 @@ static void test_commit_report(void **state)
 
 /* ---- the SVG timeline of a real replay -------------------------------------------------------- */
 
-static char *timeline(const char *variant, bool trace_insns, int expect_rc)
+static char *timeline(const char *variant, bool trace_insns, unsigned long fail_alloc, int expect_rc)
 {
 	const struct eh_case *c = eh_case_find(TX2);
 	struct eh_run_opts opts = { .cases_dir = EH_CASES_DIR, .seed = 1, .trace_insns = trace_insns };
@@ -297,8 +297,10 @@ static char *timeline(const char *variant, bool trace_insns, int expect_rc)
 	if (eh_case_run(&r, c, eh_case_variant(c, variant), eh_model_find("thunderx2"), &opts, &err))
 		fail_msg("%s: %s", variant, err.msg);
 	f = open_memstream(&buf, &len);
+	eh_alloc_fail_at(fail_alloc);
 	if (eh_svg_timeline(f, r, 1, &err) != expect_rc)
 		fail_msg("%s: timeline rc %d (%s)", variant, err.code, err.msg);
+	eh_alloc_fail_at(0);
 	fclose(f);
 	eh_case_run_free(r);
 	return buf;
@@ -321,7 +323,7 @@ static unsigned count(const char *hay, const char *needle)
  */
 static void test_svg_before(void **state)
 {
-	char *svg = timeline("before", true, 0);
+	char *svg = timeline("before", true, 0, 0);
 
 	(void)state;
 	assert_non_null(strstr(svg, "<svg xmlns=\"http://www.w3.org/2000/svg\""));
@@ -341,7 +343,7 @@ static void test_svg_before(void **state)
 /* After the fix the PRFM is a NOP on ThunderX2: no prefetch left, the literal load still draws an abort. */
 static void test_svg_after(void **state)
 {
-	char *svg = timeline("after", true, 0);
+	char *svg = timeline("after", true, 0, 0);
 
 	(void)state;
 	assert_int_equal(count(svg, "class=\"cell\""), 14 + 8);
@@ -353,10 +355,20 @@ static void test_svg_after(void **state)
 
 static void test_svg_needs_instructions(void **state)
 {
-	char *svg = timeline("before", false, EH_EINVAL);
+	char *svg = timeline("before", false, 0, EH_EINVAL);
 
 	(void)state;
 	assert_int_equal(count(svg, "<svg"), 0);
+	free(svg);
+}
+
+/* Its one allocation (the column of each event) failing writes nothing. */
+static void test_svg_out_of_memory(void **state)
+{
+	char *svg = timeline("before", true, 1, EH_ENOMEM);
+
+	(void)state;
+	assert_string_equal(svg, "");
 	free(svg);
 }
 
@@ -452,6 +464,7 @@ int main(void)
 	EH_ADD_TEST(tests, n, test_svg_before);
 	EH_ADD_TEST(tests, n, test_svg_after);
 	EH_ADD_TEST(tests, n, test_svg_needs_instructions);
+	EH_ADD_TEST(tests, n, test_svg_out_of_memory);
 	EH_ADD_ROWS(tests, n, mark_rows, run_mark_row);
 	EH_ADD_TEST(tests, n, test_svg_cut);
 	return EH_RUN_TESTS("report", tests, n);
