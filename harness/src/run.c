@@ -74,7 +74,8 @@ static int unknown_name(enum eh_select_kind kind, const char *name, struct eh_er
 	}
 	if (!known[0])
 		return eh_error_set(err, EH_ENOENT, "no case has a %s '%s'", kind_names[kind], name);
-	return eh_error_set(err, EH_ENOENT, "unknown %s '%s' (known:%s)", kind_names[kind], name, known);
+	return eh_error_set(err, EH_ENOENT, "unknown %s '%s' (known %ss:%s)", kind_names[kind], name,
+			     kind_names[kind], known);
 }
 
 /*

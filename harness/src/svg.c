@@ -15,6 +15,7 @@
 #define LABELS_H 200        /* rotated disassembly above the lanes */
 #define LABEL_CHARS 36
 #define LINE_H 16
+#define CHAR_W 7            /* advance of the 11px monospace font, rounded up */
 #define MIN_PLOT_W 760
 #define MAX_PLOT_W 2400     /* also the most columns drawn: one pixel each */
 #define WIDE_CELL 18
@@ -99,14 +100,72 @@ static void put_text(FILE *f, unsigned x, unsigned y, const char *attrs, const c
 	fputs("</text>\n", f);
 }
 
-/* The header: what ran, the seed to replay it, and the verdict with each clause of the evidence on a line. */
-static unsigned header_lines(const struct eh_case_run *r, const struct layout *l)
+/* text on lines of at most cols characters, broken at spaces; with f NULL, only count the lines. */
+static unsigned put_wrapped(FILE *f, unsigned x, unsigned y, const char *attrs, const char *text,
+			    unsigned cols)
 {
-	const char *p;
-	unsigned n = 3 + (l->drawn < l->ncols) + (l->tr->dropped > 0);
+	char line[1200];
+	size_t len = strlen(text);
+	unsigned n = 0;
 
-	for (p = r->outcome.evidence; (p = strstr(p, "; ")); p += 2)
+	while (len) {
+		size_t take = len;
+
+		if (take > cols) {
+			for (take = cols; take > cols / 2 && text[take] != ' '; take--)
+				;
+			if (text[take] != ' ')
+				take = cols;
+		}
+		if (f) {
+			snprintf(line, sizeof(line), "%.*s", (int)take, text);
+			put_text(f, x, y + n * LINE_H, attrs, line);
+		}
 		n++;
+		text += take;
+		len -= take;
+		for (; *text == ' '; text++)
+			len--;
+	}
+	return n;
+}
+
+/*
+ * The header: what ran and the seed to replay it, the verdict, and each
+ * clause of the evidence on its own lines. With f NULL it only counts lines.
+ */
+static unsigned put_header(FILE *f, const struct layout *l, const struct eh_case_run *r, uint64_t seed)
+{
+	unsigned cols = (l->width - 40) / CHAR_W, n = 0;
+	const char *p = r->outcome.evidence;
+	char line[1200];
+
+	snprintf(line, sizeof(line), "%s, variant %s on %s, seed %" PRIu64, r->c->id, r->v->name,
+		 r->model->name, seed);
+	n += put_wrapped(f, 10, 20 + n * LINE_H, "class=\"h1\"", line, cols);
+	snprintf(line, sizeof(line), "%s. Model: %s.", r->v->desc, r->model->desc);
+	n += put_wrapped(f, 10, 20 + n * LINE_H, "", line, cols);
+	snprintf(line, sizeof(line), "verdict %s (expected %s)%s", eh_verdict_name(r->outcome.verdict),
+		 eh_verdict_name(r->expected), r->pass ? "" : ": UNEXPECTED");
+	n += put_wrapped(f, 10, 20 + n * LINE_H, r->pass ? "class=\"b\"" : "class=\"b bad\"", line, cols);
+	if (l->drawn < l->ncols) {
+		snprintf(line, sizeof(line), "the first %zu of %zu instructions are drawn; the text trace has "
+			 "them all", l->drawn, l->ncols);
+		n += put_wrapped(f, 10, 20 + n * LINE_H, "class=\"bad\"", line, cols);
+	}
+	if (l->tr->dropped) {
+		snprintf(line, sizeof(line), "the trace was cut: %zu later events were not recorded",
+			 l->tr->dropped);
+		n += put_wrapped(f, 10, 20 + n * LINE_H, "class=\"bad\"", line, cols);
+	}
+	while (*p) {
+		const char *end = strstr(p, "; ");
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+
+		snprintf(line, sizeof(line), "%.*s", (int)len, p);
+		n += put_wrapped(f, 24, 20 + n * LINE_H, "", line, cols - 2);
+		p += len + (end ? 2 : 0);
+	}
 	return n;
 }
 
@@ -115,7 +174,7 @@ static unsigned header_lines(const struct eh_case_run *r, const struct layout *l
  * show how the threads interleaved; every other event sits in the column of
  * the instruction its thread is executing (a START in the next column).
  */
-static int lay_out(struct layout *l, struct eh_case_run *r, struct eh_error *err)
+static int lay_out(struct layout *l, struct eh_case_run *r, uint64_t seed, struct eh_error *err)
 {
 	long cur[EH_MAX_THREADS];
 	size_t i, insns = 0;
@@ -153,48 +212,9 @@ static int lay_out(struct layout *l, struct eh_case_run *r, struct eh_error *err
 	l->labels = l->w >= 12;
 	plot = (unsigned)l->drawn * l->w;
 	l->width = LEFT + (plot < MIN_PLOT_W ? MIN_PLOT_W : plot) + 160;
-	l->top = 20 + header_lines(r, l) * LINE_H + (l->labels ? LABELS_H : 20);
+	l->top = 20 + put_header(NULL, l, r, seed) * LINE_H + (l->labels ? LABELS_H : 20);
 	l->height = l->top + l->nthreads * LANE_H + LEGEND_H;
 	return 0;
-}
-
-static void put_header(FILE *f, const struct layout *l, const struct eh_case_run *r, uint64_t seed)
-{
-	char line[1200];
-	const char *p = r->outcome.evidence;
-	unsigned y = 20;
-
-	snprintf(line, sizeof(line), "%s, variant %s on %s, seed %" PRIu64, r->c->id, r->v->name,
-		 r->model->name, seed);
-	put_text(f, 10, y, "class=\"h1\"", line);
-	y += LINE_H;
-	snprintf(line, sizeof(line), "%s. Model: %s.", r->v->desc, r->model->desc);
-	put_text(f, 10, y, "", line);
-	y += LINE_H;
-	snprintf(line, sizeof(line), "verdict %s (expected %s)%s", eh_verdict_name(r->outcome.verdict),
-		 eh_verdict_name(r->expected), r->pass ? "" : ": UNEXPECTED");
-	put_text(f, 10, y, r->pass ? "class=\"b\"" : "class=\"b bad\"", line);
-	if (l->drawn < l->ncols) {
-		y += LINE_H;
-		snprintf(line, sizeof(line), "the first %zu of %zu instructions are drawn; the text trace has "
-			 "them all", l->drawn, l->ncols);
-		put_text(f, 10, y, "class=\"bad\"", line);
-	}
-	if (l->tr->dropped) {
-		y += LINE_H;
-		snprintf(line, sizeof(line), "the trace was cut: %zu later events were not recorded",
-			 l->tr->dropped);
-		put_text(f, 10, y, "class=\"bad\"", line);
-	}
-	while (*p) {
-		const char *end = strstr(p, "; ");
-		size_t len = end ? (size_t)(end - p) : strlen(p);
-
-		y += LINE_H;
-		snprintf(line, sizeof(line), "%.*s", (int)len, p);
-		put_text(f, 24, y, "", line);
-		p += len + (end ? 2 : 0);
-	}
 }
 
 static void put_lanes(FILE *f, const struct layout *l)
@@ -449,7 +469,7 @@ int eh_svg_timeline(FILE *f, struct eh_case_run *r, uint64_t seed, struct eh_err
 	char title[300];
 	int rc;
 
-	rc = lay_out(&l, r, err);
+	rc = lay_out(&l, r, seed, err);
 	if (rc)
 		return rc;
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
