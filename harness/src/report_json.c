@@ -20,6 +20,7 @@ static const char *const kind_names[] = {
 	[EH_EV_INJECT] = "inject",
 	[EH_EV_EXCEPTION] = "exception",
 	[EH_EV_STOP] = "stop",
+	[EH_EV_SCREENED] = "screened",
 };
 
 /* 64-bit values as hex strings: JSON numbers lose precision past 2^53 in most readers. */
@@ -95,6 +96,9 @@ static void put_event(FILE *f, const struct eh_result_event *re)
 		put_str(f, "stop", eh_stop_name(ev->stop));
 		if (ev->stop == EH_STOP_FAULT)
 			put_hex(f, "addr", ev->addr);
+		break;
+	case EH_EV_SCREENED:
+		put_hex(f, "value", ev->value);
 		break;
 	default:
 		break;

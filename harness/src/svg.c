@@ -28,6 +28,7 @@ struct layout {
 	long *col;                  /* the column of each event */
 	size_t ncols;
 	size_t drawn;               /* columns drawn: the first MAX_PLOT_W */
+	size_t screened;            /* words replaced by UDF #0 as the image was mapped */
 	unsigned w;                 /* column width */
 	unsigned top;               /* y of lane 0 */
 	unsigned width, height;
@@ -158,6 +159,12 @@ static unsigned put_header(FILE *f, const struct layout *l, const struct eh_case
 			 l->tr->dropped);
 		n += put_wrapped(f, 10, 20 + n * LINE_H, "class=\"bad\"", line, cols);
 	}
+	/* They happen as the image is mapped, before any instruction: a note, not a column. */
+	if (l->screened) {
+		snprintf(line, sizeof(line), "%zu instruction word%s Unicorn 2.0.1 cannot run became UDF #0 "
+			 "(the text trace says where)", l->screened, l->screened == 1 ? "" : "s");
+		n += put_wrapped(f, 10, 20 + n * LINE_H, "class=\"bad\"", line, cols);
+	}
 	while (*p) {
 		const char *end = strstr(p, "; ");
 		size_t len = end ? (size_t)(end - p) : strlen(p);
@@ -183,8 +190,10 @@ static int lay_out(struct layout *l, struct eh_case_run *r, uint64_t seed, struc
 	l->m = r->machine;
 	l->tr = eh_machine_trace(r->machine);
 	l->nthreads = eh_machine_threads(r->machine);
-	for (i = 0; i < l->tr->n; i++)
+	for (i = 0; i < l->tr->n; i++) {
 		insns += l->tr->events[i].kind == EH_EV_INSN;
+		l->screened += l->tr->events[i].kind == EH_EV_SCREENED;
+	}
 	if (!insns)
 		return eh_error_set(err, EH_EINVAL, "%s/%s on %s: the trace holds no instructions (run it "
 				    "with instruction tracing, as replay does)", r->c->id, r->v->name,
@@ -336,11 +345,10 @@ static void put_marks(FILE *f, const struct layout *l)
 				cell_mid_y(l, ev->thread));
 			break;
 		case EH_EV_CTX_SYNC:
+			tag = "text";
 			fprintf(f, "<text x=\"%u\" y=\"%u\" class=\"small mid\">%s", x, y + CELL_Y + CELL_H + 10,
 				ev->flags & EH_INSN_ISB ? "isb" : "eret");
-			put_title(f, text);
-			fputs("</text>\n", f);
-			continue;
+			break;
 		case EH_EV_EL2_ACCESS:
 			tag = "polygon";
 			fprintf(f, "<polygon points=\"%u,%u %u,%u %u,%u %u,%u\" class=\"trap\">", x, y + CELL_Y - 12,

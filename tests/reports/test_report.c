@@ -81,10 +81,12 @@ static void run_escape_row(void **state)
 /* Evidence with everything a writer must escape, and a '#' that TAP would read as a directive. */
 #define NASTY "a <b> & \"c\" 'd' # e\nline2\x01"
 
-static struct eh_result_event inject_event = {
-	.ev = { .seq = 9, .kind = EH_EV_INJECT, .thread = 0, .victim = 1, .flags = EH_INSN_LOAD,
-		.pc = 0xffff80000801041cull },
-	.text = "INJECT \"quoted\" <culprit>",
+static struct eh_result_event events[] = {
+	{ .ev = { .seq = 0, .kind = EH_EV_SCREENED, .pc = 0xffff800008010000ull, .value = 0xd518c000 },
+	  .text = "screened" },
+	{ .ev = { .seq = 9, .kind = EH_EV_INJECT, .thread = 0, .victim = 1, .flags = EH_INSN_LOAD,
+		  .pc = 0xffff80000801041cull },
+	  .text = "INJECT \"quoted\" <culprit>" },
 };
 
 /*
@@ -103,8 +105,8 @@ static void make_results(struct eh_results *res, struct eh_result r[2], double s
 	snprintf(r[0].outcome.evidence, sizeof(r[0].outcome.evidence), "shown");
 	r[0].pass = true;
 	r[0].seconds = seconds;
-	r[0].events = &inject_event;
-	r[0].nevents = 1;
+	r[0].events = events;
+	r[0].nevents = sizeof(events) / sizeof(events[0]);
 	r[1].s = (struct eh_scenario){ c, eh_case_variant(c, "after"), eh_model_find("vulcan"),
 				       EH_VERDICT_RESIDUAL };
 	r[1].outcome.verdict = EH_VERDICT_BUG;
@@ -175,6 +177,9 @@ static const struct writer_row writer_rows[] = {
 	{ "json: event fields", EH_FORMAT_JSON,
 	  "{\"seq\": 9, \"thread\": 0, \"kind\": \"inject\", \"text\": \"INJECT \\\"quoted\\\" <culprit>\", "
 	  "\"pc\": \"0xffff80000801041c\", \"culprit_access\": \"load\", \"victim\": 1, \"taken\": false}" },
+	{ "json: screened word", EH_FORMAT_JSON,
+	  "{\"seq\": 0, \"thread\": 0, \"kind\": \"screened\", \"text\": \"screened\", "
+	  "\"pc\": \"0xffff800008010000\", \"value\": \"0x00000000d518c000\"}" },
 	{ "json: commit with its counts", EH_FORMAT_JSON,
 	  "{\"position\": 2, \"hash\": \"9405447ef79b\", \"subject\": \"arm64: Avoid Cavium TX2 erratum 219 when "
 	  "switching TTBR\", \"status\": \"unexpected\", \"cases\": [\"tx2-219-prfm\"], \"outcomes\": 2, "
