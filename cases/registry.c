@@ -4,6 +4,7 @@
 #include "eh/case.h"
 
 extern const struct eh_case eh_case_tx2_219_prfm;
+extern const struct eh_case eh_case_tx2_219_kconfig;
 extern const struct eh_case eh_case_tx2_219_tvm;
 extern const struct eh_case eh_case_kvm_hcr_vse;
 extern const struct eh_case eh_case_kcore_offset;
@@ -17,6 +18,7 @@ const struct eh_case *const eh_cases[] = {
 	&eh_case_tx2_219_prfm,
 	&eh_case_tx2_219_tvm,
 	&eh_case_kvm_hcr_vse,
+	&eh_case_tx2_219_kconfig,
 	&eh_case_kcore_offset,
 	&eh_case_zfr0_raz,
 	&eh_case_hibernate_alloc,

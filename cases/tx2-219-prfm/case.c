@@ -1,5 +1,5 @@
 /* Case tx2-219-prfm: the KPTI trampoline's PRFM after the TTBR1_EL1 write, before and after 9405447ef79b. */
-#include "eh/case.h"
+#include "prfm_judge.h"
 
 static const struct eh_commit commits[] = {
 	{ "9405447ef79b", "arm64: Avoid Cavium TX2 erratum 219 when switching TTBR" },
@@ -36,7 +36,7 @@ static const struct eh_expect expect[] = {
  * A load left in the window is residual: the erratum text covers loads too,
  * and the fix does not move the literal load, so it is reported, not hidden.
  */
-static void judge(struct eh_machine *m, const struct eh_variant *v, struct eh_outcome *out)
+void eh_tx2_219_prfm_judge(struct eh_machine *m, const struct eh_variant *v, struct eh_outcome *out)
 {
 	struct eh_window_summary s;
 	char where[256];
@@ -78,5 +78,5 @@ const struct eh_case eh_case_tx2_219_prfm = {
 	.object = "tx2-219-prfm.elf",
 	.variants = variants,
 	.expect = expect,
-	.judge = judge,
+	.judge = eh_tx2_219_prfm_judge,
 };

@@ -8,6 +8,7 @@
 
 #include "eh/cpucaps.h"
 #include "eh/image.h"
+#include "eh/kconfig.h"
 
 /* Snippets are assembled against the Linux 5.4 capability numbers (cases/include/eh_cpucaps.h). */
 #define EH_SNIPPET_KERNEL "5.4"
@@ -65,6 +66,7 @@ int eh_case_run(struct eh_case_run **out, const struct eh_case *c, const struct 
 		.seed = opts->seed, .budget = opts->budget, .trace_insns = opts->trace_insns,
 		.hooks = c->hooks,
 	};
+	struct eh_kconfig *config = NULL;
 	struct timespec t0, t1;
 	char path[4096];
 	int rc;
@@ -87,7 +89,13 @@ int eh_case_run(struct eh_case_run **out, const struct eh_case *c, const struct 
 	rc = eh_elf_open(&r->elf, path, err);
 	if (rc)
 		goto fail;
-	rc = eh_image_new(&r->img, r->elf, eh_cpucaps_builtin(EH_SNIPPET_KERNEL), model, NULL, err);
+	if (v->kconfig) {
+		rc = eh_kconfig_parse(&config, v->name, v->kconfig, strlen(v->kconfig), err);
+		if (rc)
+			goto fail;
+	}
+	rc = eh_image_new(&r->img, r->elf, eh_cpucaps_builtin(EH_SNIPPET_KERNEL), model, config, err);
+	eh_kconfig_free(config);
 	if (rc)
 		goto fail;
 	mopts.hooks_ctx = r;

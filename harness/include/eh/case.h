@@ -30,6 +30,9 @@ struct eh_variant {
 	const char *name;     /* "before", "after", ... */
 	const char *desc;
 	const char *entry;    /* the symbol thread 0 starts at */
+	/* The kernel's .config, as text, when it matters: alternatives are patched for
+	 * what that kernel detects. NULL stands for a kernel with every option on. */
+	const char *kconfig;
 };
 
 /*
