@@ -34,5 +34,7 @@ int cli_close_output(const char *path, FILE *f);
 int cmd_run(struct cli *cli);
 /* list --matrix: the selected scenarios of the shard, "CASE VARIANT MODEL" per line (cli/run.c). */
 int cmd_list_matrix(struct cli *cli);
+/* errata-harness audit FILE ...: argv[0] is "audit" (cli/audit.c). */
+int cli_audit(int argc, char **argv);
 
 #endif

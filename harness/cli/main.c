@@ -69,6 +69,7 @@ static void print_help(FILE *f)
 		"  replay CASE --model M --variant V [--svg FILE]\n"
 		"                            one run, event by event, instruction by instruction;\n"
 		"                            --svg also draws it as an SVG timeline\n"
+		"  audit FILE --model M ...  TTBR hazards left in a kernel ELF after its alternatives (audit --help)\n"
 		"\n"
 		"options:\n"
 		"  --case ID, --model NAME, --variant NAME   select (repeatable, or comma-separated)\n"
@@ -349,6 +350,8 @@ int main(int argc, char **argv)
 		printf("errata-harness %s\n", eh_version());
 		return 0;
 	}
+	if (!strcmp(cmd, "audit"))
+		return cli_audit(argc - 1, argv + 1);
 	rc = parse_options(argc - 1, argv + 1, &cli);
 	if (!rc)
 		rc = check_command_options(cmd, &cli);

@@ -74,9 +74,6 @@ int eh_alt_parse(struct eh_alt_site **out, size_t *nout, const struct eh_elf *el
 		return eh_error_set(err, EH_EINPUT,
 				    "%s: .altinstructions is 0x%" PRIx64 " bytes, not a multiple of the %d-byte struct alt_instr",
 				    elf->path, sec->size, EH_ALT_ENTRY_SIZE);
-	if (elf->type == ET_REL)
-		return eh_error_set(err, EH_EINPUT,
-				    "%s: relocatable object: alternatives need a linked image here", elf->path);
 	n = sec->size / EH_ALT_ENTRY_SIZE;
 	sites = eh_alloc(n * sizeof(*sites));
 	if (!sites)
@@ -87,9 +84,13 @@ int eh_alt_parse(struct eh_alt_site **out, size_t *nout, const struct eh_elf *el
 		struct eh_alt_site *s = &sites[i];
 		unsigned raw = e[8] | e[9] << 8;
 
+		const struct eh_elf_extern *orig_x, *repl_x;
+
 		s->entry = sec->addr + i * EH_ALT_ENTRY_SIZE;
 		s->orig = s->entry + (uint64_t)(int64_t)(int32_t)rd32(e);
 		s->repl = s->entry + 4 + (uint64_t)(int64_t)(int32_t)rd32(e + 4);
+		orig_x = eh_elf_extern_at(elf, s->entry);
+		repl_x = eh_elf_extern_at(elf, s->entry + 4);
 		s->orig_len = e[10];
 		s->repl_len = e[11];
 		if (caps->cb_style == EH_ALT_CB_BIT15) {
@@ -114,13 +115,30 @@ int eh_alt_parse(struct eh_alt_site **out, size_t *nout, const struct eh_elf *el
 					  elf->path, i * EH_ALT_ENTRY_SIZE, s->orig_len, s->repl_len);
 			goto fail;
 		}
+		if (orig_x || (repl_x && !s->callback)) {
+			rc = eh_error_set(err, EH_EINPUT,
+					  "%s: .altinstructions+0x%zx: %s instructions are in %s, which this object does not define",
+					  elf->path, i * EH_ALT_ENTRY_SIZE, orig_x ? "original" : "replacement",
+					  orig_x ? orig_x->symbol : repl_x->symbol);
+			goto fail;
+		}
+		if (repl_x) {
+			/* A callback defined elsewhere (spectre_bhb_patch_loop_iter, ...): name it. */
+			s->repl = 0;
+			s->cb_name = repl_x->symbol;
+		} else if (s->callback) {
+			uint64_t off = 0;
+			const struct eh_elf_symbol *sym = eh_elf_symbol_at(elf, s->repl, &off);
+
+			s->cb_name = sym && !off ? sym->name : NULL;
+		}
 		if (!range_in_section(elf, s->orig, s->orig_len ? s->orig_len : 4, true)) {
 			rc = eh_error_set(err, EH_EINPUT,
 					  "%s: .altinstructions+0x%zx: original range 0x%" PRIx64 "+%u lies outside every executable section",
 					  elf->path, i * EH_ALT_ENTRY_SIZE, s->orig, s->orig_len);
 			goto fail;
 		}
-		if (!range_in_section(elf, s->repl, s->repl_len ? s->repl_len : 4, s->callback)) {
+		if (!repl_x && !range_in_section(elf, s->repl, s->repl_len ? s->repl_len : 4, s->callback)) {
 			rc = eh_error_set(err, EH_EINPUT,
 					  "%s: .altinstructions+0x%zx: %s at 0x%" PRIx64 "+%u lies outside every %s section",
 					  elf->path, i * EH_ALT_ENTRY_SIZE,
@@ -138,6 +156,16 @@ int eh_alt_parse(struct eh_alt_site **out, size_t *nout, const struct eh_elf *el
 fail:
 	eh_free(sites);
 	return rc;
+}
+
+const struct eh_alt_site *eh_alt_site_at(const struct eh_alt_site *sites, size_t n, uint64_t addr)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (addr >= sites[i].orig && addr - sites[i].orig < sites[i].orig_len)
+			return &sites[i];
+	return NULL;
 }
 
 static int64_t sext(uint64_t v, unsigned bits)

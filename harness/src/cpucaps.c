@@ -1,6 +1,11 @@
-/* Built-in capability numbering of known kernels, as their arch/arm64 cpucaps headers define it. */
+/* Capability numbering of arm64 kernels: built-in tables of known versions, and a parser for a tree's cpucaps.h. */
 #include "eh/cpucaps.h"
 
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Linux 5.4, arch/arm64/include/asm/cpucaps.h (hand-written, after 9405447ef79b). */
@@ -54,11 +59,106 @@ static const struct eh_cpucap linux_5_4[] = {
 	{ "ARM64_WORKAROUND_CAVIUM_TX2_219_PRFM", 46 },
 };
 
-static const struct eh_cpucaps builtin[] = {
-	{ "linux-5.4", linux_5_4, sizeof(linux_5_4) / sizeof(linux_5_4[0]), 47, EH_ALT_CB_NCAPS },
+/*
+ * Linux 6.1 (Debian's linux-source-6.1, 6.1.192): include/generated/asm/cpucaps.h as
+ * arch/arm64/tools/gen-cpucaps.awk numbers arch/arm64/tools/cpucaps, one line each
+ * in file order, comments and blank lines skipped.
+ */
+static const struct eh_cpucap linux_6_1[] = {
+	{ "ARM64_ALWAYS_BOOT", 0 },
+	{ "ARM64_ALWAYS_SYSTEM", 1 },
+	{ "ARM64_BTI", 2 },
+	{ "ARM64_HAS_32BIT_EL0_DO_NOT_USE", 3 },
+	{ "ARM64_HAS_32BIT_EL1", 4 },
+	{ "ARM64_HAS_ADDRESS_AUTH", 5 },
+	{ "ARM64_HAS_ADDRESS_AUTH_ARCH_QARMA3", 6 },
+	{ "ARM64_HAS_ADDRESS_AUTH_ARCH_QARMA5", 7 },
+	{ "ARM64_HAS_ADDRESS_AUTH_IMP_DEF", 8 },
+	{ "ARM64_HAS_AMU_EXTN", 9 },
+	{ "ARM64_HAS_ARMv8_4_TTL", 10 },
+	{ "ARM64_HAS_CACHE_DIC", 11 },
+	{ "ARM64_HAS_CACHE_IDC", 12 },
+	{ "ARM64_HAS_CNP", 13 },
+	{ "ARM64_HAS_CRC32", 14 },
+	{ "ARM64_HAS_DCPODP", 15 },
+	{ "ARM64_HAS_DCPOP", 16 },
+	{ "ARM64_HAS_E0PD", 17 },
+	{ "ARM64_HAS_ECV", 18 },
+	{ "ARM64_HAS_EPAN", 19 },
+	{ "ARM64_HAS_GENERIC_AUTH", 20 },
+	{ "ARM64_HAS_GENERIC_AUTH_ARCH_QARMA3", 21 },
+	{ "ARM64_HAS_GENERIC_AUTH_ARCH_QARMA5", 22 },
+	{ "ARM64_HAS_GENERIC_AUTH_IMP_DEF", 23 },
+	{ "ARM64_HAS_IRQ_PRIO_MASKING", 24 },
+	{ "ARM64_HAS_LDAPR", 25 },
+	{ "ARM64_HAS_LSE_ATOMICS", 26 },
+	{ "ARM64_HAS_NO_FPSIMD", 27 },
+	{ "ARM64_HAS_NO_HW_PREFETCH", 28 },
+	{ "ARM64_HAS_PAN", 29 },
+	{ "ARM64_HAS_RAS_EXTN", 30 },
+	{ "ARM64_HAS_RNG", 31 },
+	{ "ARM64_HAS_SB", 32 },
+	{ "ARM64_HAS_STAGE2_FWB", 33 },
+	{ "ARM64_HAS_SYSREG_GIC_CPUIF", 34 },
+	{ "ARM64_HAS_TIDCP1", 35 },
+	{ "ARM64_HAS_TLB_RANGE", 36 },
+	{ "ARM64_HAS_VIRT_HOST_EXTN", 37 },
+	{ "ARM64_HAS_WFXT", 38 },
+	{ "ARM64_HW_DBM", 39 },
+	{ "ARM64_KVM_PROTECTED_MODE", 40 },
+	{ "ARM64_MISMATCHED_CACHE_TYPE", 41 },
+	{ "ARM64_MTE", 42 },
+	{ "ARM64_MTE_ASYMM", 43 },
+	{ "ARM64_SME", 44 },
+	{ "ARM64_SME_FA64", 45 },
+	{ "ARM64_SPECTRE_V2", 46 },
+	{ "ARM64_SPECTRE_V3A", 47 },
+	{ "ARM64_SPECTRE_V4", 48 },
+	{ "ARM64_SPECTRE_BHB", 49 },
+	{ "ARM64_SSBS", 50 },
+	{ "ARM64_SVE", 51 },
+	{ "ARM64_UNMAP_KERNEL_AT_EL0", 52 },
+	{ "ARM64_WORKAROUND_834220", 53 },
+	{ "ARM64_WORKAROUND_843419", 54 },
+	{ "ARM64_WORKAROUND_845719", 55 },
+	{ "ARM64_WORKAROUND_858921", 56 },
+	{ "ARM64_WORKAROUND_1418040", 57 },
+	{ "ARM64_WORKAROUND_1463225", 58 },
+	{ "ARM64_WORKAROUND_1508412", 59 },
+	{ "ARM64_WORKAROUND_1542419", 60 },
+	{ "ARM64_WORKAROUND_1742098", 61 },
+	{ "ARM64_WORKAROUND_1902691", 62 },
+	{ "ARM64_WORKAROUND_2038923", 63 },
+	{ "ARM64_WORKAROUND_2064142", 64 },
+	{ "ARM64_WORKAROUND_2077057", 65 },
+	{ "ARM64_WORKAROUND_2658417", 66 },
+	{ "ARM64_WORKAROUND_AMPERE_AC03_CPU_38", 67 },
+	{ "ARM64_WORKAROUND_TRBE_OVERWRITE_FILL_MODE", 68 },
+	{ "ARM64_WORKAROUND_TSB_FLUSH_FAILURE", 69 },
+	{ "ARM64_WORKAROUND_TRBE_WRITE_OUT_OF_RANGE", 70 },
+	{ "ARM64_WORKAROUND_CAVIUM_23154", 71 },
+	{ "ARM64_WORKAROUND_CAVIUM_27456", 72 },
+	{ "ARM64_WORKAROUND_CAVIUM_30115", 73 },
+	{ "ARM64_WORKAROUND_CAVIUM_TX2_219_PRFM", 74 },
+	{ "ARM64_WORKAROUND_CAVIUM_TX2_219_TVM", 75 },
+	{ "ARM64_WORKAROUND_CLEAN_CACHE", 76 },
+	{ "ARM64_WORKAROUND_DEVICE_LOAD_ACQUIRE", 77 },
+	{ "ARM64_WORKAROUND_NVIDIA_CARMEL_CNP", 78 },
+	{ "ARM64_WORKAROUND_QCOM_FALKOR_E1003", 79 },
+	{ "ARM64_WORKAROUND_REPEAT_TLBI", 80 },
+	{ "ARM64_WORKAROUND_SPECULATIVE_AT", 81 },
+	{ "ARM64_WORKAROUND_SPECULATIVE_SSBS", 82 },
+	{ "ARM64_WORKAROUND_SPECULATIVE_UNPRIV_LOAD", 83 },
+	{ "ARM64_WORKAROUND_BROKEN_AMU_CONSTCNT", 84 },
 };
 
-const char *const eh_cpucaps_builtin_versions[] = { "5.4", NULL };
+static const struct eh_cpucaps builtin[] = {
+	{ "linux-5.4", linux_5_4, sizeof(linux_5_4) / sizeof(linux_5_4[0]), 47, EH_ALT_CB_NCAPS },
+	/* 6.1 marks callbacks with ARM64_CB_BIT (asm/alternative-macros.h: ARM64_CB_SHIFT 15). */
+	{ "linux-6.1", linux_6_1, sizeof(linux_6_1) / sizeof(linux_6_1[0]), 85, EH_ALT_CB_BIT15 },
+};
+
+const char *const eh_cpucaps_builtin_versions[] = { "5.4", "6.1", NULL };
 
 const struct eh_cpucaps *eh_cpucaps_builtin(const char *version)
 {
@@ -90,4 +190,244 @@ int eh_cpucaps_number(const struct eh_cpucaps *t, const char *name, unsigned *n)
 			return 0;
 		}
 	return EH_ENOENT;
+}
+
+/* The parsed header: one allocation owns the table, its entries and their names. */
+struct cpucaps_owned {
+	struct eh_cpucaps t;
+	struct eh_cpucap *caps;
+	unsigned *lines;  /* where each was defined, for messages */
+	size_t cap;
+	char *source;
+};
+
+static int add_cap(struct cpucaps_owned *o, const char *name, size_t len, unsigned number,
+		   unsigned line)
+{
+	char *copy;
+
+	if (o->t.ncap_entries == o->cap) {
+		size_t n = o->cap ? o->cap * 2 : 64;
+		struct eh_cpucap *p = eh_realloc(o->caps, n * sizeof(*p));
+		unsigned *l;
+
+		if (!p)
+			return EH_ENOMEM;
+		o->caps = p;
+		o->t.caps = p;
+		l = eh_realloc(o->lines, n * sizeof(*l));
+		if (!l)
+			return EH_ENOMEM;
+		o->lines = l;
+		o->cap = n;
+	}
+	o->lines[o->t.ncap_entries] = line;
+	copy = eh_alloc(len + 1);
+	if (!copy)
+		return EH_ENOMEM;
+	memcpy(copy, name, len);
+	o->caps[o->t.ncap_entries].name = copy;
+	o->caps[o->t.ncap_entries].number = number;
+	o->t.ncap_entries++;
+	return 0;
+}
+
+static const char *skip_space(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	return p;
+}
+
+/* Strip C comments (which may span lines) from one line; *in_comment carries across lines. */
+static size_t strip_comments(const char *l, size_t n, char *buf, size_t cap, int *in_comment)
+{
+	size_t i, o = 0;
+
+	for (i = 0; i < n && o + 1 < cap; i++) {
+		if (*in_comment) {
+			if (l[i] == '*' && i + 1 < n && l[i + 1] == '/')
+				*in_comment = 0, i++;
+			continue;
+		}
+		if (l[i] == '/' && i + 1 < n && l[i + 1] == '*') {
+			*in_comment = 1;
+			i++;
+			buf[o++] = ' ';
+			continue;
+		}
+		if (l[i] == '/' && i + 1 < n && l[i + 1] == '/')
+			break;
+		buf[o++] = l[i];
+	}
+	buf[o] = 0;
+	return o;
+}
+
+static int line_error(struct cpucaps_owned *o, struct eh_error *err, const char *name,
+		      unsigned line, const char *what, const char *text)
+{
+	eh_cpucaps_free(&o->t);
+	return eh_error_set(err, EH_EINPUT, "%s:%u: %s: '%.60s'", name, line, what, text);
+}
+
+int eh_cpucaps_parse(struct eh_cpucaps **out, const char *name, const char *text, size_t len,
+		     struct eh_error *err)
+{
+	struct cpucaps_owned *o;
+	size_t pos = 0, i, j;
+	unsigned line = 0, ncaps_line = 0;
+	int in_comment = 0, have_ncaps = 0, always_boot = 0;
+	long ncaps = 0;
+
+	*out = NULL;
+	o = eh_alloc(sizeof(*o));
+	if (!o)
+		return eh_error_set(err, EH_ENOMEM, "%s: out of memory", name);
+	o->source = eh_strdup(name);
+	if (!o->source) {
+		eh_free(o);
+		return eh_error_set(err, EH_ENOMEM, "%s: out of memory", name);
+	}
+	o->t.source = o->source;
+	while (pos < len) {
+		const char *l = text + pos, *nl = memchr(l, '\n', len - pos), *p, *end, *id;
+		size_t n = nl ? (size_t)(nl - l) : len - pos;
+		char buf[512], *num_end;
+		long v;
+
+		pos += n + 1;
+		line++;
+		if (n >= sizeof(buf))
+			return line_error(o, err, name, line, "line too long for a cpucaps header", l);
+		n = strip_comments(l, n, buf, sizeof(buf), &in_comment);
+		p = skip_space(buf, buf + n);
+		end = buf + n;
+		while (end > p && isspace((unsigned char)end[-1]))
+			end--;
+		if (p == end)
+			continue;
+		if (*p != '#')
+			return line_error(o, err, name, line, "expected a preprocessor line or a comment", buf);
+		p = skip_space(p + 1, end);
+		/* #ifndef / #endif / #include guards and defines of other names carry no capability. */
+		if ((size_t)(end - p) < 7 || strncmp(p, "define", 6) || !isspace((unsigned char)p[6]))
+			continue;
+		p = skip_space(p + 7, end);
+		if ((size_t)(end - p) < 6 || strncmp(p, "ARM64_", 6))
+			continue;
+		for (id = p; p < end && (isalnum((unsigned char)*p) || *p == '_'); p++)
+			;
+		if (p == end || !isspace((unsigned char)*p))
+			return line_error(o, err, name, line, "expected '#define ARM64_NAME NUMBER'", buf);
+		{
+			const char *num = skip_space(p, end);
+
+			errno = 0;
+			v = strtol(num, &num_end, 10);
+			if (num == end || !isdigit((unsigned char)*num) || num_end != end || errno ||
+			    v > 0x7fff)
+				return line_error(o, err, name, line,
+						  "capability number is not a decimal number below 32768", buf);
+		}
+		if ((size_t)(p - id) == strlen("ARM64_NCAPS") && !strncmp(id, "ARM64_NCAPS", (size_t)(p - id))) {
+			if (have_ncaps)
+				return line_error(o, err, name, line, "ARM64_NCAPS defined twice", buf);
+			have_ncaps = 1;
+			ncaps = v;
+			ncaps_line = line;
+			continue;
+		}
+		for (i = 0; i < o->t.ncap_entries; i++) {
+			const struct eh_cpucap *c = &o->caps[i];
+
+			if (strlen(c->name) == (size_t)(p - id) && !strncmp(c->name, id, (size_t)(p - id)))
+				return line_error(o, err, name, line, "capability defined twice", buf);
+			if (c->number == (unsigned)v)
+				return line_error(o, err, name, line, "capability number already used", buf);
+		}
+		always_boot |= (size_t)(p - id) == strlen("ARM64_ALWAYS_BOOT") &&
+			       !strncmp(id, "ARM64_ALWAYS_BOOT", (size_t)(p - id));
+		if (add_cap(o, id, (size_t)(p - id), (unsigned)v, line)) {
+			eh_cpucaps_free(&o->t);
+			return eh_error_set(err, EH_ENOMEM, "%s: out of memory", name);
+		}
+	}
+	if (in_comment)
+		return line_error(o, err, name, line, "unterminated comment", "");
+	if (!have_ncaps || !o->t.ncap_entries) {
+		eh_cpucaps_free(&o->t);
+		return eh_error_set(err, EH_EINPUT, "%s: no '#define ARM64_NCAPS N' with capabilities: not a cpucaps.h",
+				    name);
+	}
+	for (j = 0; j < o->t.ncap_entries; j++)
+		if (o->caps[j].number >= ncaps) {
+			char what[160];
+
+			unsigned at = o->lines[j];
+
+			snprintf(what, sizeof(what), "%s = %u is out of range (ARM64_NCAPS = %ld on line %u)",
+				 o->caps[j].name, o->caps[j].number, ncaps, ncaps_line);
+			eh_cpucaps_free(&o->t);
+			return eh_error_set(err, EH_EINPUT, "%s:%u: %s", name, at, what);
+		}
+	o->t.ncaps = (unsigned)ncaps;
+	/*
+	 * ARM64_ALWAYS_BOOT came in with ARM64_CB_BIT (6.1, "arm64: alternatives: have
+	 * callbacks take a cap"); before it a callback carried ARM64_NCAPS.
+	 */
+	o->t.cb_style = always_boot ? EH_ALT_CB_BIT15 : EH_ALT_CB_NCAPS;
+	*out = &o->t;
+	return 0;
+}
+
+int eh_cpucaps_open(struct eh_cpucaps **out, const char *path, struct eh_error *err)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t len = 0, cap = 0, got;
+	int rc;
+
+	*out = NULL;
+	if (!f)
+		return eh_error_set(err, EH_EIO, "%s: cannot open: %s", path, strerror(errno));
+	do {
+		if (len == cap) {
+			char *p;
+
+			if (cap >= (16u << 20)) {
+				rc = eh_error_set(err, EH_EINPUT, "%s: larger than 16 MiB: not a cpucaps.h", path);
+				goto out;
+			}
+			p = eh_realloc(buf, cap = cap ? cap * 2 : 16384);
+			if (!p) {
+				rc = eh_error_set(err, EH_ENOMEM, "%s: out of memory", path);
+				goto out;
+			}
+			buf = p;
+		}
+		got = fread(buf + len, 1, cap - len, f);
+		len += got;
+	} while (got);
+	rc = ferror(f) ? eh_error_set(err, EH_EIO, "%s: read error", path)
+		       : eh_cpucaps_parse(out, path, buf, len, err);
+out:
+	eh_free(buf);
+	fclose(f);
+	return rc;
+}
+
+void eh_cpucaps_free(struct eh_cpucaps *t)
+{
+	struct cpucaps_owned *o = (struct cpucaps_owned *)t;
+	size_t i;
+
+	if (!t)
+		return;
+	for (i = 0; i < t->ncap_entries; i++)
+		eh_free((char *)o->caps[i].name);
+	eh_free(o->caps);
+	eh_free(o->lines);
+	eh_free(o->source);
+	eh_free(o);
 }

@@ -89,6 +89,7 @@ static int read_sections(struct eh_elf *elf, Elf *e, const char *name, size_t le
 		s->link = sh.sh_link;
 		s->info = sh.sh_info;
 		s->entsize = sh.sh_entsize;
+		s->addralign = sh.sh_addralign;
 		if (sh.sh_type == SHT_NOBITS || sh.sh_type == SHT_NULL || sh.sh_size == 0)
 			continue;
 		if (sh.sh_offset > len || sh.sh_size > len - sh.sh_offset)
@@ -277,6 +278,11 @@ int eh_elf_parse(struct eh_elf **out, const char *name, const void *buf, size_t 
 		elf->sections[i].name = elf->strings + sec_name_off[i];
 	for (i = 0; i < elf->nsymbols; i++)
 		elf->symbols[i].name = elf->strings + sym_name_off[i];
+	if (elf->type == ET_REL) {
+		rc = eh_elf_place(elf, err);
+		if (rc)
+			goto out;
+	}
 	*out = elf;
 	elf = NULL;
 	rc = 0;
@@ -336,6 +342,7 @@ void eh_elf_free(struct eh_elf *elf)
 	eh_free(elf->sections);
 	eh_free(elf->symbols);
 	eh_free(elf->strings);
+	eh_free(elf->externs);
 	eh_free(elf);
 }
 
@@ -360,6 +367,33 @@ const struct eh_elf_section *eh_elf_section_at(const struct eh_elf *elf, uint64_
 			return s;
 	}
 	return NULL;
+}
+
+int eh_elf_word(const struct eh_elf *elf, uint64_t addr, uint32_t *word)
+{
+	const struct eh_elf_section *s = eh_elf_section_at(elf, addr);
+	const uint8_t *p;
+
+	if (!s || !s->data || s->size - (addr - s->addr) < 4)
+		return EH_ENOENT;
+	p = s->data + (addr - s->addr);
+	*word = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+	return 0;
+}
+
+const struct eh_elf_extern *eh_elf_extern_at(const struct eh_elf *elf, uint64_t where)
+{
+	size_t lo = 0, hi = elf->nexterns;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (elf->externs[mid].where < where)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < elf->nexterns && elf->externs[lo].where == where ? &elf->externs[lo] : NULL;
 }
 
 const struct eh_elf_symbol *eh_elf_symbol_by_name(const struct eh_elf *elf, const char *name)

@@ -97,8 +97,9 @@ int eh_image_new(struct eh_image **out, const struct eh_elf *elf, const struct e
 	for (i = 0; i < img->nsites; i++) {
 		struct eh_alt_site *s = &img->sites[i];
 
+		s->state = s->cap_name ? eh_model_cap_state(model, s->cap_name, config) : EH_CAP_UNKNOWN;
 		/* Callbacks run kernel code at boot; they are listed, never emulated. */
-		if (s->callback || !s->cap_name || !eh_model_has_cap(model, s->cap_name, config))
+		if (s->callback || s->state != EH_CAP_DETECTED)
 			continue;
 		rc = apply_site(img, s, err);
 		if (rc)

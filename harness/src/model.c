@@ -42,14 +42,31 @@ int eh_model_id_reg(const struct eh_model *model, uint32_t reg, uint64_t *value)
 	return EH_ENOENT;
 }
 
-bool eh_model_has_cap(const struct eh_model *model, const char *name, const struct eh_kconfig *config)
+const struct eh_capability *eh_capability_find(const char *name)
 {
 	const struct eh_capability *c;
 
 	for (c = eh_capabilities; c->name; c++)
 		if (!strcmp(c->name, name))
-			return eh_kconfig_enabled(config, c->config) && c->matches(model);
-	return false;
+			return c;
+	return NULL;
+}
+
+enum eh_cap_state eh_model_cap_state(const struct eh_model *model, const char *name,
+				     const struct eh_kconfig *config)
+{
+	const struct eh_capability *c = eh_capability_find(name);
+
+	if (!c)
+		return EH_CAP_UNKNOWN;
+	if (c->config && !eh_kconfig_enabled(config, c->config))
+		return EH_CAP_CONFIGURED_OUT;
+	return c->matches(model) ? EH_CAP_DETECTED : EH_CAP_NOT_DETECTED;
+}
+
+bool eh_model_has_cap(const struct eh_model *model, const char *name, const struct eh_kconfig *config)
+{
+	return eh_model_cap_state(model, name, config) == EH_CAP_DETECTED;
 }
 
 bool eh_model_has_erratum(const struct eh_model *model, const char *id)

@@ -8,6 +8,7 @@
 
 #include "eh/cpucaps.h"
 #include "eh/elf.h"
+#include "eh/model.h"
 
 /* struct alt_instr (arch/arm64/include/asm/alternative.h, 5.x and 6.x): 12 bytes. */
 #define EH_ALT_ENTRY_SIZE 12
@@ -15,15 +16,21 @@
 struct eh_alt_site {
 	uint64_t entry;         /* address of the alt_instr entry */
 	uint64_t orig;          /* original instructions */
-	uint64_t repl;          /* replacement instructions, or the callback */
+	uint64_t repl;          /* replacement instructions, or the callback (0 if outside the ELF) */
 	unsigned cap;           /* capability number (without the callback bit) */
 	const char *cap_name;   /* from the cpucaps table; NULL if it has none */
+	const char *cb_name;    /* callback: its symbol, when the ELF names it */
 	uint8_t orig_len, repl_len;
 	bool callback;
-	bool applied;           /* filled in by eh_alt_apply */
+	bool applied;           /* filled in by eh_image_new */
+	enum eh_cap_state state; /* filled in by eh_image_new: why it is applied or not */
 };
 
-/* Read and check every entry of .altinstructions (none is fine). */
+/*
+ * Read and check every entry of .altinstructions (none is fine). In a
+ * relocatable object the entries were relocated when it was placed (see
+ * eh_elf_place); a callback may name a function another object defines.
+ */
 int eh_alt_parse(struct eh_alt_site **out, size_t *nout, const struct eh_elf *elf,
 		 const struct eh_cpucaps *caps, struct eh_error *err);
 
@@ -33,5 +40,8 @@ int eh_alt_parse(struct eh_alt_site **out, size_t *nout, const struct eh_elf *el
  */
 int eh_alt_fixup(uint32_t insn, uint64_t repl_pc, uint64_t orig_pc, uint64_t repl_start,
 		 uint64_t repl_end, uint32_t *out, struct eh_error *err);
+
+/* The site whose original range holds addr, or NULL (sites as eh_alt_parse returns them). */
+const struct eh_alt_site *eh_alt_site_at(const struct eh_alt_site *sites, size_t n, uint64_t addr);
 
 #endif

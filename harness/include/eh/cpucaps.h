@@ -29,6 +29,19 @@ struct eh_cpucaps {
 const struct eh_cpucaps *eh_cpucaps_builtin(const char *version);
 extern const char *const eh_cpucaps_builtin_versions[];  /* NULL-terminated */
 
+/*
+ * Read a tree's capability numbers: the hand-written arch/arm64/include/asm/cpucaps.h
+ * of 5.x or the generated include/generated/asm/cpucaps.h of 6.x (lines
+ * `#define ARM64_NAME N` and `#define ARM64_NCAPS N`). Duplicate names or numbers,
+ * numbers out of range and lines that are not preprocessor lines or comments are
+ * input errors naming the file and line. Free the result with eh_cpucaps_free.
+ */
+int eh_cpucaps_parse(struct eh_cpucaps **out, const char *name, const char *text, size_t len,
+		     struct eh_error *err);
+int eh_cpucaps_open(struct eh_cpucaps **out, const char *path, struct eh_error *err);
+/* Only for tables from eh_cpucaps_parse/open; NULL is fine. */
+void eh_cpucaps_free(struct eh_cpucaps *t);
+
 /* The name of capability number n, or NULL if the table has none. */
 const char *eh_cpucaps_name(const struct eh_cpucaps *t, unsigned n);
 int eh_cpucaps_number(const struct eh_cpucaps *t, const char *name, unsigned *n);

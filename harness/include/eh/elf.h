@@ -16,6 +16,7 @@ struct eh_elf_section {
 	uint64_t size;
 	uint32_t link, info;
 	uint64_t entsize;
+	uint64_t addralign;
 	uint8_t *data;      /* owned copy of the contents; NULL for SHT_NOBITS */
 };
 
@@ -28,6 +29,17 @@ struct eh_elf_symbol {
 	uint8_t bind;       /* STB_* */
 };
 
+/*
+ * A relocation of a relocatable object against a symbol it does not define
+ * (a callback or function of another object): left unapplied, and named.
+ */
+struct eh_elf_extern {
+	uint64_t where;     /* placed address of the relocated field */
+	const char *symbol;
+	int64_t addend;
+	uint32_t type;      /* R_AARCH64_* */
+};
+
 struct eh_elf {
 	const char *path;   /* as given to eh_elf_open / eh_elf_parse */
 	uint16_t type;      /* ET_REL, ET_EXEC, ET_DYN */
@@ -37,7 +49,18 @@ struct eh_elf {
 	struct eh_elf_symbol *symbols;
 	size_t nsymbols;
 	char *strings;      /* owned storage behind every name above */
+	struct eh_elf_extern *externs;  /* ET_REL only, sorted by where */
+	size_t nexterns;
 };
+
+/*
+ * Relocatable objects (ET_REL) have every section at address 0. Parsing one
+ * places each allocated section at its own kernel-like address (from
+ * EH_ELF_PLACE_BASE, page-aligned, in section order), makes symbol values
+ * absolute, and applies the relocations of allocated sections against the
+ * symbols the object defines, so the rest of the harness sees a linked image.
+ */
+#define EH_ELF_PLACE_BASE 0xffff800008000000ull
 
 /* Parse an ELF image held in memory; name is used in messages only. */
 int eh_elf_parse(struct eh_elf **out, const char *name, const void *buf, size_t len,
@@ -53,6 +76,13 @@ const struct eh_elf_symbol *eh_elf_symbol_by_name(const struct eh_elf *elf, cons
 const struct eh_elf_symbol *eh_elf_symbol_at(const struct eh_elf *elf, uint64_t addr, uint64_t *off);
 /* "sym+0x10" or "0xffff..." into buf; returns buf. */
 const char *eh_elf_describe(const struct eh_elf *elf, uint64_t addr, char *buf, size_t len);
+/* The 32-bit little-endian word at addr in the (unpatched) ELF; -ENOENT outside every section with contents. */
+int eh_elf_word(const struct eh_elf *elf, uint64_t addr, uint32_t *word);
+/* The unapplied relocation whose field starts at where, or NULL. */
+const struct eh_elf_extern *eh_elf_extern_at(const struct eh_elf *elf, uint64_t where);
+/* Internal to the loader: the ET_REL placement step (harness/src/layout.c). */
+int eh_elf_place(struct eh_elf *elf, struct eh_error *err);
+
 /* Resolve "SYM", "SYM+OFF" or a hexadecimal address. */
 int eh_elf_resolve(const struct eh_elf *elf, const char *spec, uint64_t *addr, struct eh_error *err);
 

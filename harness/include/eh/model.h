@@ -54,7 +54,7 @@ struct eh_model {
 struct eh_capability {
 	const char *name;       /* "ARM64_WORKAROUND_CAVIUM_TX2_219_PRFM" */
 	const char *desc;
-	const char *config;     /* the Kconfig symbol that builds the detection in */
+	const char *config;     /* the Kconfig symbol that builds the detection in; NULL: always built */
 	bool (*matches)(const struct eh_model *model);
 };
 
@@ -70,6 +70,17 @@ const struct eh_model *eh_model_find(const char *name);
 uint64_t eh_model_mpidr(const struct eh_model *model, unsigned thread);
 /* The value of an identity register, or -ENOENT. */
 int eh_model_id_reg(const struct eh_model *model, uint32_t reg, uint64_t *value);
+/* Why a kernel built with a given .config would or would not detect a capability on a model. */
+enum eh_cap_state {
+	EH_CAP_DETECTED,
+	EH_CAP_NOT_DETECTED,     /* the model does not match */
+	EH_CAP_CONFIGURED_OUT,   /* its CONFIG_ symbol is off */
+	EH_CAP_UNKNOWN,          /* no entry in eh_capabilities: treated as not detected */
+};
+
+const struct eh_capability *eh_capability_find(const char *name);
+enum eh_cap_state eh_model_cap_state(const struct eh_model *model, const char *name,
+				     const struct eh_kconfig *config);
 /* Whether a kernel built with config would detect capability name on this model. */
 bool eh_model_has_cap(const struct eh_model *model, const char *name, const struct eh_kconfig *config);
 bool eh_model_has_erratum(const struct eh_model *model, const char *id);

@@ -1,0 +1,73 @@
+/* Static audit of patched kernel code: every TTBR write and the accesses before the next context synchronisation. */
+#ifndef EH_AUDIT_H
+#define EH_AUDIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "eh/alt.h"
+#include "eh/error.h"
+#include "eh/image.h"
+
+/* How one path out of a TTBR window ends. */
+enum eh_audit_end_kind {
+	EH_AUDIT_CLOSED,     /* ISB, ERET or an exception-generating instruction */
+	EH_AUDIT_INDIRECT,   /* BR, BLR or RET with no known target */
+	EH_AUDIT_EXTERN,     /* a branch to a symbol the object does not define */
+	EH_AUDIT_LEFT,       /* ran out of executable code, or into words that do not decode */
+	EH_AUDIT_BOUND,      /* EH_AUDIT_MAX_INSNS instructions followed without closing */
+};
+
+/* How many distinct instructions one window may hold before the audit gives up on it. */
+#define EH_AUDIT_MAX_INSNS 512
+
+struct eh_audit_end {
+	enum eh_audit_end_kind kind;
+	uint64_t addr;          /* the closing or branching instruction */
+	const char *symbol;     /* EH_AUDIT_EXTERN: the symbol */
+	char text[64];
+};
+
+/* A load, store or prefetch inside a window: the erratum 219 hazard. */
+struct eh_audit_access {
+	uint64_t addr;
+	uint32_t flags;                   /* EH_INSN_LOAD / _STORE / _PREFETCH */
+	const struct eh_alt_site *site;   /* the alternative whose original range holds it, or NULL */
+	char text[64];
+};
+
+struct eh_audit_window {
+	uint64_t msr;           /* the MSR TTBR0_EL1 / TTBR1_EL1 */
+	uint32_t sysreg;
+	char text[64];
+	size_t ninsns;          /* distinct instructions followed after the MSR */
+	struct eh_audit_access *accesses;  /* sorted by address */
+	size_t naccesses;
+	struct eh_audit_end *ends;         /* sorted by address */
+	size_t nends;
+	const struct eh_alt_site **sites;  /* alternatives the window runs through, sorted */
+	size_t nsites;
+};
+
+struct eh_audit {
+	const struct eh_image *img;        /* borrowed */
+	struct eh_audit_window *windows;   /* in address order */
+	size_t nwindows;
+	size_t naccesses;       /* hazards over every window */
+	size_t nopen;           /* windows with a path that does not reach a context synchronisation */
+};
+
+/*
+ * Find every MSR TTBR0_EL1 / TTBR1_EL1 in the executable sections of the
+ * patched image (a word-level scan of the encoding, then the decoder to
+ * confirm), skipping replacement code that only runs once copied to its site,
+ * and follow the code from each: straight on, through direct branches, both
+ * ways at conditional ones, into direct calls and back, up to a context
+ * synchronisation event (Arm ARM: ISB, exception entry, exception return).
+ */
+int eh_audit_run(struct eh_audit **out, const struct eh_image *img, struct eh_error *err);
+void eh_audit_free(struct eh_audit *a);
+
+const char *eh_audit_end_name(enum eh_audit_end_kind kind);
+
+#endif

@@ -1,0 +1,328 @@
+/* Finds TTBR writes in patched kernel code and every load, store or prefetch before the next context synchronisation. */
+#include "eh/audit.h"
+
+#include <elf.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "eh/insn.h"
+#include "eh/sysreg.h"
+
+/* A point to follow: an address, and where a RET there returns to (0: not known). */
+struct step {
+	uint64_t addr, ret;
+};
+
+struct walk {
+	const struct eh_image *img;
+	struct eh_decoder *dec;
+	struct eh_audit_window *w;
+	struct step *todo, *seen;
+	size_t ntodo, nseen, cap_todo, cap_seen, cap_acc, cap_end, cap_site;
+};
+
+/* Make room for one more element of size elem in *p (holding n of *cap). */
+static int grow(void *p, size_t *cap, size_t n, size_t elem)
+{
+	void **pp = p;
+	size_t c;
+	void *q;
+
+	if (n < *cap)
+		return 0;
+	c = *cap ? *cap * 2 : 16;
+	q = eh_realloc(*pp, c * elem);
+	if (!q)
+		return EH_ENOMEM;
+	*pp = q;
+	*cap = c;
+	return 0;
+}
+
+static int cmp_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? -1 : a > b;
+}
+
+static int cmp_access(const void *a, const void *b)
+{
+	return cmp_u64(((const struct eh_audit_access *)a)->addr, ((const struct eh_audit_access *)b)->addr);
+}
+
+static int cmp_end(const void *a, const void *b)
+{
+	return cmp_u64(((const struct eh_audit_end *)a)->addr, ((const struct eh_audit_end *)b)->addr);
+}
+
+static int cmp_site(const void *a, const void *b)
+{
+	return cmp_u64((*(const struct eh_alt_site *const *)a)->orig,
+		       (*(const struct eh_alt_site *const *)b)->orig);
+}
+
+const char *eh_audit_end_name(enum eh_audit_end_kind kind)
+{
+	static const char *const names[] = {
+		[EH_AUDIT_CLOSED] = "closed",
+		[EH_AUDIT_INDIRECT] = "indirect branch",
+		[EH_AUDIT_EXTERN] = "branch out of the object",
+		[EH_AUDIT_LEFT] = "left the code",
+		[EH_AUDIT_BOUND] = "too long to follow",
+	};
+
+	return (unsigned)kind < sizeof(names) / sizeof(names[0]) ? names[kind] : "?";
+}
+
+static int push(struct walk *wk, uint64_t addr, uint64_t ret)
+{
+	size_t i;
+
+	for (i = 0; i < wk->nseen; i++)
+		if (wk->seen[i].addr == addr && wk->seen[i].ret == ret)
+			return 0;
+	if (grow(&wk->seen, &wk->cap_seen, wk->nseen, sizeof(*wk->seen)) ||
+	    grow(&wk->todo, &wk->cap_todo, wk->ntodo, sizeof(*wk->todo)))
+		return EH_ENOMEM;
+	wk->seen[wk->nseen++] = (struct step){ addr, ret };
+	wk->todo[wk->ntodo++] = (struct step){ addr, ret };
+	return 0;
+}
+
+static int add_end(struct walk *wk, enum eh_audit_end_kind kind, uint64_t addr, const char *symbol,
+		   const char *text)
+{
+	struct eh_audit_window *w = wk->w;
+	struct eh_audit_end *e;
+	size_t i;
+
+	for (i = 0; i < w->nends; i++)
+		if (w->ends[i].addr == addr && w->ends[i].kind == kind)
+			return 0;
+	if (grow(&w->ends, &wk->cap_end, w->nends, sizeof(*w->ends)))
+		return EH_ENOMEM;
+	e = &w->ends[w->nends++];
+	memset(e, 0, sizeof(*e));
+	e->kind = kind;
+	e->addr = addr;
+	e->symbol = symbol;
+	snprintf(e->text, sizeof(e->text), "%s", text);
+	return 0;
+}
+
+static int note_site(struct walk *wk, uint64_t addr)
+{
+	const struct eh_alt_site *s = eh_alt_site_at(wk->img->sites, wk->img->nsites, addr);
+	struct eh_audit_window *w = wk->w;
+	size_t i;
+
+	if (!s)
+		return 0;
+	for (i = 0; i < w->nsites; i++)
+		if (w->sites[i] == s)
+			return 0;
+	if (grow(&w->sites, &wk->cap_site, w->nsites, sizeof(*w->sites)))
+		return EH_ENOMEM;
+	w->sites[w->nsites++] = s;
+	return 0;
+}
+
+static bool in_code(const struct eh_image *img, uint64_t addr)
+{
+	const struct eh_elf_section *s = eh_elf_section_at(img->elf, addr);
+
+	return s && s->flags & SHF_EXECINSTR;
+}
+
+/* Follow one step; queue what comes after it unless it closes the window. */
+static int follow(struct walk *wk, struct step st)
+{
+	const struct eh_image *img = wk->img;
+	const struct eh_elf_extern *x;
+	const struct eh_insn *in;
+	uint32_t word;
+	int rc;
+
+	if (!in_code(img, st.addr) || eh_image_word(img, st.addr, &word))
+		return add_end(wk, EH_AUDIT_LEFT, st.addr, NULL, "");
+	in = eh_decoder_get(wk->dec, st.addr, word);
+	wk->w->ninsns++;
+	rc = note_site(wk, st.addr);
+	if (rc)
+		return rc;
+	if (in->flags & EH_INSN_INVALID)
+		return add_end(wk, EH_AUDIT_LEFT, st.addr, NULL, in->text);
+	if (in->flags & EH_INSN_CTX_SYNC)
+		return add_end(wk, EH_AUDIT_CLOSED, st.addr, NULL, in->text);
+	if (in->flags & EH_INSN_ACCESS) {
+		struct eh_audit_window *w = wk->w;
+		struct eh_audit_access *a;
+
+		if (grow(&w->accesses, &wk->cap_acc, w->naccesses, sizeof(*w->accesses)))
+			return EH_ENOMEM;
+		a = &w->accesses[w->naccesses++];
+		a->addr = st.addr;
+		a->flags = in->flags & EH_INSN_ACCESS;
+		a->site = eh_alt_site_at(img->sites, img->nsites, st.addr);
+		snprintf(a->text, sizeof(a->text), "%s", in->text);
+	}
+	if (!(in->flags & EH_INSN_BRANCH))
+		return push(wk, st.addr + 4, st.ret);
+	if (in->flags & EH_INSN_INDIRECT) {
+		/* RET (x30) back to a call the window made; any other indirect target is unknown. */
+		if (st.ret && (in->word & 0xfffffc1f) == 0xd65f0000 && ((in->word >> 5) & 31) == 30)
+			return push(wk, st.ret, 0);
+		return add_end(wk, EH_AUDIT_INDIRECT, st.addr, NULL, in->text);
+	}
+	/* In a relocatable object a branch to another object keeps a zero offset: name it. */
+	x = eh_elf_extern_at(img->elf, st.addr);
+	if (x) {
+		rc = add_end(wk, EH_AUDIT_EXTERN, st.addr, x->symbol, in->text);
+		if (rc || !(in->flags & (EH_INSN_COND | EH_INSN_CALL)))
+			return rc;
+		return push(wk, st.addr + 4, st.ret);
+	}
+	if (in->flags & EH_INSN_CALL)
+		return push(wk, in->target, st.addr + 4);
+	rc = push(wk, in->target, st.ret);
+	if (!rc && in->flags & EH_INSN_COND)
+		rc = push(wk, st.addr + 4, st.ret);
+	return rc;
+}
+
+static int audit_window(struct walk *wk, uint64_t msr, const struct eh_insn *in)
+{
+	struct eh_audit_window *w = wk->w;
+	int rc;
+
+	memset(w, 0, sizeof(*w));
+	w->msr = msr;
+	w->sysreg = in->sysreg;
+	snprintf(w->text, sizeof(w->text), "%s", in->text);
+	wk->ntodo = wk->nseen = 0;
+	wk->cap_acc = wk->cap_end = wk->cap_site = 0;
+	rc = push(wk, msr + 4, 0);
+	while (!rc && wk->ntodo) {
+		if (w->ninsns == EH_AUDIT_MAX_INSNS) {
+			rc = add_end(wk, EH_AUDIT_BOUND, wk->todo[wk->ntodo - 1].addr, NULL, "");
+			break;
+		}
+		rc = follow(wk, wk->todo[--wk->ntodo]);
+	}
+	if (rc)
+		return rc;
+	qsort(w->accesses, w->naccesses, sizeof(*w->accesses), cmp_access);
+	qsort(w->ends, w->nends, sizeof(*w->ends), cmp_end);
+	qsort(w->sites, w->nsites, sizeof(*w->sites), cmp_site);
+	return 0;
+}
+
+/* Replacement code is only executed once copied over its site. */
+static bool is_replacement(const struct eh_image *img, uint64_t addr)
+{
+	size_t i;
+
+	for (i = 0; i < img->nsites; i++) {
+		const struct eh_alt_site *s = &img->sites[i];
+
+		if (!s->callback && addr >= s->repl && addr - s->repl < s->repl_len)
+			return true;
+	}
+	return false;
+}
+
+static bool window_open(const struct eh_audit_window *w)
+{
+	size_t i;
+
+	for (i = 0; i < w->nends; i++)
+		if (w->ends[i].kind != EH_AUDIT_CLOSED)
+			return true;
+	return false;
+}
+
+static void free_window(struct eh_audit_window *w)
+{
+	eh_free(w->accesses);
+	eh_free(w->ends);
+	eh_free(w->sites);
+}
+
+int eh_audit_run(struct eh_audit **out, const struct eh_image *img, struct eh_error *err)
+{
+	const struct eh_elf *elf = img->elf;
+	struct walk wk = { .img = img };
+	struct eh_audit *a;
+	size_t i, cap = 0;
+	int rc;
+
+	*out = NULL;
+	a = eh_alloc(sizeof(*a));
+	if (!a)
+		return eh_error_set(err, EH_ENOMEM, "%s: out of memory", elf->path);
+	a->img = img;
+	rc = eh_decoder_new(&wk.dec, err);
+	if (rc)
+		goto fail;
+	for (i = 0; i < elf->nsections && !rc; i++) {
+		const struct eh_elf_section *s = &elf->sections[i];
+		uint64_t off;
+
+		if (!(s->flags & SHF_ALLOC) || !(s->flags & SHF_EXECINSTR) || !img->data[i])
+			continue;
+		for (off = 0; off + 4 <= s->size && !rc; off += 4) {
+			const uint8_t *p = img->data[i] + off;
+			uint32_t word = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+					(uint32_t)p[3] << 24;
+			const struct eh_insn *in;
+
+			/* MSR TTBR0_EL1, Xt / MSR TTBR1_EL1, Xt (op0 3, op1 0, CRn 2, CRm 0, op2 0 / 1). */
+			if ((word & 0xffffffe0) != 0xd5182000 && (word & 0xffffffe0) != 0xd5182020)
+				continue;
+			if (is_replacement(img, s->addr + off))
+				continue;
+			in = eh_decoder_get(wk.dec, s->addr + off, word);
+			if (!(in->flags & EH_INSN_TTBR_WRITE))
+				continue;
+			if (grow(&a->windows, &cap, a->nwindows, sizeof(*a->windows))) {
+				rc = EH_ENOMEM;
+				break;
+			}
+			wk.w = &a->windows[a->nwindows++];
+			rc = audit_window(&wk, s->addr + off, in);
+			if (rc)
+				break;
+			a->naccesses += wk.w->naccesses;
+			a->nopen += window_open(wk.w);
+		}
+	}
+	if (rc) {
+		if (rc == EH_ENOMEM)
+			eh_error_set(err, rc, "%s: out of memory auditing TTBR windows", elf->path);
+		goto fail;
+	}
+	eh_free(wk.todo);
+	eh_free(wk.seen);
+	eh_decoder_free(wk.dec);
+	*out = a;
+	return 0;
+fail:
+	eh_free(wk.todo);
+	eh_free(wk.seen);
+	eh_decoder_free(wk.dec);
+	eh_audit_free(a);
+	return rc;
+}
+
+void eh_audit_free(struct eh_audit *a)
+{
+	size_t i;
+
+	if (!a)
+		return;
+	for (i = 0; i < a->nwindows; i++)
+		free_window(&a->windows[i]);
+	eh_free(a->windows);
+	eh_free(a);
+}
