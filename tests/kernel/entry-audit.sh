@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# Audits a real kernel object: Debian's linux-source-6.1 arch/arm64/kernel/entry.o (arm64 defconfig,
+# KPTI, erratum 219 workaround), a copy built without the ISB after the trampoline's TTBR1_EL1 write,
+# and that copy with CONFIG_CAVIUM_TX2_ERRATUM_219 off; every count is checked against objdump.
+#   entry-audit.sh ERRATA_HARNESS WORKDIR
+set -euo pipefail
+
+harness=${1:?usage: entry-audit.sh ERRATA_HARNESS WORKDIR}
+work=${2:?usage: entry-audit.sh ERRATA_HARNESS WORKDIR}
+here=$(cd "$(dirname "$0")" && pwd)
+failures=0
+
+if ! command -v jq >/dev/null; then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo=sudo
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends jq >&2
+fi
+
+start=$(date +%s)
+"$here/build-entry.sh" "$work"
+echo "# kernel objects ready in $(( $(date +%s) - start )) s"
+out=$(cd "$work/out" && pwd)
+caps=(--cpucaps "$out/cpucaps.h")
+
+check() {  # check NAME EXPECTED ACTUAL
+  if [ "$2" = "$3" ]; then
+    echo "ok - $1: $3"
+  else
+    echo "not ok - $1: expected $2, got $3"
+    failures=$((failures + 1))
+  fi
+}
+
+# audit OUTFILE ARGS...: run the audit, keep its JSON, return its exit status.
+audit() {
+  local file=$1 rc=0
+  shift
+  "$harness" audit "$@" --format json > "$file" || rc=$?
+  return $rc
+}
+
+# What objdump sees in the same objects (GNU binutils, not our decoder).
+dis=$work/entry.dis
+aarch64-linux-gnu-objdump -d -r "$out/entry.o" > "$dis"
+objdump_ttbr=$(grep -cE $'\tmsr\tttbr[01]_el1, x' "$dis")
+in_tramp() { awk '/^[0-9a-f]+ <tramp_vectors>:/{f=1;next} /^[0-9a-f]+ </{f=0} f' "$dis"; }
+objdump_tramp_ttbr=$(in_tramp | grep -cE $'\tmsr\tttbr1_el1, x30')
+objdump_tramp_prfm=$(in_tramp | grep -cE $'\tprfm\tplil1strm')
+echo "# objdump: $objdump_ttbr TTBR writes, $objdump_tramp_ttbr in tramp_vectors, $objdump_tramp_prfm trampoline PRFMs"
+[ "$objdump_tramp_ttbr" -gt 0 ] || { echo "not ok - objdump found no trampoline"; exit 1; }
+
+# 1. The object as built, on ThunderX2: every TTBR write found, every trampoline window closed by an ISB.
+t0=$(date +%s%N)
+rc=0; audit "$work/tx2.json" "$out/entry.o" --model thunderx2 "${caps[@]}" || rc=$?
+t1=$(date +%s%N)
+check "entry.o on thunderx2 exits 0" 0 "$rc"
+check "audit of entry.o takes under a second" yes "$( (( (t1 - t0) < 1000000000 )) && echo yes || echo "no ($(( (t1 - t0) / 1000000 )) ms)")"
+echo "# audit of entry.o: $(( (t1 - t0) / 1000000 )) ms"
+j=$work/tx2.json
+check "TTBR writes found, as objdump counts" "$objdump_ttbr" "$(jq '.windows | length' "$j")"
+check "trampoline TTBR1 writes" "$objdump_tramp_ttbr" \
+  "$(jq '[.windows[] | select(.where | startswith("tramp_vectors+"))] | length' "$j")"
+check "trampoline windows closed by an ISB on every path, nothing inside" "$objdump_tramp_ttbr" \
+  "$(jq '[.windows[] | select((.where | startswith("tramp_vectors+")) and (.accesses | length) == 0
+          and (.ends | length) > 0 and (.ends | all(.kind == "closed" and (.text | startswith("isb")))))] | length' "$j")"
+check "hazards in entry.o on thunderx2" 0 "$(jq .hazards "$j")"
+check "windows left open in entry.o" 0 "$(jq .open "$j")"
+
+# 2. The alternatives: each trampoline PRFM is a site on ..._TX2_219_PRFM, NOPed on thunderx2 only.
+prfm='select(.capability == "ARM64_WORKAROUND_CAVIUM_TX2_219_PRFM" and (.where | startswith("tramp_vectors+"))
+        and (.original | startswith("prfm plil1strm")))'
+for model in thunderx2 cortex-a72; do
+  audit "$work/list-$model.json" "$out/entry.o" --model "$model" "${caps[@]}" --list-alternatives
+done
+check "PRFM sites on thunderx2, as objdump counts" "$objdump_tramp_prfm" \
+  "$(jq "[.sites[] | $prfm] | length" "$work/list-thunderx2.json")"
+check "PRFM sites applied (NOP) on thunderx2" "$objdump_tramp_prfm" \
+  "$(jq "[.sites[] | $prfm | select(.applied and .patched == \"nop\")] | length" "$work/list-thunderx2.json")"
+check "PRFM sites not applied on cortex-a72" "$objdump_tramp_prfm" \
+  "$(jq "[.sites[] | $prfm | select((.applied | not) and (.patched | startswith(\"prfm\")))] | length" \
+     "$work/list-cortex-a72.json")"
+check "callbacks named by their function" 0 \
+  "$(jq '[.sites[] | select(.callback != null and (.callback | test("^[A-Za-z_][A-Za-z0-9_]*$") | not))] | length' \
+     "$work/list-thunderx2.json")"
+
+# 3. Without the ISB after tramp_map_kernel: the vectors load sits in every trampoline window.
+tramp_loads='[.windows[] | select(.where | startswith("tramp_vectors+"))
+              | select(.accesses | any(.kind == "load" and (.text | startswith("ldr x30"))))] | length'
+tramp_prfms='[.windows[] | select(.where | startswith("tramp_vectors+"))
+              | select(.accesses | any(.kind == "prefetch" and (.text | startswith("prfm plil1strm"))))] | length'
+rc=0; audit "$work/noisb-tx2.json" "$out/entry-noisb.o" --model thunderx2 "${caps[@]}" || rc=$?
+check "entry.o without the ISB on thunderx2 exits 1" 1 "$rc"
+check "vectors load reported in every trampoline window" "$objdump_tramp_ttbr" "$(jq "$tramp_loads" "$work/noisb-tx2.json")"
+check "no PRFM left in a window on thunderx2 (patched away)" 0 "$(jq "$tramp_prfms" "$work/noisb-tx2.json")"
+
+rc=0; audit "$work/noisb-no219.json" "$out/entry-noisb.o" --model thunderx2 "${caps[@]}" \
+  --config "$out/config-no219" || rc=$?
+check "without the ISB, erratum 219 configured out: exit 1" 1 "$rc"
+check "vectors load still reported" "$objdump_tramp_ttbr" "$(jq "$tramp_loads" "$work/noisb-no219.json")"
+check "PRFM reported in every trampoline window" "$objdump_tramp_ttbr" "$(jq "$tramp_prfms" "$work/noisb-no219.json")"
+
+rc=0; audit "$work/noisb-a72.json" "$out/entry-noisb.o" --model cortex-a72 "${caps[@]}" || rc=$?
+check "without the ISB on cortex-a72 (no erratum 219): exit 0" 0 "$rc"
+
+echo "# $failures failed; total $(( $(date +%s) - start )) s"
+[ "$failures" -eq 0 ]
