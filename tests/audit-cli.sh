@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# The audit command's contract: exit 0 clean, 1 hazard on an affected model, 2 bad usage or input
+# with a message that names the file; run on the test objects of tests/objects/.
+#   audit-cli.sh ERRATA_HARNESS TEST_OBJ_DIR
+set -uo pipefail
+
+eh=${1:?usage: audit-cli.sh ERRATA_HARNESS TEST_OBJ_DIR}
+objs=${2:?usage: audit-cli.sh ERRATA_HARNESS TEST_OBJ_DIR}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+
+# expect NAME STATUS PATTERN CMD...: CMD exits STATUS and its output matches PATTERN (grep -E).
+expect() {
+  local name=$1 status=$2 pattern=$3 rc=0
+  shift 3
+  "$@" > "$tmp/out" 2>&1 || rc=$?
+  if [ "$rc" != "$status" ] || ! grep -qE -- "$pattern" "$tmp/out"; then
+    echo "not ok - $name: exit $rc (expected $status), output:"
+    sed 's/^/    /' "$tmp/out"
+    failures=$((failures + 1))
+  else
+    echo "ok - $name"
+  fi
+}
+
+rel=$objs/rel61.o
+head -c 100 "$rel" > "$tmp/truncated.o"
+printf '#define ARM64_A 0\n#define ARM64_A 1\n#define ARM64_NCAPS 2\n' > "$tmp/dup-cpucaps.h"
+printf 'CONFIG_X=y\nthis is not a config line\n' > "$tmp/bad.config"
+
+expect "help explains the inputs" 0 "--cpucaps H.*" "$eh" audit --help
+expect "help names ET_REL" 0 "ET_REL" "$eh" audit --help
+expect "hazards on thunderx2: exit 1" 1 "HAZARD load +win_prfm\+0x4" "$eh" audit "$rel" --model thunderx2 --kernel 6.1
+expect "same object on cortex-a72 (no erratum 219): exit 0" 0 "erratum tx2-219 does not affect" \
+  "$eh" audit "$rel" --model cortex-a72 --kernel 6.1
+expect "json output" 1 '^\{"file":.*"hazards":5,"open":2,' "$eh" audit "$rel" --model thunderx2 --kernel 6.1 --format json
+expect "alternatives listed with callback names" 0 "callback my_patch_cb" \
+  "$eh" audit "$rel" --model thunderx2 --kernel 6.1 --list-alternatives
+expect "PRFM site applied on thunderx2" 0 "prfm_site\+0x0 +ARM64_WORKAROUND_CAVIUM_TX2_219_PRFM +applied: prfm plil1strm, \[x30, #0x400\] -> nop" \
+  "$eh" audit "$rel" --model thunderx2 --kernel 6.1 --list-alternatives
+expect "truncated file: exit 2 naming it" 2 "truncated.o: " "$eh" audit "$tmp/truncated.o" --model thunderx2 --kernel 6.1
+expect "x86-64 ELF: exit 2 naming it" 2 "errata-harness: ELF machine 62, expected AArch64" \
+  "$eh" audit "$eh" --model thunderx2 --kernel 6.1
+expect "missing file: exit 2" 2 "nonexistent.o: cannot open" "$eh" audit "$tmp/nonexistent.o" --model thunderx2 --kernel 6.1
+expect "cpucaps with a duplicate: exit 2 naming file and line" 2 "dup-cpucaps.h:2: capability defined twice" \
+  "$eh" audit "$rel" --model thunderx2 --cpucaps "$tmp/dup-cpucaps.h"
+expect "bad .config: exit 2 naming file and line" 2 "bad.config:2:" \
+  "$eh" audit "$rel" --model thunderx2 --kernel 6.1 --config "$tmp/bad.config"
+expect "unknown model: exit 2" 2 "unknown model 'z80'" "$eh" audit "$rel" --model z80 --kernel 6.1
+expect "unknown kernel: exit 2" 2 "no built-in capability table for '3.0'" "$eh" audit "$rel" --model thunderx2 --kernel 3.0
+expect "no numbering given: exit 2" 2 "--cpucaps HEADER or --kernel VERSION" "$eh" audit "$rel" --model thunderx2
+expect "no model: exit 2" 2 "--model is required" "$eh" audit "$rel" --kernel 6.1
+expect "bad format: exit 2" 2 "neither text nor json" "$eh" audit "$rel" --model thunderx2 --kernel 6.1 --format xml
+expect "overlapping alternatives: exit 2" 2 "overlap.o: alternative sites overlap" \
+  "$eh" audit "$objs/overlap.o" --model thunderx2 --kernel 6.1
+
+echo "# $failures failed"
+[ "$failures" -eq 0 ]

@@ -1,0 +1,416 @@
+/* Tests the static TTBR audit on a relocatable object, and that hostile objects are input errors that name the file. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "eh/audit.h"
+#include "eh/cpucaps.h"
+#include "eh/elf.h"
+#include "eh/image.h"
+#include "eh/insn.h"
+#include "eh/kconfig.h"
+#include "eh/model.h"
+#include "test_objects.h"
+
+struct fixture {
+	struct eh_elf *elf;
+	struct eh_image *img;
+	struct eh_audit *audit;
+};
+
+static void open_audit(struct fixture *f, const char *model, const char *config_text)
+{
+	char path[4096];
+	size_t len;
+	unsigned char *buf = test_object_load("rel61", &len, path, sizeof(path));
+	struct eh_kconfig *cfg = NULL;
+	struct eh_error err = { 0 };
+
+	assert_non_null(buf);
+	assert_non_null(eh_model_find(model));
+	if ((config_text && eh_kconfig_parse(&cfg, "test.config", config_text, strlen(config_text), &err)) ||
+	    eh_elf_parse(&f->elf, path, buf, len, &err) ||
+	    eh_image_new(&f->img, f->elf, eh_cpucaps_builtin("6.1"), eh_model_find(model), cfg, &err) ||
+	    eh_audit_run(&f->audit, f->img, &err))
+		fail_msg("%s", err.msg);
+	eh_kconfig_free(cfg);
+	free(buf);
+}
+
+static void close_audit(struct fixture *f)
+{
+	eh_audit_free(f->audit);
+	eh_image_free(f->img);
+	eh_elf_free(f->elf);
+}
+
+/* What one window must hold, worked from tests/objects/rel61.S by hand. */
+struct expect_window {
+	const char *msr;          /* symbol the MSR is at (offset 0) */
+	const char *access[3];    /* "sym+off kind", in address order */
+	const char *end[3];       /* "sym+off kind", in address order */
+	const char *symbol;       /* the extern an end names */
+};
+
+struct window_row {
+	const char *name;
+	const char *model;
+	const char *config;       /* .config text, NULL for every option on */
+	const struct expect_window *w;
+	size_t nwindows;          /* windows the object has on this model */
+};
+
+static const struct expect_window win_isb = {
+	.msr = "win_isb", .end = { "win_isb+0x8 closed" },
+};
+static const struct expect_window win_prfm_tx2 = {
+	.msr = "win_prfm", .access = { "win_prfm+0x4 load" }, .end = { "prfm_site+0x4 closed" },
+};
+static const struct expect_window win_prfm_plain = {
+	.msr = "win_prfm", .access = { "win_prfm+0x4 load", "prfm_site+0x0 prefetch" },
+	.end = { "prfm_site+0x4 closed" },
+};
+static const struct expect_window win_cond = {
+	.msr = "win_cond", .access = { "win_cond+0x8 load", "win_cond+0x14 store" },
+	.end = { "win_cond+0xc closed", "win_cond+0x18 closed" },
+};
+static const struct expect_window win_cross = {
+	.msr = "win_cross", .access = { "far_away+0x0 store" }, .end = { "far_away+0x4 closed" },
+};
+static const struct expect_window win_call = {
+	.msr = "win_call", .access = { "helper+0x0 load" }, .end = { "win_call+0x8 closed" },
+};
+static const struct expect_window win_extern = {
+	.msr = "win_extern", .end = { "win_extern+0x4 branch out of the object" }, .symbol = "external_fn",
+};
+static const struct expect_window win_indirect = {
+	.msr = "win_indirect", .end = { "win_indirect+0x4 indirect branch" },
+};
+static const struct expect_window win_patched_in = {
+	.msr = "win_patched_in", .end = { "win_patched_in+0x4 closed" },
+};
+
+static const struct window_row rows[] = {
+	{ "straight to ISB", "thunderx2", NULL, &win_isb, 8 },
+	{ "PRFM patched away on thunderx2", "thunderx2", NULL, &win_prfm_tx2, 8 },
+	{ "PRFM kept on cortex-a72", "cortex-a72", NULL, &win_prfm_plain, 7 },
+	{ "PRFM kept with erratum 219 configured out", "thunderx2",
+	  "# CONFIG_CAVIUM_TX2_ERRATUM_219 is not set\n", &win_prfm_plain, 7 },
+	{ "both ways at CBZ", "thunderx2", NULL, &win_cond, 8 },
+	{ "branch to another section", "thunderx2", NULL, &win_cross, 8 },
+	{ "into a call and back", "cortex-a72", NULL, &win_call, 7 },
+	{ "branch out of the object", "thunderx2", NULL, &win_extern, 8 },
+	{ "indirect branch", "thunderx2", NULL, &win_indirect, 8 },
+	{ "TTBR write patched in on thunderx2", "thunderx2", NULL, &win_patched_in, 8 },
+	{ 0 },
+};
+
+static void run_window(void **state)
+{
+	const struct window_row *r = *state;
+	const struct expect_window *x = r->w;
+	struct fixture f = { 0 };
+	const struct eh_audit_window *w = NULL;
+	char buf[256], loc[160];
+	size_t i, n;
+
+	open_audit(&f, r->model, r->config);
+	if (f.audit->nwindows != r->nwindows)
+		fail_msg("%s: %zu windows, expected %zu", r->name, f.audit->nwindows, r->nwindows);
+	for (i = 0; i < f.audit->nwindows; i++)
+		if (!strcmp(eh_elf_describe(f.elf, f.audit->windows[i].msr, loc, sizeof(loc)),
+			    (snprintf(buf, sizeof(buf), "%s+0x0", x->msr), buf)))
+			w = &f.audit->windows[i];
+	if (!w)
+		fail_msg("%s: no window at %s", r->name, x->msr);
+	for (n = 0; n < 3 && x->access[n]; n++)
+		;
+	if (w->naccesses != n)
+		fail_msg("%s: %zu accesses, expected %zu", r->name, w->naccesses, n);
+	for (i = 0; i < n; i++) {
+		snprintf(buf, sizeof(buf), "%s %s", eh_elf_describe(f.elf, w->accesses[i].addr, loc, sizeof(loc)),
+			 eh_insn_access_name(w->accesses[i].flags));
+		if (strcmp(buf, x->access[i]))
+			fail_msg("%s: access %zu is '%s', expected '%s'", r->name, i, buf, x->access[i]);
+	}
+	for (n = 0; n < 3 && x->end[n]; n++)
+		;
+	if (w->nends != n)
+		fail_msg("%s: %zu ends, expected %zu", r->name, w->nends, n);
+	for (i = 0; i < n; i++) {
+		snprintf(buf, sizeof(buf), "%s %s", eh_elf_describe(f.elf, w->ends[i].addr, loc, sizeof(loc)),
+			 eh_audit_end_name(w->ends[i].kind));
+		if (strcmp(buf, x->end[i]))
+			fail_msg("%s: end %zu is '%s', expected '%s'", r->name, i, buf, x->end[i]);
+	}
+	if (x->symbol && (!w->ends[0].symbol || strcmp(w->ends[0].symbol, x->symbol)))
+		fail_msg("%s: the end should name %s", r->name, x->symbol);
+	close_audit(&f);
+}
+
+/* Totals: the hazards of every window, the windows with an open path (extern, indirect). */
+static void test_totals(void **state)
+{
+	struct fixture f = { 0 };
+
+	(void)state;
+	open_audit(&f, "thunderx2", NULL);
+	assert_int_equal(f.audit->naccesses, 5);  /* ldr literal, ldr + str, stp, callee's ldr */
+	assert_int_equal(f.audit->nopen, 2);
+	close_audit(&f);
+	open_audit(&f, "cortex-a72", NULL);
+	assert_int_equal(f.audit->naccesses, 6);  /* and the PRFM */
+	close_audit(&f);
+}
+
+/* How a corrupted copy of rel61.o is rewritten, and what the harness must say about it. */
+enum stage { AT_PARSE, AT_IMAGE };
+
+struct hostile {
+	const char *name;
+	void (*mutate)(unsigned char *buf, size_t *len);
+	enum stage stage;
+	const char *what;
+};
+
+static void truncate_header(unsigned char *buf, size_t *len)
+{
+	(void)buf;
+	*len = 40;
+}
+
+static void truncate_half(unsigned char *buf, size_t *len)
+{
+	(void)buf;
+	*len /= 2;
+}
+
+static void set_machine_x86_64(unsigned char *buf, size_t *len)
+{
+	(void)len;
+	buf[offsetof(Elf64_Ehdr, e_machine)] = EM_X86_64;
+	buf[offsetof(Elf64_Ehdr, e_machine) + 1] = 0;
+}
+
+static void set_class_32(unsigned char *buf, size_t *len)
+{
+	(void)len;
+	buf[EI_CLASS] = ELFCLASS32;
+}
+
+static void text_past_end(unsigned char *buf, size_t *len)
+{
+	Elf64_Shdr sh;
+	size_t at = test_object_shdr(buf, ".text", &sh);
+
+	sh.sh_offset = *len - 8;
+	memcpy(buf + at, &sh, sizeof(sh));
+}
+
+/* The n-th Elf64_Rela of .rela.altinstructions, to be edited in place. */
+static unsigned char *alt_rela(unsigned char *buf, unsigned n)
+{
+	Elf64_Shdr sh;
+
+	test_object_shdr(buf, ".rela.altinstructions", &sh);
+	return buf + sh.sh_offset + n * sizeof(Elf64_Rela);
+}
+
+static void edit_rela(unsigned char *buf, unsigned n, int field, uint64_t v)
+{
+	Elf64_Rela r;
+
+	memcpy(&r, alt_rela(buf, n), sizeof(r));
+	if (field == 0)
+		r.r_offset = v;
+	else if (field == 1)
+		r.r_info = v;
+	else
+		r.r_addend = (int64_t)v;
+	memcpy(alt_rela(buf, n), &r, sizeof(r));
+}
+
+static uint64_t rela_info(unsigned char *buf, unsigned n)
+{
+	Elf64_Rela r;
+
+	memcpy(&r, alt_rela(buf, n), sizeof(r));
+	return r.r_info;
+}
+
+static void reloc_offset_outside(unsigned char *buf, size_t *len)
+{
+	(void)len;
+	edit_rela(buf, 0, 0, 0x10000);
+}
+
+static void reloc_symbol_outside(unsigned char *buf, size_t *len)
+{
+	(void)len;
+	edit_rela(buf, 0, 1, (uint64_t)0xffff << 32 | R_AARCH64_PREL32);
+}
+
+static void reloc_type_unknown(unsigned char *buf, size_t *len)
+{
+	(void)len;
+	edit_rela(buf, 0, 1, (rela_info(buf, 0) & ~0xffffffffull) | 1000);
+}
+
+static void alt_orig_outside(unsigned char *buf, size_t *len)
+{
+	(void)len;
+	edit_rela(buf, 0, 2, 0x100000);
+}
+
+static void alt_repl_outside(unsigned char *buf, size_t *len)
+{
+	(void)len;
+	edit_rela(buf, 1, 2, 0x100000);
+}
+
+/* Point the first site's original at the symbol of the callback's entry (undefined here). */
+static void alt_orig_extern(unsigned char *buf, size_t *len)
+{
+	(void)len;
+	edit_rela(buf, 0, 1, rela_info(buf, 5));
+}
+
+/* The n-th 12-byte struct alt_instr of .altinstructions. */
+static unsigned char *alt_entry(unsigned char *buf, unsigned n)
+{
+	Elf64_Shdr sh;
+
+	test_object_shdr(buf, ".altinstructions", &sh);
+	return buf + sh.sh_offset + n * 12;
+}
+
+static void alt_bad_length(unsigned char *buf, size_t *len)
+{
+	(void)len;
+	alt_entry(buf, 0)[10] = 6;
+}
+
+static void alt_cap_out_of_range(unsigned char *buf, size_t *len)
+{
+	(void)len;
+	alt_entry(buf, 0)[8] = 200;
+}
+
+static const struct hostile hostile[] = {
+	{ "truncated ELF header", truncate_header, AT_PARSE, "truncated ELF header" },
+	{ "truncated file", truncate_half, AT_PARSE, "past the end" },
+	{ "x86-64 ELF", set_machine_x86_64, AT_PARSE, "expected AArch64" },
+	{ "32-bit ELF", set_class_32, AT_PARSE, "ELFCLASS64" },
+	{ "section contents past the end", text_past_end, AT_PARSE, "past the end of the file" },
+	{ "relocation offset outside its section", reloc_offset_outside, AT_PARSE, "is outside .altinstructions" },
+	{ "relocation symbol out of range", reloc_symbol_outside, AT_PARSE, "symbol 65535 of" },
+	{ "relocation type unknown", reloc_type_unknown, AT_PARSE, "type 1000 is not supported" },
+	{ "alternative original outside its section", alt_orig_outside, AT_IMAGE,
+	  "outside every executable section" },
+	{ "alternative replacement outside its section", alt_repl_outside, AT_IMAGE,
+	  "outside every allocated section" },
+	{ "alternative original in another object", alt_orig_extern, AT_IMAGE, "does not define" },
+	{ "alternative lengths differ", alt_bad_length, AT_IMAGE, "equal multiples of 4" },
+	{ "alternative capability out of range", alt_cap_out_of_range, AT_IMAGE,
+	  "capability 200 is out of range" },
+	{ 0 },
+};
+
+static void run_hostile(void **state)
+{
+	const struct hostile *h = *state;
+	char path[4096];
+	size_t len;
+	unsigned char *buf = test_object_load("rel61", &len, path, sizeof(path));
+	struct eh_elf *elf = NULL;
+	struct eh_image *img = NULL;
+	struct eh_error err = { 0 };
+	int rc;
+
+	assert_non_null(buf);
+	h->mutate(buf, &len);
+	rc = eh_elf_parse(&elf, path, buf, len, &err);
+	if (!rc && h->stage == AT_IMAGE)
+		rc = eh_image_new(&img, elf, eh_cpucaps_builtin("6.1"), eh_model_find("thunderx2"), NULL, &err);
+	if (rc != EH_EINPUT || strncmp(err.msg, path, strlen(path)) || !strstr(err.msg, h->what))
+		fail_msg("%s: rc %d, message '%s'; expected EH_EINPUT naming %s and saying '%s'", h->name,
+			 rc, err.msg, path, h->what);
+	eh_image_free(img);
+	eh_elf_free(elf);
+	free(buf);
+}
+
+/* Two alternatives over one instruction: the kernel would patch it twice. */
+static void test_overlap(void **state)
+{
+	char path[4096];
+	size_t len;
+	unsigned char *buf = test_object_load("overlap", &len, path, sizeof(path));
+	struct eh_elf *elf = NULL;
+	struct eh_image *img = NULL;
+	struct eh_error err = { 0 };
+
+	(void)state;
+	assert_non_null(buf);
+	if (eh_elf_parse(&elf, path, buf, len, &err))
+		fail_msg("%s", err.msg);
+	assert_int_equal(eh_image_new(&img, elf, eh_cpucaps_builtin("6.1"), eh_model_find("thunderx2"),
+				      NULL, &err), EH_EINPUT);
+	assert_non_null(strstr(err.msg, path));
+	assert_non_null(strstr(err.msg, "overlap: twice+0x0"));
+	assert_null(img);
+	eh_elf_free(elf);
+	free(buf);
+}
+
+/* Every allocation from load to audit fails in turn: EH_ENOMEM each time, never a crash. */
+static void test_alloc_failures(void **state)
+{
+	char path[4096];
+	size_t len;
+	unsigned char *buf = test_object_load("rel61", &len, path, sizeof(path));
+	unsigned long n;
+
+	(void)state;
+	assert_non_null(buf);
+	for (n = 1;; n++) {
+		struct fixture f = { 0 };
+		struct eh_error err = { 0 };
+		int rc;
+
+		eh_alloc_fail_at(n);
+		rc = eh_elf_parse(&f.elf, path, buf, len, &err);
+		if (!rc)
+			rc = eh_image_new(&f.img, f.elf, eh_cpucaps_builtin("6.1"), eh_model_find("thunderx2"),
+					  NULL, &err);
+		if (!rc)
+			rc = eh_audit_run(&f.audit, f.img, &err);
+		eh_alloc_fail_at(0);
+		close_audit(&f);
+		if (!rc)
+			break;
+		if (rc != EH_ENOMEM)
+			fail_msg("allocation %lu failing gave %d: %s", n, rc, err.msg);
+	}
+	assert_true(n > 10);
+	free(buf);
+}
+
+int main(void)
+{
+	struct CMUnitTest tests[sizeof(rows) / sizeof(rows[0]) + sizeof(hostile) / sizeof(hostile[0]) + 3];
+	size_t i, n = 0;
+
+	for (i = 0; rows[i].name; i++)
+		tests[n++] = (struct CMUnitTest){ .name = rows[i].name, .test_func = run_window,
+						  .initial_state = (void *)&rows[i] };
+	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_totals);
+	for (i = 0; hostile[i].name; i++)
+		tests[n++] = (struct CMUnitTest){ .name = hostile[i].name, .test_func = run_hostile,
+						  .initial_state = (void *)&hostile[i] };
+	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_overlap);
+	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_alloc_failures);
+	return _cmocka_run_group_tests("audit", tests, n, NULL, NULL);
+}

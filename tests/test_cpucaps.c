@@ -1,0 +1,198 @@
+/* Tests capability numbering: the built-in 5.4 and 6.1 tables and the cpucaps.h parser, hostile headers included. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "eh/cpucaps.h"
+
+struct known_cap {
+	const char *kernel, *name;
+	unsigned number;
+};
+
+/*
+ * 5.4: asm/cpucaps.h after 9405447ef79b. 6.1: arch/arm64/tools/cpucaps counted
+ * by hand (entries in file order from 0, comment lines skipped).
+ */
+static const struct known_cap known[] = {
+	{ "5.4", "ARM64_WORKAROUND_QCOM_FALKOR_E1003", 18 },
+	{ "5.4", "ARM64_WORKAROUND_CAVIUM_TX2_219_TVM", 45 },
+	{ "5.4", "ARM64_WORKAROUND_CAVIUM_TX2_219_PRFM", 46 },
+	{ "6.1", "ARM64_ALWAYS_BOOT", 0 },
+	{ "6.1", "ARM64_ALWAYS_SYSTEM", 1 },
+	{ "6.1", "ARM64_HAS_32BIT_EL0_DO_NOT_USE", 3 },
+	{ "6.1", "ARM64_WORKAROUND_CAVIUM_TX2_219_PRFM", 74 },
+	{ "6.1", "ARM64_WORKAROUND_CAVIUM_TX2_219_TVM", 75 },
+	{ "6.1", "ARM64_WORKAROUND_QCOM_FALKOR_E1003", 79 },
+	{ "6.1", "ARM64_WORKAROUND_BROKEN_AMU_CONSTCNT", 84 },
+	{ 0 },
+};
+
+static void test_builtin_tables(void **state)
+{
+	const struct known_cap *k;
+	const struct eh_cpucaps *v54 = eh_cpucaps_builtin("5.4"), *v61 = eh_cpucaps_builtin("6.1");
+
+	(void)state;
+	assert_non_null(v54);
+	assert_non_null(v61);
+	assert_int_equal(v54->ncaps, 47);
+	assert_int_equal(v54->cb_style, EH_ALT_CB_NCAPS);
+	assert_int_equal(v61->ncaps, 85);
+	assert_int_equal(v61->cb_style, EH_ALT_CB_BIT15);
+	assert_int_equal(v61->ncap_entries, 85);
+	assert_null(eh_cpucaps_builtin("4.19"));
+	for (k = known; k->kernel; k++) {
+		const struct eh_cpucaps *t = eh_cpucaps_builtin(k->kernel);
+		const char *name = eh_cpucaps_name(t, k->number);
+		unsigned n = 0;
+
+		if (!name || strcmp(name, k->name) || eh_cpucaps_number(t, k->name, &n) || n != k->number)
+			fail_msg("%s: %s should be %u, table says %s", k->kernel, k->name, k->number,
+				 name ? name : "nothing");
+	}
+}
+
+/* The shape of 5.x's hand-written header. */
+static const char header_5x[] =
+	"/* SPDX-License-Identifier: GPL-2.0-only */\n"
+	"/*\n"
+	" * arch/arm64/include/asm/cpucaps.h\n"
+	" *\n"
+	" * Copyright (C) 2014 ARM Ltd.\n"
+	" */\n"
+	"#ifndef __ASM_CPUCAPS_H\n"
+	"#define __ASM_CPUCAPS_H\n"
+	"\n"
+	"#define ARM64_WORKAROUND_CLEAN_CACHE\t\t0\n"
+	"#define ARM64_WORKAROUND_DEVICE_LOAD_ACQUIRE\t1\n"
+	"#define ARM64_WORKAROUND_CAVIUM_TX2_219_PRFM\t2 /* trailing comment */\n"
+	"\n"
+	"#define ARM64_NCAPS\t\t\t\t3\n"
+	"\n"
+	"#endif /* __ASM_CPUCAPS_H */\n";
+
+/* The shape of 6.x's generated header (gen-cpucaps.awk). */
+static const char header_6x[] =
+	"#ifndef __ASM_CPUCAPS_H\n"
+	"#define __ASM_CPUCAPS_H\n"
+	"\n"
+	"/* Generated file - do not edit */\n"
+	"\n"
+	"#define ARM64_ALWAYS_BOOT                   \t0\n"
+	"#define ARM64_ALWAYS_SYSTEM                 \t1\n"
+	"#define ARM64_WORKAROUND_CAVIUM_TX2_219_PRFM\t2\n"
+	"#define ARM64_NCAPS\t\t\t\t3\n"
+	"\n"
+	"#endif /* __ASM_CPUCAPS_H */\n";
+
+static void test_parse_headers(void **state)
+{
+	struct eh_cpucaps *t = NULL;
+	struct eh_error err = { 0 };
+	unsigned n = 0;
+
+	(void)state;
+	if (eh_cpucaps_parse(&t, "5x/cpucaps.h", header_5x, strlen(header_5x), &err))
+		fail_msg("%s", err.msg);
+	assert_int_equal(t->ncaps, 3);
+	assert_int_equal(t->ncap_entries, 3);
+	assert_int_equal(t->cb_style, EH_ALT_CB_NCAPS);
+	assert_string_equal(t->source, "5x/cpucaps.h");
+	assert_int_equal(eh_cpucaps_number(t, "ARM64_WORKAROUND_CAVIUM_TX2_219_PRFM", &n), 0);
+	assert_int_equal(n, 2);
+	eh_cpucaps_free(t);
+
+	if (eh_cpucaps_parse(&t, "6x/cpucaps.h", header_6x, strlen(header_6x), &err))
+		fail_msg("%s", err.msg);
+	assert_int_equal(t->ncaps, 3);
+	assert_int_equal(t->cb_style, EH_ALT_CB_BIT15);
+	assert_string_equal(eh_cpucaps_name(t, 1), "ARM64_ALWAYS_SYSTEM");
+	eh_cpucaps_free(t);
+}
+
+struct bad_header {
+	const char *name;
+	const char *text;
+	const char *where;   /* the file:line (or file) the message must start with */
+	const char *what;    /* and a phrase it must hold */
+};
+
+static const struct bad_header bad[] = {
+	{ "duplicate name", "#define ARM64_A 0\n#define ARM64_A 1\n#define ARM64_NCAPS 2\n",
+	  "h:2:", "defined twice" },
+	{ "duplicate number", "#define ARM64_A 0\n#define ARM64_B 0\n#define ARM64_NCAPS 2\n",
+	  "h:2:", "already used" },
+	{ "garbage line", "#define ARM64_A 0\nint x;\n#define ARM64_NCAPS 1\n", "h:2:",
+	  "expected a preprocessor line" },
+	{ "number not decimal", "#define ARM64_A zero\n#define ARM64_NCAPS 1\n", "h:1:",
+	  "not a decimal number" },
+	{ "number with junk", "#define ARM64_A 1x\n#define ARM64_NCAPS 2\n", "h:1:",
+	  "not a decimal number" },
+	{ "number too large", "#define ARM64_A 70000\n#define ARM64_NCAPS 70001\n", "h:1:",
+	  "below 32768" },
+	{ "out of range", "#define ARM64_A 0\n#define ARM64_B 5\n#define ARM64_NCAPS 2\n", "h:2:",
+	  "out of range" },
+	{ "no ARM64_NCAPS", "#define ARM64_A 0\n", "h:", "ARM64_NCAPS" },
+	{ "ARM64_NCAPS twice", "#define ARM64_A 0\n#define ARM64_NCAPS 1\n#define ARM64_NCAPS 1\n",
+	  "h:3:", "twice" },
+	{ "unterminated comment", "#define ARM64_A 0\n/* open\n#define ARM64_NCAPS 1\n", "h:3:",
+	  "unterminated comment" },
+	{ "empty", "", "h:", "not a cpucaps.h" },
+	{ "binary", "\x7f" "ELF\x02\x01\x01", "h:1:", "expected a preprocessor line" },
+	{ 0 },
+};
+
+static void run_bad(void **state)
+{
+	const struct bad_header *b = *state;
+	struct eh_cpucaps *t = (struct eh_cpucaps *)1;
+	struct eh_error err = { 0 };
+	int rc = eh_cpucaps_parse(&t, "h", b->text, strlen(b->text), &err);
+
+	if (rc != EH_EINPUT || t || strncmp(err.msg, b->where, strlen(b->where)) ||
+	    !strstr(err.msg, b->what))
+		fail_msg("%s: rc %d, message '%s', expected EH_EINPUT with '%s ... %s'", b->name, rc,
+			 err.msg, b->where, b->what);
+}
+
+/* Every allocation of the parser fails in turn: each failure is EH_ENOMEM and leaves nothing. */
+static void test_alloc_failures(void **state)
+{
+	unsigned long n;
+
+	(void)state;
+	for (n = 1;; n++) {
+		struct eh_cpucaps *t = NULL;
+		struct eh_error err = { 0 };
+		int rc;
+
+		eh_alloc_fail_at(n);
+		rc = eh_cpucaps_parse(&t, "5x", header_5x, strlen(header_5x), &err);
+		eh_alloc_fail_at(0);
+		if (!rc) {
+			eh_cpucaps_free(t);
+			break;
+		}
+		if (rc != EH_ENOMEM || t)
+			fail_msg("allocation %lu failing gave %d: %s", n, rc, err.msg);
+	}
+	assert_true(n > 2);
+}
+
+int main(void)
+{
+	struct CMUnitTest tests[sizeof(bad) / sizeof(bad[0]) + 3];
+	size_t i, n = 0;
+
+	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_builtin_tables);
+	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_parse_headers);
+	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_alloc_failures);
+	for (i = 0; bad[i].name; i++)
+		tests[n++] = (struct CMUnitTest){ .name = bad[i].name, .test_func = run_bad,
+						  .initial_state = (void *)&bad[i] };
+	return _cmocka_run_group_tests("cpucaps", tests, n, NULL, NULL);
+}
