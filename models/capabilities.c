@@ -50,7 +50,24 @@ static bool has_sve(const struct eh_model *m)
 	return !eh_model_id_reg(m, EH_ID_AA64PFR0_EL1, &pfr0) && ((pfr0 >> 32) & 0xf);
 }
 
+/* 6.1's ARM64_ALWAYS_BOOT / _SYSTEM: set on every CPU, so callbacks and alternatives can depend on them. */
+static bool always(const struct eh_model *m)
+{
+	(void)m;
+	return true;
+}
+
 const struct eh_capability eh_capabilities[] = {
+	{
+		.name = "ARM64_ALWAYS_BOOT",
+		.desc = "Always set (Linux 6.1+), from boot",
+		.matches = always,
+	},
+	{
+		.name = "ARM64_ALWAYS_SYSTEM",
+		.desc = "Always set (Linux 6.1+), once every CPU is up",
+		.matches = always,
+	},
 	{
 		.name = "ARM64_WORKAROUND_CAVIUM_TX2_219_TVM",
 		.desc = "Cavium ThunderX2 erratum 219 (KVM guest sysreg trapping)",

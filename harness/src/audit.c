@@ -212,9 +212,13 @@ static int audit_window(struct walk *wk, uint64_t msr, const struct eh_insn *in)
 	}
 	if (rc)
 		return rc;
-	qsort(w->accesses, w->naccesses, sizeof(*w->accesses), cmp_access);
-	qsort(w->ends, w->nends, sizeof(*w->ends), cmp_end);
-	qsort(w->sites, w->nsites, sizeof(*w->sites), cmp_site);
+	/* qsort with a NULL base is undefined even for zero elements. */
+	if (w->naccesses)
+		qsort(w->accesses, w->naccesses, sizeof(*w->accesses), cmp_access);
+	if (w->nends)
+		qsort(w->ends, w->nends, sizeof(*w->ends), cmp_end);
+	if (w->nsites)
+		qsort(w->sites, w->nsites, sizeof(*w->sites), cmp_site);
 	return 0;
 }
 
