@@ -32,6 +32,10 @@ printf 'CONFIG_X=y\nthis is not a config line\n' > "$tmp/bad.config"
 expect "help explains the inputs" 0 "--cpucaps H.*" "$eh" audit --help
 expect "help names ET_REL" 0 "ET_REL" "$eh" audit --help
 expect "hazards on thunderx2: exit 1" 1 "HAZARD load +win_prfm\+0x4" "$eh" audit "$rel" --model thunderx2 --kernel 6.1
+expect "clean object on thunderx2: exit 0" 0 "2 TTBR writes, 0 hazards, 0 windows not closed" \
+  "$eh" audit "$objs/clean.o" --model thunderx2 --kernel 6.1
+expect "window left by an indirect branch on thunderx2: exit 1" 1 "OPEN at switch_and_jump\+0x4: indirect branch, br x1" \
+  "$eh" audit "$objs/open.o" --model thunderx2 --kernel 6.1
 expect "same object on cortex-a72 (no erratum 219): exit 0" 0 "erratum tx2-219 does not affect" \
   "$eh" audit "$rel" --model cortex-a72 --kernel 6.1
 expect "json output" 1 '^\{"file":.*"hazards":5,"open":2,' "$eh" audit "$rel" --model thunderx2 --kernel 6.1 --format json

@@ -65,8 +65,9 @@ static void audit_help(FILE *f)
 		"  --list-alternatives list every alternative site instead: symbol+offset, capability,\n"
 		"                      applied or not on M and why, callbacks with their function\n"
 		"\n"
-		"exit status: 0 no hazard (or the model is not affected by erratum %s), 1 a hazard on a\n"
-		"model that has it, 2 bad usage or bad input (the message names the file and the problem)\n"
+		"exit status: 0 no hazard (or the model is not affected by erratum %s), 1 a hazard or a\n"
+		"window that cannot be followed to its end (an indirect branch, a branch out of the object)\n"
+		"on a model that has it, 2 bad usage or bad input (the message names the file and the problem)\n"
 		"\nmodels:", AUDIT_ERRATUM);
 	for (m = eh_models; *m; m++)
 		fprintf(f, " %s", (*m)->name);
@@ -415,7 +416,8 @@ int cli_audit(int argc, char **argv)
 		print_json(&a, au);
 	else
 		print_text(&a, au);
-	rc = au && au->naccesses && a.affected ? EXIT_UNEXPECTED : 0;
+	/* A window not followed to its close may hold accesses elsewhere: not clean either. */
+	rc = au && (au->naccesses || au->nopen) && a.affected ? EXIT_UNEXPECTED : 0;
 out:
 	if (err.code)
 		fprintf(stderr, "errata-harness audit: %s\n", err.msg);
