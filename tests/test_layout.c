@@ -8,6 +8,7 @@
 #include "eh/alt.h"
 #include "eh/cpucaps.h"
 #include "eh/elf.h"
+#include "eh/insn.h"
 #include "test_objects.h"
 
 static struct eh_elf *load_rel61(void)
@@ -97,6 +98,67 @@ static void test_relocations_applied(void **state)
 	eh_elf_free(elf);
 }
 
+/* How a relocated field of `relocs` in rel61.S must read, from the ABI's definition of each type. */
+enum field_kind {
+	TARGET,       /* branch, ADR or literal: the decoder's target is S */
+	PAGE,         /* ADRP: the page of S */
+	LO12,         /* imm12 << scale is the low 12 bits of S */
+	MOVW,         /* imm16 is bits [shift + 15 : shift] of S */
+};
+
+struct field_row {
+	const char *name;
+	unsigned off;             /* from relocs */
+	enum field_kind kind;
+	const char *symbol;       /* S */
+	unsigned scale_or_shift;
+};
+
+static const struct field_row field_rows[] = {
+	{ "ADR_PREL_PG_HI21", 0x00, PAGE, "vectors_ptr", 0 },
+	{ "ADD_ABS_LO12_NC", 0x04, LO12, "vectors_ptr", 0 },
+	{ "LDST64_ABS_LO12_NC", 0x08, LO12, "vectors_ptr", 3 },
+	{ "MOVW_UABS_G3", 0x0c, MOVW, "vectors_ptr", 48 },
+	{ "MOVW_UABS_G2_NC", 0x10, MOVW, "vectors_ptr", 32 },
+	{ "MOVW_UABS_G1_NC", 0x14, MOVW, "vectors_ptr", 16 },
+	{ "MOVW_UABS_G0_NC", 0x18, MOVW, "vectors_ptr", 0 },
+	{ "ADR_PREL_LO21", 0x1c, TARGET, "win_isb", 0 },
+	{ "TSTBR14", 0x20, TARGET, "win_isb", 0 },
+	{ "CONDBR19", 0x24, TARGET, "win_isb", 0 },
+	{ "CALL26", 0x28, TARGET, "win_isb", 0 },
+	{ "LD_PREL_LO19", 0x2c, TARGET, "vectors_ptr", 0 },
+	{ 0 },
+};
+
+static void test_code_relocations(void **state)
+{
+	struct eh_elf *elf = load_rel61();
+	struct eh_decoder *dec = NULL;
+	struct eh_error err = { 0 };
+	const struct field_row *r;
+
+	(void)state;
+	if (eh_decoder_new(&dec, &err))
+		fail_msg("%s", err.msg);
+	for (r = field_rows; r->name; r++) {
+		uint64_t at = sym(elf, "relocs") + r->off, s = sym(elf, r->symbol), got, want;
+		struct eh_insn in;
+
+		eh_decoder_decode(dec, at, word(elf, at), &in);
+		switch (r->kind) {
+		case TARGET: got = in.target; want = s; break;
+		case PAGE: got = in.target; want = s & ~0xfffull; break;
+		case LO12: got = ((in.word >> 10) & 0xfff) << r->scale_or_shift; want = s & 0xfff; break;
+		default: got = (in.word >> 5) & 0xffff; want = (s >> r->scale_or_shift) & 0xffff; break;
+		}
+		if (got != want)
+			fail_msg("%s: %s reads 0x%llx, expected 0x%llx", r->name, in.text,
+				 (unsigned long long)got, (unsigned long long)want);
+	}
+	eh_decoder_free(dec);
+	eh_elf_free(elf);
+}
+
 /* A relocation against a symbol the object does not define is left alone and named. */
 static void test_externs_named(void **state)
 {
@@ -150,6 +212,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sections_placed),
 		cmocka_unit_test(test_relocations_applied),
+		cmocka_unit_test(test_code_relocations),
 		cmocka_unit_test(test_externs_named),
 		cmocka_unit_test(test_alternatives_resolved),
 	};

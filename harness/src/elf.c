@@ -1,5 +1,6 @@
 /* Loads an AArch64 ELF through libelf into owned, validated section and symbol tables. */
 #include "eh/elf.h"
+#include "layout.h"
 
 #include <errno.h>
 #include <gelf.h>

@@ -1,5 +1,5 @@
 /* Places the sections of a relocatable AArch64 object at kernel-like addresses and applies its relocations. */
-#include "eh/elf.h"
+#include "layout.h"
 
 #include <elf.h>
 #include <inttypes.h>
@@ -42,73 +42,87 @@ static int fits_signed(int64_t v, unsigned bits)
 	return v >= -(1ll << (bits - 1)) && v < (1ll << (bits - 1));
 }
 
+/* Replace bits [shift, shift + bits) of the instruction word at field with v. */
+static void set_bits(uint8_t *field, unsigned shift, unsigned bits, uint64_t v)
+{
+	uint32_t mask = (uint32_t)(((1ull << bits) - 1) << shift);
+
+	wr(field, (rd32(field) & ~mask) | (((uint32_t)v << shift) & mask), 4);
+}
+
+/* ADR and ADRP split their 21-bit immediate: immlo in bits 30:29, immhi in bits 23:5. */
+static void set_adr_imm(uint8_t *field, int64_t imm)
+{
+	set_bits(field, 29, 2, (uint64_t)imm & 3);
+	set_bits(field, 5, 19, (uint64_t)imm >> 2);
+}
+
+enum fit { FITS, OVERFLOW, UNKNOWN_TYPE };
+
 /*
  * One relocation of the AArch64 ELF ABI (ELF for the Arm 64-bit Architecture,
- * section 5.7): S + A - P for PC-relative forms, Page(S + A) - Page(P) for ADRP,
- * the low 12 bits scaled by the access size for the LO12 forms. Returns 0, or
- * 1 when the value does not fit the field.
+ * relocation operations): S + A - P for PC-relative forms, Page(S + A) - Page(P)
+ * for ADRP, the low 12 bits scaled by the access size for the LO12 forms, 16-bit
+ * groups for MOVW. The _NC forms are not checked for overflow, as in a real link.
  */
-static int apply(uint8_t *field, uint32_t type, uint64_t s_a, uint64_t p, int *known)
+static enum fit apply(uint8_t *field, uint32_t type, uint64_t s_a, uint64_t p)
 {
 	int64_t pcrel = (int64_t)(s_a - p);
-	uint32_t insn;
-	unsigned shift;
+	int64_t pages = (int64_t)((s_a & ~0xfffull) - (p & ~0xfffull)) / 4096;
+	unsigned g;
 
-	*known = 1;
 	switch (type) {
-	case R_AARCH64_NONE:
-		return 0;
 	case R_AARCH64_ABS64:
 		wr(field, s_a, 8);
-		return 0;
+		return FITS;
 	case R_AARCH64_ABS32:
 		wr(field, s_a, 4);
-		return s_a > UINT32_MAX && (int64_t)s_a < INT32_MIN;
+		return s_a <= UINT32_MAX || (int64_t)s_a >= INT32_MIN ? FITS : OVERFLOW;
 	case R_AARCH64_PREL64:
 		wr(field, (uint64_t)pcrel, 8);
-		return 0;
+		return FITS;
 	case R_AARCH64_PREL32:
 		wr(field, (uint64_t)pcrel, 4);
-		return !fits_signed(pcrel, 32);
+		return fits_signed(pcrel, 32) ? FITS : OVERFLOW;
 	case R_AARCH64_PREL16:
 		wr(field, (uint64_t)pcrel, 2);
-		return !fits_signed(pcrel, 16);
-	}
-	insn = rd32(field);
-	switch (type) {
+		return fits_signed(pcrel, 16) ? FITS : OVERFLOW;
 	case R_AARCH64_CALL26:
 	case R_AARCH64_JUMP26:
-		insn = (insn & ~0x03ffffffu) | ((uint32_t)(pcrel >> 2) & 0x03ffffffu);
-		break;
+		set_bits(field, 0, 26, (uint64_t)(pcrel >> 2));
+		return fits_signed(pcrel, 28) ? FITS : OVERFLOW;
 	case R_AARCH64_CONDBR19:
 	case R_AARCH64_LD_PREL_LO19:
-		insn = (insn & ~(0x7ffffu << 5)) | (((uint32_t)(pcrel >> 2) & 0x7ffffu) << 5);
-		break;
+		set_bits(field, 5, 19, (uint64_t)(pcrel >> 2));
+		return fits_signed(pcrel, 21) ? FITS : OVERFLOW;
 	case R_AARCH64_TSTBR14:
-		insn = (insn & ~(0x3fffu << 5)) | (((uint32_t)(pcrel >> 2) & 0x3fffu) << 5);
-		break;
+		set_bits(field, 5, 14, (uint64_t)(pcrel >> 2));
+		return fits_signed(pcrel, 16) ? FITS : OVERFLOW;
 	case R_AARCH64_ADR_PREL_LO21:
-		insn = (insn & 0x9f00001fu) | ((uint32_t)(pcrel & 3) << 29) |
-		       ((uint32_t)((pcrel >> 2) & 0x7ffff) << 5);
-		break;
+		set_adr_imm(field, pcrel);
+		return fits_signed(pcrel, 21) ? FITS : OVERFLOW;
 	case R_AARCH64_ADR_PREL_PG_HI21:
+		set_adr_imm(field, pages);
+		return fits_signed(pages, 21) ? FITS : OVERFLOW;
 	case R_AARCH64_ADR_PREL_PG_HI21_NC:
-		pcrel = (int64_t)((s_a & ~0xfffull) - (p & ~0xfffull)) >> 12;
-		insn = (insn & 0x9f00001fu) | ((uint32_t)(pcrel & 3) << 29) |
-		       ((uint32_t)((pcrel >> 2) & 0x7ffff) << 5);
-		wr(field, insn, 4);
-		return type == R_AARCH64_ADR_PREL_PG_HI21 && !fits_signed(pcrel, 21);
+		set_adr_imm(field, pages);
+		return FITS;
 	case R_AARCH64_ADD_ABS_LO12_NC:
 	case R_AARCH64_LDST8_ABS_LO12_NC:
+		set_bits(field, 10, 12, s_a & 0xfff);
+		return FITS;
 	case R_AARCH64_LDST16_ABS_LO12_NC:
+		set_bits(field, 10, 12, (s_a & 0xfff) >> 1);
+		return FITS;
 	case R_AARCH64_LDST32_ABS_LO12_NC:
+		set_bits(field, 10, 12, (s_a & 0xfff) >> 2);
+		return FITS;
 	case R_AARCH64_LDST64_ABS_LO12_NC:
+		set_bits(field, 10, 12, (s_a & 0xfff) >> 3);
+		return FITS;
 	case R_AARCH64_LDST128_ABS_LO12_NC:
-		shift = type == R_AARCH64_LDST16_ABS_LO12_NC ? 1 : type == R_AARCH64_LDST32_ABS_LO12_NC ? 2
-			: type == R_AARCH64_LDST64_ABS_LO12_NC ? 3 : type == R_AARCH64_LDST128_ABS_LO12_NC ? 4 : 0;
-		insn = (insn & ~(0xfffu << 10)) | ((uint32_t)((s_a & 0xfff) >> shift) << 10);
-		wr(field, insn, 4);
-		return 0;
+		set_bits(field, 10, 12, (s_a & 0xfff) >> 4);
+		return FITS;
 	case R_AARCH64_MOVW_UABS_G0:
 	case R_AARCH64_MOVW_UABS_G0_NC:
 	case R_AARCH64_MOVW_UABS_G1:
@@ -116,25 +130,14 @@ static int apply(uint8_t *field, uint32_t type, uint64_t s_a, uint64_t p, int *k
 	case R_AARCH64_MOVW_UABS_G2:
 	case R_AARCH64_MOVW_UABS_G2_NC:
 	case R_AARCH64_MOVW_UABS_G3:
-		shift = 16 * ((type - R_AARCH64_MOVW_UABS_G0) / 2);
-		insn = (insn & ~(0xffffu << 5)) | ((uint32_t)((s_a >> shift) & 0xffff) << 5);
-		wr(field, insn, 4);
-		return 0;
+		g = (type - R_AARCH64_MOVW_UABS_G0) / 2;  /* G0, G0_NC, G1, G1_NC, G2, G2_NC, G3 */
+		set_bits(field, 5, 16, s_a >> (16 * g));
+		/* The checked forms: the value must fit the groups up to this one. */
+		if ((type - R_AARCH64_MOVW_UABS_G0) % 2 == 0 && g < 3 && s_a >> (16 * (g + 1)))
+			return OVERFLOW;
+		return FITS;
 	default:
-		*known = 0;
-		return 0;
-	}
-	wr(field, insn, 4);
-	switch (type) {
-	case R_AARCH64_CALL26:
-	case R_AARCH64_JUMP26:
-		return !fits_signed(pcrel, 28);
-	case R_AARCH64_TSTBR14:
-		return !fits_signed(pcrel, 16);
-	case R_AARCH64_ADR_PREL_LO21:
-		return !fits_signed(pcrel, 21);
-	default:
-		return !fits_signed(pcrel, 21);
+		return UNKNOWN_TYPE;
 	}
 }
 
@@ -200,7 +203,7 @@ static int relocate(struct eh_elf *elf, const struct eh_elf_section *rela, size_
 		int64_t addend = (int64_t)rd64(r + 16);
 		uint32_t type = (uint32_t)info, symi = (uint32_t)(info >> 32);
 		const struct eh_elf_symbol *sym;
-		int known;
+		enum fit fit;
 
 		if (type == R_AARCH64_NONE)
 			continue;
@@ -223,12 +226,12 @@ static int relocate(struct eh_elf *elf, const struct eh_elf_section *rela, size_
 				return eh_error_set(err, EH_ENOMEM, "%s: out of memory", elf->path);
 			continue;
 		}
-		if (apply(target->data + off, type, sym->value + (uint64_t)addend, target->addr + off,
-			  &known))
+		fit = apply(target->data + off, type, sym->value + (uint64_t)addend, target->addr + off);
+		if (fit == OVERFLOW)
 			return eh_error_set(err, EH_EINPUT,
 					    "%s: %s+0x%" PRIx64 ": relocation type %u against %s does not fit its field",
 					    elf->path, target->name, off, type, sym->name[0] ? sym->name : "a section");
-		if (!known)
+		if (fit == UNKNOWN_TYPE)
 			return eh_error_set(err, EH_EINPUT,
 					    "%s: %s+0x%" PRIx64 ": relocation type %u is not supported",
 					    elf->path, target->name, off, type);

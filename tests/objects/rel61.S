@@ -103,6 +103,23 @@ far_away:
 	isb
 	ret
 
+	/* One of each code relocation a kernel object uses, all resolved by placement. */
+	.globl	relocs
+relocs:
+	adrp	x0, vectors_ptr				// R_AARCH64_ADR_PREL_PG_HI21
+	add	x0, x0, :lo12:vectors_ptr		// R_AARCH64_ADD_ABS_LO12_NC
+	ldr	x1, [x0, :lo12:vectors_ptr]		// R_AARCH64_LDST64_ABS_LO12_NC
+	movz	x2, #:abs_g3:vectors_ptr		// R_AARCH64_MOVW_UABS_G3
+	movk	x2, #:abs_g2_nc:vectors_ptr		// R_AARCH64_MOVW_UABS_G2_NC
+	movk	x2, #:abs_g1_nc:vectors_ptr		// R_AARCH64_MOVW_UABS_G1_NC
+	movk	x2, #:abs_g0_nc:vectors_ptr		// R_AARCH64_MOVW_UABS_G0_NC
+	adr	x3, win_isb				// R_AARCH64_ADR_PREL_LO21
+	tbz	x0, #0, win_isb				// R_AARCH64_TSTBR14
+	b.eq	win_isb					// R_AARCH64_CONDBR19
+	bl	win_isb					// R_AARCH64_CALL26
+	ldr	x4, vectors_ptr				// R_AARCH64_LD_PREL_LO19
+	ret
+
 	.section .rodata, "a"
 	.align	3
 	.globl	vectors_ptr

@@ -80,8 +80,6 @@ const char *eh_elf_describe(const struct eh_elf *elf, uint64_t addr, char *buf, 
 int eh_elf_word(const struct eh_elf *elf, uint64_t addr, uint32_t *word);
 /* The unapplied relocation whose field starts at where, or NULL. */
 const struct eh_elf_extern *eh_elf_extern_at(const struct eh_elf *elf, uint64_t where);
-/* Internal to the loader: the ET_REL placement step (harness/src/layout.c). */
-int eh_elf_place(struct eh_elf *elf, struct eh_error *err);
 
 /* Resolve "SYM", "SYM+OFF" or a hexadecimal address. */
 int eh_elf_resolve(const struct eh_elf *elf, const char *spec, uint64_t *addr, struct eh_error *err);
