@@ -83,7 +83,6 @@ int eh_alt_parse(struct eh_alt_site **out, size_t *nout, const struct eh_elf *el
 		const uint8_t *e = sec->data + i * EH_ALT_ENTRY_SIZE;
 		struct eh_alt_site *s = &sites[i];
 		unsigned raw = e[8] | e[9] << 8;
-
 		const struct eh_elf_extern *orig_x, *repl_x;
 
 		s->entry = sec->addr + i * EH_ALT_ENTRY_SIZE;
