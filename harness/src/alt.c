@@ -157,16 +157,6 @@ fail:
 	return rc;
 }
 
-const struct eh_alt_site *eh_alt_site_at(const struct eh_alt_site *sites, size_t n, uint64_t addr)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (addr >= sites[i].orig && addr - sites[i].orig < sites[i].orig_len)
-			return &sites[i];
-	return NULL;
-}
-
 static int64_t sext(uint64_t v, unsigned bits)
 {
 	uint64_t m = 1ull << (bits - 1);

@@ -15,12 +15,29 @@ struct step {
 	uint64_t addr, ret;
 };
 
+/*
+ * The steps one window has queued, as an open-addressed set emptied by bumping
+ * gen. A window queues at most 1 + 2 * EH_AUDIT_MAX_INSNS steps, so the table
+ * stays under a quarter full and a large image costs linear time.
+ */
+#define SEEN_SLOTS 4096
+
+struct seen_slot {
+	struct step st;
+	unsigned gen;
+};
+
 struct walk {
 	const struct eh_image *img;
 	struct eh_decoder *dec;
 	struct eh_audit_window *w;
-	struct step *todo, *seen;
-	size_t ntodo, nseen, cap_todo, cap_seen, cap_acc, cap_end, cap_site;
+	struct step *todo;
+	size_t ntodo, cap_todo, cap_acc, cap_end, cap_site;
+	struct seen_slot *seen;
+	unsigned gen;
+	/* The image's sites sorted by original address, and the non-callback ones by replacement. */
+	const struct eh_alt_site **by_orig, **by_repl;
+	size_t nrepl;
 };
 
 /* Make room for one more element of size elem in *p (holding n of *cap). */
@@ -62,6 +79,71 @@ static int cmp_site(const void *a, const void *b)
 		       (*(const struct eh_alt_site *const *)b)->orig);
 }
 
+static int cmp_repl(const void *a, const void *b)
+{
+	return cmp_u64((*(const struct eh_alt_site *const *)a)->repl,
+		       (*(const struct eh_alt_site *const *)b)->repl);
+}
+
+/* Index of the last of n sites (sorted by key) whose key is <= addr, or n if none. */
+static size_t last_at_or_below(const struct eh_alt_site *const *v, size_t n, uint64_t addr, bool repl)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if ((repl ? v[mid]->repl : v[mid]->orig) <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? lo - 1 : n;
+}
+
+/* The site whose original range holds addr (eh_alt_parse made sure they do not overlap). */
+static const struct eh_alt_site *site_at(const struct walk *wk, uint64_t addr)
+{
+	size_t i = last_at_or_below(wk->by_orig, wk->img->nsites, addr, false);
+
+	if (i == wk->img->nsites || addr - wk->by_orig[i]->orig >= wk->by_orig[i]->orig_len)
+		return NULL;
+	return wk->by_orig[i];
+}
+
+/* Replacement code is only executed once copied over its site; ranges are under 256 bytes. */
+static bool is_replacement(const struct walk *wk, uint64_t addr)
+{
+	size_t i = last_at_or_below(wk->by_repl, wk->nrepl, addr, true);
+
+	for (; i < wk->nrepl && addr - wk->by_repl[i]->repl < 256; i--)
+		if (addr - wk->by_repl[i]->repl < wk->by_repl[i]->repl_len)
+			return true;
+	return false;
+}
+
+static int index_sites(struct walk *wk)
+{
+	const struct eh_image *img = wk->img;
+	size_t i, n = img->nsites ? img->nsites : 1;
+
+	wk->by_orig = eh_alloc(n * sizeof(*wk->by_orig));
+	wk->by_repl = eh_alloc(n * sizeof(*wk->by_repl));
+	wk->seen = eh_alloc(SEEN_SLOTS * sizeof(*wk->seen));
+	if (!wk->by_orig || !wk->by_repl || !wk->seen)
+		return EH_ENOMEM;
+	for (i = 0; i < img->nsites; i++) {
+		wk->by_orig[i] = &img->sites[i];
+		if (!img->sites[i].callback)
+			wk->by_repl[wk->nrepl++] = &img->sites[i];
+	}
+	if (img->nsites)
+		qsort(wk->by_orig, img->nsites, sizeof(*wk->by_orig), cmp_site);
+	if (wk->nrepl)
+		qsort(wk->by_repl, wk->nrepl, sizeof(*wk->by_repl), cmp_repl);
+	return 0;
+}
+
 const char *eh_audit_end_name(enum eh_audit_end_kind kind)
 {
 	static const char *const names[] = {
@@ -77,15 +159,14 @@ const char *eh_audit_end_name(enum eh_audit_end_kind kind)
 
 static int push(struct walk *wk, uint64_t addr, uint64_t ret)
 {
-	size_t i;
+	size_t i = (size_t)(((addr >> 2) ^ (ret * 31)) * 0x9e3779b97f4a7c15ull >> 52) & (SEEN_SLOTS - 1);
 
-	for (i = 0; i < wk->nseen; i++)
-		if (wk->seen[i].addr == addr && wk->seen[i].ret == ret)
+	for (; wk->seen[i].gen == wk->gen; i = (i + 1) & (SEEN_SLOTS - 1))
+		if (wk->seen[i].st.addr == addr && wk->seen[i].st.ret == ret)
 			return 0;
-	if (grow(&wk->seen, &wk->cap_seen, wk->nseen, sizeof(*wk->seen)) ||
-	    grow(&wk->todo, &wk->cap_todo, wk->ntodo, sizeof(*wk->todo)))
+	if (grow(&wk->todo, &wk->cap_todo, wk->ntodo, sizeof(*wk->todo)))
 		return EH_ENOMEM;
-	wk->seen[wk->nseen++] = (struct step){ addr, ret };
+	wk->seen[i] = (struct seen_slot){ { addr, ret }, wk->gen };
 	wk->todo[wk->ntodo++] = (struct step){ addr, ret };
 	return 0;
 }
@@ -113,7 +194,7 @@ static int add_end(struct walk *wk, enum eh_audit_end_kind kind, uint64_t addr, 
 
 static int note_site(struct walk *wk, uint64_t addr)
 {
-	const struct eh_alt_site *s = eh_alt_site_at(wk->img->sites, wk->img->nsites, addr);
+	const struct eh_alt_site *s = site_at(wk, addr);
 	struct eh_audit_window *w = wk->w;
 	size_t i;
 
@@ -164,7 +245,7 @@ static int follow(struct walk *wk, struct step st)
 		a = &w->accesses[w->naccesses++];
 		a->addr = st.addr;
 		a->flags = in->flags & EH_INSN_ACCESS;
-		a->site = eh_alt_site_at(img->sites, img->nsites, st.addr);
+		a->site = site_at(wk, st.addr);
 		snprintf(a->text, sizeof(a->text), "%s", in->text);
 	}
 	if (!(in->flags & EH_INSN_BRANCH))
@@ -200,7 +281,8 @@ static int audit_window(struct walk *wk, uint64_t msr, const struct eh_insn *in)
 	w->msr = msr;
 	w->sysreg = in->sysreg;
 	snprintf(w->text, sizeof(w->text), "%s", in->text);
-	wk->ntodo = wk->nseen = 0;
+	wk->ntodo = 0;
+	wk->gen++;
 	wk->cap_acc = wk->cap_end = wk->cap_site = 0;
 	rc = push(wk, msr + 4, 0);
 	while (!rc && wk->ntodo) {
@@ -220,20 +302,6 @@ static int audit_window(struct walk *wk, uint64_t msr, const struct eh_insn *in)
 	if (w->nsites)
 		qsort(w->sites, w->nsites, sizeof(*w->sites), cmp_site);
 	return 0;
-}
-
-/* Replacement code is only executed once copied over its site. */
-static bool is_replacement(const struct eh_image *img, uint64_t addr)
-{
-	size_t i;
-
-	for (i = 0; i < img->nsites; i++) {
-		const struct eh_alt_site *s = &img->sites[i];
-
-		if (!s->callback && addr >= s->repl && addr - s->repl < s->repl_len)
-			return true;
-	}
-	return false;
 }
 
 static bool window_open(const struct eh_audit_window *w)
@@ -268,7 +336,8 @@ int eh_audit_run(struct eh_audit **out, const struct eh_image *img, struct eh_er
 	a->img = img;
 	rc = eh_decoder_new(&wk.dec, err);
 	if (rc)
-		goto fail;
+		goto out;
+	rc = index_sites(&wk);
 	for (i = 0; i < elf->nsections && !rc; i++) {
 		const struct eh_elf_section *s = &elf->sections[i];
 		uint64_t off;
@@ -284,7 +353,7 @@ int eh_audit_run(struct eh_audit **out, const struct eh_image *img, struct eh_er
 			/* MSR TTBR0_EL1, Xt / MSR TTBR1_EL1, Xt (op0 3, op1 0, CRn 2, CRm 0, op2 0 / 1). */
 			if ((word & 0xffffffe0) != 0xd5182000 && (word & 0xffffffe0) != 0xd5182020)
 				continue;
-			if (is_replacement(img, s->addr + off))
+			if (is_replacement(&wk, s->addr + off))
 				continue;
 			in = eh_decoder_get(wk.dec, s->addr + off, word);
 			if (!(in->flags & EH_INSN_TTBR_WRITE))
@@ -304,16 +373,15 @@ int eh_audit_run(struct eh_audit **out, const struct eh_image *img, struct eh_er
 	if (rc) {
 		if (rc == EH_ENOMEM)
 			eh_error_set(err, rc, "%s: out of memory auditing TTBR windows", elf->path);
-		goto fail;
+		goto out;
 	}
-	eh_free(wk.todo);
-	eh_free(wk.seen);
-	eh_decoder_free(wk.dec);
 	*out = a;
-	return 0;
-fail:
+	a = NULL;
+out:
 	eh_free(wk.todo);
 	eh_free(wk.seen);
+	eh_free(wk.by_orig);
+	eh_free(wk.by_repl);
 	eh_decoder_free(wk.dec);
 	eh_audit_free(a);
 	return rc;

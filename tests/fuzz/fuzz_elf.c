@@ -1,21 +1,32 @@
-/* Fuzz target: arbitrary bytes as an ELF, then its alternatives parsed and patched for a model. */
+/* Fuzz target: arbitrary bytes as an ELF (linked or relocatable), its alternatives patched for a model, then audited. */
 #include <stddef.h>
 #include <stdint.h>
 
+#include "eh/audit.h"
 #include "eh/image.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	static const char *const kernels[] = { "5.4", "6.1" };
 	struct eh_elf *elf;
 	struct eh_image *img;
 	struct eh_error err;
+	size_t k;
 
 	if (eh_elf_parse(&elf, "fuzz.elf", data, size, &err))
 		return 0;
-	if (!eh_image_new(&img, elf, eh_cpucaps_builtin("5.4"), eh_model_find("thunderx2"), NULL, &err))
+	for (k = 0; k < sizeof(kernels) / sizeof(kernels[0]); k++) {
+		struct eh_audit *audit;
+
+		if (eh_image_new(&img, elf, eh_cpucaps_builtin(kernels[k]), eh_model_find("thunderx2"), NULL,
+				 &err))
+			continue;
+		if (!eh_audit_run(&audit, img, &err))
+			eh_audit_free(audit);
 		eh_image_free(img);
+	}
 	eh_elf_free(elf);
 	return 0;
 }

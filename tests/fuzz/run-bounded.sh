@@ -16,7 +16,8 @@ for target in fuzz_elf fuzz_kconfig fuzz_snippet; do
   corpus=$build/fuzz-corpus/$target
   mkdir -p "$corpus"
   case $target in
-    fuzz_elf) cp "$fz"/cases/*.elf "$corpus"/ ;;
+    fuzz_elf) cp "$fz"/cases/*.elf "$corpus"/
+              cp "$build"/tests/objects/*.o "$corpus"/ 2>/dev/null || true ;;  # ET_REL seeds
     fuzz_kconfig) printf 'CONFIG_CAVIUM_TX2_ERRATUM_219=y\n# CONFIG_ARM64_SVE is not set\n' >"$corpus/seed" ;;
     fuzz_snippet) printf '\x1f\x20\x03\xd5\x01\x20\x18\xd5\x20\x00\x40\xf9\xdf\x3f\x03\xd5' >"$corpus/seed" ;;
   esac

@@ -41,7 +41,4 @@ int eh_alt_parse(struct eh_alt_site **out, size_t *nout, const struct eh_elf *el
 int eh_alt_fixup(uint32_t insn, uint64_t repl_pc, uint64_t orig_pc, uint64_t repl_start,
 		 uint64_t repl_end, uint32_t *out, struct eh_error *err);
 
-/* The site whose original range holds addr, or NULL (sites as eh_alt_parse returns them). */
-const struct eh_alt_site *eh_alt_site_at(const struct eh_alt_site *sites, size_t n, uint64_t addr);
-
 #endif
