@@ -81,15 +81,15 @@ int eh_image_new(struct eh_image **out, const struct eh_elf *elf, const struct e
 	for (i = 0; i < elf->nsections; i++) {
 		const struct eh_elf_section *s = &elf->sections[i];
 
-		if (!(s->flags & SHF_ALLOC) || !s->size)
+		/* SHT_NOBITS (.bss) holds no code to patch, and its size is not backed by the file. */
+		if (!(s->flags & SHF_ALLOC) || !s->data)
 			continue;
 		img->data[i] = eh_alloc(s->size);
 		if (!img->data[i]) {
 			rc = eh_error_set(err, EH_ENOMEM, "%s: out of memory for %s", elf->path, s->name);
 			goto fail;
 		}
-		if (s->data)
-			memcpy(img->data[i], s->data, s->size);
+		memcpy(img->data[i], s->data, s->size);
 	}
 	rc = eh_alt_parse(&img->sites, &img->nsites, elf, caps, err);
 	if (rc)
