@@ -43,10 +43,10 @@ audit() {
 # What objdump sees in the same objects (GNU binutils, not our decoder).
 dis=$work/entry.dis
 aarch64-linux-gnu-objdump -d -r "$out/entry.o" > "$dis"
-objdump_ttbr=$(grep -cE $'\tmsr\tttbr[01]_el1, x' "$dis")
+objdump_ttbr=$(grep -cE $'\tmsr\tttbr[01]_el1, x' "$dis" || true)
 in_tramp() { awk '/^[0-9a-f]+ <tramp_vectors>:/{f=1;next} /^[0-9a-f]+ </{f=0} f' "$dis"; }
-objdump_tramp_ttbr=$(in_tramp | grep -cE $'\tmsr\tttbr1_el1, x30')
-objdump_tramp_prfm=$(in_tramp | grep -cE $'\tprfm\tplil1strm')
+objdump_tramp_ttbr=$(in_tramp | grep -cE $'\tmsr\tttbr1_el1, x30' || true)
+objdump_tramp_prfm=$(in_tramp | grep -cE $'\tprfm\tplil1strm' || true)
 echo "# objdump: $objdump_ttbr TTBR writes, $objdump_tramp_ttbr in tramp_vectors, $objdump_tramp_prfm trampoline PRFMs"
 [ "$objdump_tramp_ttbr" -gt 0 ] || { echo "not ok - objdump found no trampoline"; exit 1; }
 
