@@ -242,6 +242,7 @@ static void print_alternatives(struct eh_case_run *r)
 		const struct eh_alt_site *s = &r->img->sites[i];
 		const struct eh_elf_section *sec = eh_elf_section_at(r->elf, s->orig);
 		const uint8_t *p = sec->data + (s->orig - sec->addr);
+		const struct eh_insn *after;
 		struct eh_insn before;
 		char where[160];
 
@@ -250,8 +251,9 @@ static void print_alternatives(struct eh_case_run *r)
 				  &before);
 		printf("  %s on %s: %s", eh_elf_describe(r->elf, s->orig, where, sizeof(where)),
 		       s->cap_name ? s->cap_name : "(unnamed)", s->applied ? "applied" : "not applied");
+		after = eh_machine_insn(r->machine, s->orig);
 		if (s->applied)
-			printf(", %s -> %s", before.text, eh_machine_insn(r->machine, s->orig)->text);
+			printf(", %s -> %s", before.text, after ? after->text : "?");
 		else
 			printf(", keeps %s", before.text);
 		printf("\n");

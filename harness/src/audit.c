@@ -228,6 +228,8 @@ static int follow(struct walk *wk, struct step st)
 	if (!in_code(img, st.addr) || eh_image_word(img, st.addr, &word))
 		return add_end(wk, EH_AUDIT_LEFT, st.addr, NULL, "");
 	in = eh_decoder_get(wk->dec, st.addr, word);
+	if (!in)
+		return EH_ENOMEM;
 	wk->w->ninsns++;
 	rc = note_site(wk, st.addr);
 	if (rc)
@@ -356,6 +358,10 @@ int eh_audit_run(struct eh_audit **out, const struct eh_image *img, struct eh_er
 			if (is_replacement(&wk, s->addr + off))
 				continue;
 			in = eh_decoder_get(wk.dec, s->addr + off, word);
+			if (!in) {
+				rc = EH_ENOMEM;
+				break;
+			}
 			if (!(in->flags & EH_INSN_TTBR_WRITE))
 				continue;
 			if (grow(&a->windows, &cap, a->nwindows, sizeof(*a->windows))) {

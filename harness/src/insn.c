@@ -7,12 +7,25 @@
 
 #include "eh/sysreg.h"
 
+#define EH_DECODER_CHUNK 1024
+
+/*
+ * Decoded instructions live in fixed chunks that never move, so a pointer the
+ * engine or the audit holds stays valid while the cache grows; the hash table
+ * holds their numbers (plus one; 0 is an empty slot).
+ */
 struct eh_decoder {
 	csh cs;
-	struct eh_insn *slots;  /* open-addressed cache keyed by address */
-	size_t nslots, used;
-	struct eh_insn scratch; /* answer when the cache is full and cannot grow */
+	struct eh_insn **chunks;
+	size_t nchunks, used;
+	uint32_t *slots;
+	size_t nslots;
 };
+
+static struct eh_insn *entry(const struct eh_decoder *d, size_t k)
+{
+	return &d->chunks[k / EH_DECODER_CHUNK][k % EH_DECODER_CHUNK];
+}
 
 int eh_decoder_new(struct eh_decoder **out, struct eh_error *err)
 {
@@ -28,7 +41,7 @@ int eh_decoder_new(struct eh_decoder **out, struct eh_error *err)
 		eh_free(d);
 		return eh_error_set(err, EH_EEMU, "capstone: cs_open(ARM64): %s", cs_strerror(ce));
 	}
-	d->nslots = 1024;
+	d->nslots = 2 * EH_DECODER_CHUNK;
 	d->slots = eh_alloc(d->nslots * sizeof(*d->slots));
 	if (!d->slots) {
 		cs_close(&d->cs);
@@ -44,6 +57,9 @@ void eh_decoder_free(struct eh_decoder *d)
 	if (!d)
 		return;
 	cs_close(&d->cs);
+	while (d->nchunks)
+		eh_free(d->chunks[--d->nchunks]);
+	eh_free(d->chunks);
 	eh_free(d->slots);
 	eh_free(d);
 }
@@ -172,23 +188,24 @@ static size_t slot_of(const struct eh_decoder *d, uint64_t addr)
 	return (size_t)((addr >> 2) * 0x9e3779b97f4a7c15ull >> 20) & (d->nslots - 1);
 }
 
-static int cache_grow(struct eh_decoder *d)
+/* Double the hash table, keeping it at most half full. */
+static int grow_slots(struct eh_decoder *d)
 {
-	struct eh_insn *old = d->slots;
+	uint32_t *old = d->slots;
 	size_t n = d->nslots, i;
 
 	d->slots = eh_alloc(2 * n * sizeof(*d->slots));
 	if (!d->slots) {
 		d->slots = old;
-		return -1;
+		return EH_ENOMEM;
 	}
 	d->nslots = 2 * n;
 	for (i = 0; i < n; i++) {
 		size_t j;
 
-		if (!old[i].text[0])
+		if (!old[i])
 			continue;
-		for (j = slot_of(d, old[i].addr); d->slots[j].text[0]; j = (j + 1) & (d->nslots - 1))
+		for (j = slot_of(d, entry(d, old[i] - 1)->addr); d->slots[j]; j = (j + 1) & (d->nslots - 1))
 			;
 		d->slots[j] = old[i];
 	}
@@ -196,25 +213,45 @@ static int cache_grow(struct eh_decoder *d)
 	return 0;
 }
 
+static int add_chunk(struct eh_decoder *d)
+{
+	struct eh_insn **chunks = eh_realloc(d->chunks, (d->nchunks + 1) * sizeof(*chunks));
+
+	if (!chunks)
+		return EH_ENOMEM;
+	d->chunks = chunks;
+	d->chunks[d->nchunks] = eh_alloc(EH_DECODER_CHUNK * sizeof(**chunks));
+	if (!d->chunks[d->nchunks])
+		return EH_ENOMEM;
+	d->nchunks++;
+	return 0;
+}
+
 const struct eh_insn *eh_decoder_get(struct eh_decoder *d, uint64_t addr, uint32_t word)
 {
+	struct eh_insn *in;
 	size_t i;
 
-	/* Keep the table at most half full; if it cannot grow, decode without caching. */
-	if (2 * (d->used + 1) > d->nslots && cache_grow(d) && d->used + 1 >= d->nslots) {
-		eh_decoder_decode(d, addr, word, &d->scratch);
-		return &d->scratch;
-	}
-	for (i = slot_of(d, addr); d->slots[i].text[0]; i = (i + 1) & (d->nslots - 1)) {
-		if (d->slots[i].addr != addr)
+	for (i = slot_of(d, addr); d->slots[i]; i = (i + 1) & (d->nslots - 1)) {
+		in = entry(d, d->slots[i] - 1);
+		if (in->addr != addr)
 			continue;
-		if (d->slots[i].word != word)  /* the code was rewritten */
-			eh_decoder_decode(d, addr, word, &d->slots[i]);
-		return &d->slots[i];
+		if (in->word != word)  /* the code was rewritten */
+			eh_decoder_decode(d, addr, word, in);
+		return in;
 	}
-	eh_decoder_decode(d, addr, word, &d->slots[i]);
-	d->used++;
-	return &d->slots[i];
+	if (d->used == d->nchunks * EH_DECODER_CHUNK && add_chunk(d))
+		return NULL;
+	if (2 * (d->used + 1) > d->nslots) {
+		if (grow_slots(d))
+			return NULL;
+		for (i = slot_of(d, addr); d->slots[i]; i = (i + 1) & (d->nslots - 1))
+			;
+	}
+	in = entry(d, d->used);
+	eh_decoder_decode(d, addr, word, in);
+	d->slots[i] = (uint32_t)++d->used;
+	return in;
 }
 
 uint64_t eh_insn_prefetch_addr(const struct eh_insn *in, uint64_t (*xreg)(void *ctx, unsigned n),

@@ -16,6 +16,7 @@
 #define EH_DEFAULT_MAX_EVENTS 1000000u
 #define EH_EL2_REGS 32
 #define EH_PAGE 0x1000ull
+#define EH_MAX_SECTION (1ull << 30)
 
 /* ESR_ELx exception classes (Arm ARM D17.2.37). */
 #define ESR_EC_UNKNOWN 0x00u
@@ -411,6 +412,10 @@ static void on_code(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
 	t->res.executed++;
 	word = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 	in = t->cur = eh_decoder_get(m->dec, addr, word);
+	if (!in) {
+		hook_fail(m, EH_ENOMEM, "out of memory decoding 0x%016" PRIx64, addr);
+		return;
+	}
 	t->cur_in_window_counted = false;
 	if (m->opts.trace_insns) {
 		struct eh_event ev = {
@@ -835,6 +840,10 @@ static int map_image(struct eh_machine *m, struct eh_error *err)
 
 		if (!(s->flags & SHF_ALLOC) || !s->size)
 			continue;
+		/* Host memory backs every mapped byte: refuse what no snippet or kernel needs. */
+		if (s->size > EH_MAX_SECTION)
+			return eh_error_set(err, EH_EINPUT, "%s: section %s is 0x%" PRIx64 " bytes, more than "
+					    "the 0x%llx the harness maps", elf->path, s->name, s->size, EH_MAX_SECTION);
 		lo = s->addr & ~(EH_PAGE - 1);
 		hi = (s->addr + s->size + EH_PAGE - 1) & ~(EH_PAGE - 1);
 		if (hi <= lo)

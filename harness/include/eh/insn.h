@@ -51,7 +51,7 @@ void eh_decoder_free(struct eh_decoder *d);
 /*
  * Decode one instruction; the result is cached by address (and re-decoded if the
  * word at that address changed), so a loop is decoded once, not once per pass.
- * The pointer stays valid until the decoder is freed.
+ * The pointer stays valid until the decoder is freed; NULL when out of memory.
  */
 const struct eh_insn *eh_decoder_get(struct eh_decoder *d, uint64_t addr, uint32_t word);
 /* Decode without caching into *out. */
