@@ -1,5 +1,6 @@
 /* Capability numbering of arm64 kernels: built-in tables of known versions, and a parser for a tree's cpucaps.h. */
 #include "eh/cpucaps.h"
+#include "eh/file.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -383,37 +384,16 @@ int eh_cpucaps_parse(struct eh_cpucaps **out, const char *name, const char *text
 
 int eh_cpucaps_open(struct eh_cpucaps **out, const char *path, struct eh_error *err)
 {
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t len = 0, cap = 0, got;
+	char *buf;
+	size_t len;
 	int rc;
 
 	*out = NULL;
-	if (!f)
-		return eh_error_set(err, EH_EIO, "%s: cannot open: %s", path, strerror(errno));
-	do {
-		if (len == cap) {
-			char *p;
-
-			if (cap >= (16u << 20)) {
-				rc = eh_error_set(err, EH_EINPUT, "%s: larger than 16 MiB: not a cpucaps.h", path);
-				goto out;
-			}
-			p = eh_realloc(buf, cap = cap ? cap * 2 : 16384);
-			if (!p) {
-				rc = eh_error_set(err, EH_ENOMEM, "%s: out of memory", path);
-				goto out;
-			}
-			buf = p;
-		}
-		got = fread(buf + len, 1, cap - len, f);
-		len += got;
-	} while (got);
-	rc = ferror(f) ? eh_error_set(err, EH_EIO, "%s: read error", path)
-		       : eh_cpucaps_parse(out, path, buf, len, err);
-out:
+	rc = eh_file_read(path, 16u << 20, "cpucaps.h", &buf, &len, err);
+	if (rc)
+		return rc;
+	rc = eh_cpucaps_parse(out, path, buf, len, err);
 	eh_free(buf);
-	fclose(f);
 	return rc;
 }
 

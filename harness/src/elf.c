@@ -1,8 +1,8 @@
 /* Loads an AArch64 ELF through libelf into owned, validated section and symbol tables. */
 #include "eh/elf.h"
+#include "eh/file.h"
 #include "layout.h"
 
-#include <errno.h>
 #include <gelf.h>
 #include <inttypes.h>
 #include <libelf.h>
@@ -299,36 +299,16 @@ out:
 
 int eh_elf_open(struct eh_elf **out, const char *path, struct eh_error *err)
 {
-	FILE *f;
-	uint8_t *buf = NULL;
-	long size;
+	char *buf;
+	size_t len;
 	int rc;
 
 	*out = NULL;
-	f = fopen(path, "rb");
-	if (!f)
-		return eh_error_set(err, EH_EIO, "%s: cannot open: %s", path, strerror(errno));
-	if (fseek(f, 0, SEEK_END) || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
-		rc = eh_error_set(err, EH_EIO, "%s: cannot read: %s", path, strerror(errno));
-		goto out;
-	}
-	if ((unsigned long long)size > EH_ELF_MAX_FILE) {
-		rc = eh_error_set(err, EH_EINPUT, "%s: %ld bytes is too large for an ELF input", path, size);
-		goto out;
-	}
-	buf = eh_alloc((size_t)size);
-	if (!buf) {
-		rc = eh_error_set(err, EH_ENOMEM, "%s: out of memory for %ld bytes", path, size);
-		goto out;
-	}
-	if (size && fread(buf, 1, (size_t)size, f) != (size_t)size) {
-		rc = eh_error_set(err, EH_EIO, "%s: short read", path);
-		goto out;
-	}
-	rc = eh_elf_parse(out, path, buf, (size_t)size, err);
-out:
+	rc = eh_file_read(path, EH_ELF_MAX_FILE, "kernel ELF", &buf, &len, err);
+	if (rc)
+		return rc;
+	rc = eh_elf_parse(out, path, buf, len, err);
 	eh_free(buf);
-	fclose(f);
 	return rc;
 }
 

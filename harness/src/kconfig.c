@@ -1,9 +1,8 @@
 /* Parses a kernel .config into the set of enabled CONFIG_ symbols. */
 #include "eh/kconfig.h"
+#include "eh/file.h"
 
 #include <ctype.h>
-#include <errno.h>
-#include <stdio.h>
 #include <string.h>
 
 struct eh_kconfig {
@@ -73,32 +72,16 @@ int eh_kconfig_parse(struct eh_kconfig **out, const char *name, const char *text
 
 int eh_kconfig_open(struct eh_kconfig **out, const char *path, struct eh_error *err)
 {
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t len = 0, cap = 0, got;
+	char *buf;
+	size_t len;
 	int rc;
 
 	*out = NULL;
-	if (!f)
-		return eh_error_set(err, EH_EIO, "%s: cannot open: %s", path, strerror(errno));
-	do {
-		if (len == cap) {
-			char *p = eh_realloc(buf, cap = cap ? cap * 2 : 65536);
-
-			if (!p) {
-				rc = eh_error_set(err, EH_ENOMEM, "%s: out of memory", path);
-				goto out;
-			}
-			buf = p;
-		}
-		got = fread(buf + len, 1, cap - len, f);
-		len += got;
-	} while (got);
-	rc = ferror(f) ? eh_error_set(err, EH_EIO, "%s: read error", path)
-		       : eh_kconfig_parse(out, path, buf, len, err);
-out:
+	rc = eh_file_read(path, 64u << 20, ".config", &buf, &len, err);
+	if (rc)
+		return rc;
+	rc = eh_kconfig_parse(out, path, buf, len, err);
 	eh_free(buf);
-	fclose(f);
 	return rc;
 }
 
