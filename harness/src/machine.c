@@ -17,6 +17,7 @@
 #define EH_EL2_REGS 32
 #define EH_PAGE 0x1000ull
 #define EH_MAX_SECTION (1ull << 30)
+#define EH_RECENT_INSNS 4096u  /* a power of two: 16 KiB of code without two sharing a slot */
 
 /* ESR_ELx exception classes (Arm ARM D17.2.37). */
 #define ESR_EC_UNKNOWN 0x00u
@@ -74,6 +75,7 @@ struct eh_thread {
 	const struct eh_insn *cur;  /* the instruction executing now */
 	bool cur_in_window_counted;
 	uint64_t code_lo, code_hi;  /* last executable section seen, for the range check */
+	const uint8_t *code_host;   /* ... and where its bytes are */
 	/* The TTBR window (erratum 219): from MSR TTBRx_EL1 to the next context synchronisation. */
 	bool window_open;
 	uint32_t window_count, window_first_flags;
@@ -92,6 +94,12 @@ struct eh_machine {
 	const struct eh_image *img;
 	struct eh_machine_opts opts;
 	struct eh_decoder *dec;
+	/*
+	 * The decoder's answers for recently run addresses, indexed by the address's low
+	 * bits, so that running code costs no hash look-up per instruction (the entries
+	 * stay valid: see eh_decoder_get). A hit is checked against the word in memory.
+	 */
+	const struct eh_insn *recent[EH_RECENT_INSNS];
 	struct region *regions;
 	size_t nregions;
 	struct eh_thread threads[EH_MAX_THREADS];
@@ -306,14 +314,16 @@ static bool timed_out(const struct eh_machine *m)
 static bool in_code(struct eh_thread *t, uint64_t addr)
 {
 	const struct eh_elf_section *s;
+	const uint8_t *host;
 
 	if (addr >= t->code_lo && addr < t->code_hi)
 		return true;
 	s = eh_elf_section_at(t->m->img->elf, addr);
-	if (!s || !(s->flags & SHF_EXECINSTR))
+	if (!s || !(s->flags & SHF_EXECINSTR) || !(host = host_ptr(t->m, s->addr, s->size)))
 		return false;
 	t->code_lo = s->addr;
 	t->code_hi = s->addr + s->size;
+	t->code_host = host;
 	return true;
 }
 
@@ -376,7 +386,7 @@ static void on_code(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
 	struct eh_thread *t = user;
 	struct eh_machine *m = t->m;
 	const uint8_t *p;
-	const struct eh_insn *in;
+	const struct eh_insn *in, **recent;
 	uint32_t word;
 
 	(void)uc;
@@ -404,14 +414,20 @@ static void on_code(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
 		request_stop(t, EH_STOP_TIMEOUT);
 		return;
 	}
-	if (!in_code(t, addr) || !(p = host_ptr(m, addr, 4))) {
+	if (!in_code(t, addr)) {
 		t->res.pc = addr;
 		request_stop(t, EH_STOP_LEFT_RANGE);
 		return;
 	}
 	t->res.executed++;
+	/* Within the section's page-rounded region: PCs are 4-aligned, so 4 bytes are there. */
+	p = t->code_host + (addr - t->code_lo);
 	word = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-	in = t->cur = eh_decoder_get(m->dec, addr, word);
+	recent = &m->recent[(addr >> 2) & (EH_RECENT_INSNS - 1)];
+	in = *recent;
+	if (!in || in->addr != addr || in->word != word)
+		in = *recent = eh_decoder_get(m->dec, addr, word);
+	t->cur = in;
 	if (!in) {
 		hook_fail(m, EH_ENOMEM, "out of memory decoding 0x%016" PRIx64, addr);
 		return;
@@ -786,14 +802,21 @@ static void change_el(struct eh_thread *t, uint64_t pc)
 static void finish(struct eh_thread *t, enum eh_stop why, uint64_t pc)
 {
 	struct eh_event ev = { .kind = EH_EV_STOP, .thread = (uint8_t)t->id, .pc = pc };
+	int ids[31];
+	void *vals[31];
 	unsigned i;
 
 	close_window(t, 0);
 	t->running = false;
 	t->res.stop = why;
 	t->res.pc = pc;
-	for (i = 0; i < 31; i++)
-		t->res.x[i] = read_reg(t, xreg_id(i));
+	/* One call for the 31 registers: a run of a short snippet is otherwise mostly these reads. */
+	for (i = 0; i < 31; i++) {
+		ids[i] = xreg_id(i);
+		vals[i] = &t->res.x[i];
+	}
+	if (uc_reg_read_batch(t->uc, ids, vals, 31) != UC_ERR_OK)
+		hook_fail(t->m, EH_EEMU, "unicorn: cannot read the registers of thread %u", t->id);
 	ev.stop = (uint8_t)why;
 	ev.addr = why == EH_STOP_FAULT ? t->res.addr : 0;
 	emit(t->m, &ev);
@@ -807,21 +830,35 @@ static void finish(struct eh_thread *t, enum eh_stop why, uint64_t pc)
  */
 static void screen_code(struct eh_machine *m, uint64_t addr, uint64_t len)
 {
-	uint64_t a;
+	uint64_t a = addr & ~3ull, end = addr + len;
 
-	for (a = addr & ~3ull; a + 4 <= addr + len; a += 4) {
+	while (a + 4 <= end) {
 		const struct eh_elf_section *s = eh_elf_section_at(m->img->elf, a);
-		uint8_t *p;
-		uint32_t w;
+		uint64_t stop;
 
-		if (!s || !(s->flags & SHF_EXECINSTR) || !(p = host_ptr(m, a, 4)))
+		if (!s) {
+			a += 4;
 			continue;
-		memcpy(&w, p, 4);
-		if (eh_insn_emulator_unsafe(w)) {
-			struct eh_event ev = { .kind = EH_EV_SCREENED, .pc = a, .value = w };
+		}
+		/* The rest of this section at once: a data write (a sweep's inputs) costs one look-up. */
+		stop = s->addr + s->size < end ? s->addr + s->size : end;
+		if (!(s->flags & SHF_EXECINSTR)) {
+			a = (stop + 3) & ~3ull;
+			continue;
+		}
+		for (; a < stop && a + 4 <= end; a += 4) {
+			uint8_t *p = host_ptr(m, a, 4);
+			uint32_t w;
 
-			memset(p, 0, 4);
-			emit(m, &ev);
+			if (!p)
+				continue;
+			memcpy(&w, p, 4);
+			if (eh_insn_emulator_unsafe(w)) {
+				struct eh_event ev = { .kind = EH_EV_SCREENED, .pc = a, .value = w };
+
+				memset(p, 0, 4);
+				emit(m, &ev);
+			}
 		}
 	}
 }
