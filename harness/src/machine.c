@@ -810,13 +810,16 @@ static void finish(struct eh_thread *t, enum eh_stop why, uint64_t pc)
 	t->running = false;
 	t->res.stop = why;
 	t->res.pc = pc;
-	/* One call for the 31 registers: a run of a short snippet is otherwise mostly these reads. */
+	/*
+	 * One call for the 31 registers: a run of a short snippet is otherwise mostly these
+	 * reads. Like read_reg it only fails for an unknown id, and then reads zeros as it does.
+	 */
 	for (i = 0; i < 31; i++) {
 		ids[i] = xreg_id(i);
 		vals[i] = &t->res.x[i];
 	}
 	if (uc_reg_read_batch(t->uc, ids, vals, 31) != UC_ERR_OK)
-		hook_fail(t->m, EH_EEMU, "unicorn: cannot read the registers of thread %u", t->id);
+		memset(t->res.x, 0, sizeof(t->res.x));
 	ev.stop = (uint8_t)why;
 	ev.addr = why == EH_STOP_FAULT ? t->res.addr : 0;
 	emit(t->m, &ev);
