@@ -324,6 +324,7 @@ void eh_elf_free(struct eh_elf *elf)
 	eh_free(elf->symbols);
 	eh_free(elf->strings);
 	eh_free(elf->externs);
+	eh_free(elf->stubs);
 	eh_free(elf);
 }
 
@@ -418,13 +419,26 @@ const struct eh_elf_symbol *eh_elf_symbol_at(const struct eh_elf *elf, uint64_t 
 	return best;
 }
 
+const struct eh_elf_stub *eh_elf_stub_at(const struct eh_elf *elf, uint64_t addr)
+{
+	uint64_t k;
+
+	if (!elf->nstubs || addr < elf->stubs[0].addr)
+		return NULL;
+	k = (addr - elf->stubs[0].addr) / EH_ELF_STUB_SIZE;
+	return k < elf->nstubs ? &elf->stubs[k] : NULL;
+}
+
 const char *eh_elf_describe(const struct eh_elf *elf, uint64_t addr, char *buf, size_t len)
 {
 	uint64_t off = 0;
 	const struct eh_elf_symbol *s = elf ? eh_elf_symbol_at(elf, addr, &off) : NULL;
+	const struct eh_elf_stub *stub = elf && !s ? eh_elf_stub_at(elf, addr) : NULL;
 
 	if (s)
 		snprintf(buf, len, "%s+0x%" PRIx64, s->name, off);
+	else if (stub)
+		snprintf(buf, len, "%s+0x%" PRIx64 " (stub)", stub->symbol, addr - stub->addr);
 	else
 		snprintf(buf, len, "0x%016" PRIx64, addr);
 	return buf;

@@ -176,6 +176,24 @@ static int add_extern(struct eh_elf *elf, size_t *cap, const struct eh_elf_exter
 	return 0;
 }
 
+/* Apply one relocation at target+off; an error names its type, section, offset and symbol. */
+static int apply_named(const struct eh_elf *elf, const struct eh_elf_section *target, uint64_t off,
+		       uint32_t type, uint64_t s_a, const char *symbol, struct eh_error *err)
+{
+	switch (apply(target->data + off, type, s_a, target->addr + off)) {
+	case OVERFLOW:
+		return eh_error_set(err, EH_EINPUT,
+				    "%s: %s+0x%" PRIx64 ": relocation type %u against %s does not fit its field",
+				    elf->path, target->name, off, type, symbol);
+	case UNKNOWN_TYPE:
+		return eh_error_set(err, EH_EINPUT,
+				    "%s: %s+0x%" PRIx64 ": relocation type %u is not supported (against %s)",
+				    elf->path, target->name, off, type, symbol);
+	default:
+		return 0;
+	}
+}
+
 /* Apply one SHT_RELA section to the allocated section it relocates. */
 static int relocate(struct eh_elf *elf, const struct eh_elf_section *rela, size_t *cap,
 		    struct eh_error *err)
@@ -203,7 +221,7 @@ static int relocate(struct eh_elf *elf, const struct eh_elf_section *rela, size_
 		int64_t addend = (int64_t)rd64(r + 16);
 		uint32_t type = (uint32_t)info, symi = (uint32_t)(info >> 32);
 		const struct eh_elf_symbol *sym;
-		enum fit fit;
+		int rc;
 
 		if (type == R_AARCH64_NONE)
 			continue;
@@ -226,15 +244,10 @@ static int relocate(struct eh_elf *elf, const struct eh_elf_section *rela, size_
 				return eh_error_set(err, EH_ENOMEM, "%s: out of memory", elf->path);
 			continue;
 		}
-		fit = apply(target->data + off, type, sym->value + (uint64_t)addend, target->addr + off);
-		if (fit == OVERFLOW)
-			return eh_error_set(err, EH_EINPUT,
-					    "%s: %s+0x%" PRIx64 ": relocation type %u against %s does not fit its field",
-					    elf->path, target->name, off, type, sym->name[0] ? sym->name : "a section");
-		if (fit == UNKNOWN_TYPE)
-			return eh_error_set(err, EH_EINPUT,
-					    "%s: %s+0x%" PRIx64 ": relocation type %u is not supported",
-					    elf->path, target->name, off, type);
+		rc = apply_named(elf, target, off, type, sym->value + (uint64_t)addend,
+				 sym->name[0] ? sym->name : "a section", err);
+		if (rc)
+			return rc;
 	}
 	return 0;
 }
@@ -289,5 +302,43 @@ int eh_elf_place(struct eh_elf *elf, struct eh_error *err)
 	}
 	if (elf->nexterns)
 		qsort(elf->externs, elf->nexterns, sizeof(*elf->externs), cmp_extern);
+	return 0;
+}
+
+int eh_elf_bind_stubs(struct eh_elf *elf, struct eh_error *err)
+{
+	uint64_t next = 0;
+	size_t i, j;
+	int rc;
+
+	if (elf->stubs || !elf->nexterns)
+		return 0;
+	for (i = 0; i < elf->nsections; i++) {
+		const struct eh_elf_section *s = &elf->sections[i];
+
+		if (s->flags & SHF_ALLOC && s->addr + s->size > next)
+			next = s->addr + s->size;
+	}
+	elf->stubs = eh_alloc(elf->nexterns * sizeof(*elf->stubs));
+	if (!elf->stubs)
+		return eh_error_set(err, EH_ENOMEM, "%s: out of memory for stubs", elf->path);
+	next = align_up(next, EH_ELF_STUB_SIZE);
+	for (i = 0; i < elf->nexterns; i++) {
+		const struct eh_elf_extern *x = &elf->externs[i];
+		const struct eh_elf_section *target = eh_elf_section_at(elf, x->where);
+
+		/* One stub per symbol, however many relocations name it. */
+		for (j = 0; j < elf->nstubs && strcmp(elf->stubs[j].symbol, x->symbol); j++)
+			;
+		if (j == elf->nstubs) {
+			elf->stubs[j].symbol = x->symbol;
+			elf->stubs[j].addr = next + j * EH_ELF_STUB_SIZE;
+			elf->nstubs++;
+		}
+		rc = apply_named(elf, target, x->where - target->addr, x->type,
+				 elf->stubs[j].addr + (uint64_t)x->addend, x->symbol, err);
+		if (rc)
+			return rc;
+	}
 	return 0;
 }

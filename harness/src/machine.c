@@ -53,6 +53,7 @@ enum hyp_req {
 	HYP_ERET,       /* the hypervisor returns to the guest */
 	HYP_HOST,       /* the hypervisor exits to the host's slow path */
 	HYP_VSERROR,    /* the guest takes the pending virtual SError */
+	HYP_STUB,       /* a call reached the stub of an undefined symbol: it returns */
 };
 
 struct region {
@@ -113,6 +114,9 @@ struct eh_machine {
 	struct timespec deadline;
 	int hook_rc;                /* an error met inside a hook, reported by eh_machine_run */
 	struct eh_error hook_err;
+	size_t nzero;               /* zero pages mapped on demand (opts.zero_fill) */
+	uint64_t (*call_args)[8];   /* x0..x7 of each stub call, indexed by the event's count */
+	size_t ncalls, cap_calls;
 };
 
 static int uc_fail(struct eh_error *err, uc_err e, const char *what, uint64_t addr)
@@ -252,7 +256,8 @@ static void take_exception_to(struct eh_thread *t, uint64_t esr, uint64_t far, u
 	 * reference/emulator-facts.md), so only exceptions taken from EL1 reach vectors;
 	 * exceptions taken at virtual EL2 (EL2's own vectors) are not modelled.
 	 */
-	if (!vbar || el != 1 || t->el2 || !host_ptr(t->m, vector, 4)) {
+	if (!vbar || el != 1 || t->el2 || !host_ptr(t->m, vector, 4) || t->m->opts.stop_at_exception) {
+		ev.count = vbar && el == 1 && !t->el2 && host_ptr(t->m, vector, 4);
 		emit(t->m, &ev);
 		t->res.pc = elr;
 		request_stop(t, EH_STOP_EXCEPTION);
@@ -314,8 +319,11 @@ static bool timed_out(const struct eh_machine *m)
 static bool in_code(struct eh_thread *t, uint64_t addr)
 {
 	const struct eh_elf_section *s;
+	const struct eh_machine_opts *o = &t->m->opts;
 	const uint8_t *host;
 
+	if (o->code_hi > o->code_lo && (addr < o->code_lo || addr >= o->code_hi))
+		return false;
 	if (addr >= t->code_lo && addr < t->code_hi)
 		return true;
 	s = eh_elf_section_at(t->m->img->elf, addr);
@@ -414,6 +422,15 @@ static void on_code(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
 		request_stop(t, EH_STOP_TIMEOUT);
 		return;
 	}
+	if (m->opts.until && addr == m->opts.until) {
+		request_stop(t, EH_STOP_UNTIL);
+		return;
+	}
+	if (eh_elf_stub_at(m->img->elf, addr)) {
+		t->res.executed++;  /* counted, so that a stub returning to itself meets the budget */
+		request_hyp(t, HYP_STUB);
+		return;
+	}
 	if (!in_code(t, addr)) {
 		t->res.pc = addr;
 		request_stop(t, EH_STOP_LEFT_RANGE);
@@ -470,6 +487,8 @@ static void on_code(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
 		/* Unicorn's ERET would use ELR_EL1/SPSR_EL1: at virtual EL2 the engine returns. */
 		if (t->el2 && in->flags & EH_INSN_ERET)
 			request_hyp(t, HYP_ERET);
+		else if (in->flags & EH_INSN_ERET && m->opts.stop_at_eret)
+			request_stop(t, EH_STOP_ERET);
 	} else if (in->flags & EH_INSN_PREFETCH) {
 		/* PRFM makes no memory access, so no memory hook sees it. */
 		record_access(t, EH_INSN_PREFETCH, eh_insn_prefetch_addr(in, xreg_base, t), 0, 0);
@@ -486,17 +505,59 @@ static void on_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int
 		      type == UC_MEM_WRITE ? (uint64_t)value : 0);
 }
 
+/* Map one zero page at page into every thread; 0, or -1 past EH_ZERO_PAGES_MAX or on failure. */
+static int map_zero_page(struct eh_machine *m, uint64_t page)
+{
+	struct region *r;
+	unsigned i;
+
+	if (m->nzero == EH_ZERO_PAGES_MAX)
+		return -1;
+	r = eh_realloc(m->regions, (m->nregions + 1) * sizeof(*m->regions));
+	if (!r)
+		return -1;
+	m->regions = r;
+	r = &m->regions[m->nregions];
+	r->addr = page;
+	r->size = EH_PAGE;
+	r->raw = eh_alloc(2 * EH_PAGE);
+	if (!r->raw)
+		return -1;
+	r->host = (uint8_t *)(((uintptr_t)r->raw + EH_PAGE - 1) & ~(uintptr_t)(EH_PAGE - 1));
+	for (i = 0; i < m->nthreads; i++)
+		if (uc_mem_map_ptr(m->threads[i].uc, page, EH_PAGE, UC_PROT_READ | UC_PROT_WRITE, r->host) !=
+		    UC_ERR_OK) {
+			/* Unmap what was mapped: no thread may keep a view of freed memory. */
+			while (i--)
+				uc_mem_unmap(m->threads[i].uc, page, EH_PAGE);
+			eh_free(r->raw);
+			return -1;
+		}
+	m->nregions++;
+	m->nzero++;
+	return 0;
+}
+
 static bool on_unmapped(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value,
 			void *user)
 {
 	struct eh_thread *t = user;
+	struct eh_event ev = {
+		.kind = EH_EV_PAGE, .thread = (uint8_t)t->id, .pc = t->cur ? t->cur->addr : 0,
+		.addr = addr & ~(EH_PAGE - 1),
+		.flags = type == UC_MEM_WRITE_UNMAPPED ? EH_INSN_STORE : EH_INSN_LOAD,
+	};
 
 	(void)uc;
-	(void)type;
 	(void)size;
 	(void)value;
 	t->fault_addr = addr;
-	return false;
+	/* Unicorn retries the access once the hook has mapped its page and returned true. */
+	if (!t->m->opts.zero_fill || (type != UC_MEM_READ_UNMAPPED && type != UC_MEM_WRITE_UNMAPPED) ||
+	    map_zero_page(t->m, ev.addr))
+		return false;
+	emit(t->m, &ev);
+	return true;
 }
 
 /* Identity and ID registers come from the model (MPIDR per thread); the rest from Unicorn. */
@@ -785,6 +846,38 @@ static void take_vserror(struct eh_thread *t, uint64_t pc)
 	take_exception_to(t, ESR_ELx(ESR_EC_SERROR, 0), 0, pc, VECTOR_SERROR);
 }
 
+/*
+ * The stub of a symbol the object does not define: record the call with its
+ * arguments (AAPCS64: x0..x7) and return to x30 with x0 = 0, as a function
+ * that did nothing and succeeded would.
+ */
+static void stub_return(struct eh_thread *t, uint64_t pc)
+{
+	struct eh_machine *m = t->m;
+	uint64_t lr = read_reg(t, UC_ARM64_REG_X30), zero = 0;
+	struct eh_event ev = { .kind = EH_EV_STUB_CALL, .thread = (uint8_t)t->id, .pc = pc, .addr = lr };
+	unsigned i;
+
+	if (m->ncalls == m->cap_calls) {
+		size_t cap = m->cap_calls ? 2 * m->cap_calls : 64;
+		uint64_t (*p)[8] = eh_realloc(m->call_args, cap * sizeof(*p));
+
+		if (!p) {
+			hook_fail(m, EH_ENOMEM, "out of memory for %zu stub calls", cap);
+			return;
+		}
+		m->call_args = p;
+		m->cap_calls = cap;
+	}
+	for (i = 0; i < 8; i++)
+		m->call_args[m->ncalls][i] = read_reg(t, xreg_id(i));
+	ev.count = (uint32_t)m->ncalls++;
+	emit(m, &ev);
+	if (uc_reg_write(t->uc, UC_ARM64_REG_X0, &zero) || uc_reg_write(t->uc, UC_ARM64_REG_PC, &lr))
+		hook_fail(m, EH_EEMU, "unicorn: thread %u cannot return from the stub at 0x%016" PRIx64,
+			  t->id, pc);
+}
+
 static void change_el(struct eh_thread *t, uint64_t pc)
 {
 	enum hyp_req req = t->hyp_req;
@@ -795,6 +888,7 @@ static void change_el(struct eh_thread *t, uint64_t pc)
 	case HYP_ERET: leave_el2(t, EH_INSN_ERET); break;
 	case HYP_HOST: host_exit(t); break;
 	case HYP_VSERROR: take_vserror(t, pc); break;
+	case HYP_STUB: stub_return(t, pc); break;
 	case HYP_NONE: break;
 	}
 }
@@ -871,7 +965,7 @@ static int map_image(struct eh_machine *m, struct eh_error *err)
 	const struct eh_elf *elf = m->img->elf;
 	size_t i, j, n = 0;
 
-	m->regions = eh_alloc((elf->nsections + 3) * sizeof(*m->regions));
+	m->regions = eh_alloc((elf->nsections + 4) * sizeof(*m->regions));
 	if (!m->regions)
 		return eh_error_set(err, EH_ENOMEM, "out of memory for the memory map");
 	for (i = 0; i < elf->nsections; i++) {
@@ -909,6 +1003,10 @@ static int map_image(struct eh_machine *m, struct eh_error *err)
 	m->regions[n++].size = EH_MAX_THREADS * EH_STACK_SIZE;
 	m->regions[n].addr = EH_RETURN_ADDR;
 	m->regions[n++].size = EH_PAGE;
+	if (elf->nstubs) {  /* zero-filled: a load through a stub's address reads 0 */
+		m->regions[n].addr = elf->stubs[0].addr;
+		m->regions[n++].size = elf->nstubs * EH_ELF_STUB_SIZE;
+	}
 	m->nregions = n;
 	for (i = 0; i < n; i++) {
 		struct region *r = &m->regions[i];
@@ -1032,6 +1130,7 @@ void eh_machine_free(struct eh_machine *m)
 	eh_free(m->regions);
 	eh_decoder_free(m->dec);
 	eh_free(m->trace.events);
+	eh_free(m->call_args);
 	eh_free(m);
 }
 
@@ -1234,6 +1333,28 @@ int eh_machine_write(struct eh_machine *m, uint64_t addr, const void *buf, size_
 	return 0;
 }
 
+int eh_machine_map_zero(struct eh_machine *m, uint64_t addr, size_t len, struct eh_error *err)
+{
+	uint64_t page, end = addr + len;
+
+	if (!len)
+		return 0;
+	if (end < addr)
+		return eh_error_set(err, EH_EINVAL, "0x%016" PRIx64 "+%zu wraps around", addr, len);
+	for (page = addr & ~(EH_PAGE - 1); page < end && page >= (addr & ~(EH_PAGE - 1)); page += EH_PAGE)
+		if (!host_ptr(m, page, 1) && map_zero_page(m, page))
+			return eh_error_set(err, EH_ENOMEM, "cannot map a page at 0x%016" PRIx64
+					    " (at most %d pages)", page, EH_ZERO_PAGES_MAX);
+	return 0;
+}
+
+const uint64_t *eh_machine_call_args(const struct eh_machine *m, const struct eh_event *ev)
+{
+	if (ev->kind != EH_EV_STUB_CALL || ev->count >= m->ncalls)
+		return NULL;
+	return m->call_args[ev->count];
+}
+
 uint64_t eh_machine_xreg(struct eh_machine *m, unsigned t, unsigned n)
 {
 	return read_reg(&m->threads[t % m->nthreads], xreg_id(n));
@@ -1301,6 +1422,8 @@ const char *eh_stop_name(enum eh_stop stop)
 		[EH_STOP_EXCEPTION] = "exception with no vector to take it",
 		[EH_STOP_LEFT_RANGE] = "left the code",
 		[EH_STOP_TIMEOUT] = "wall-clock limit reached",
+		[EH_STOP_UNTIL] = "reached the stop address",
+		[EH_STOP_ERET] = "exception return",
 	};
 
 	return stop < sizeof(names) / sizeof(names[0]) ? names[stop] : "?";

@@ -135,20 +135,15 @@ static unsigned put_wrapped(FILE *f, unsigned x, unsigned y, const char *attrs, 
  * The header: what ran and the seed to replay it, the verdict, and each
  * clause of the evidence on its own lines. With f NULL it only counts lines.
  */
-static unsigned put_header(FILE *f, const struct layout *l, const struct eh_case_run *r, uint64_t seed)
+static unsigned put_header(FILE *f, const struct layout *l, const struct eh_svg_header *h)
 {
 	unsigned cols = (l->width - 40) / CHAR_W, n = 0;
-	const char *p = r->outcome.evidence;
+	const char *p = h->evidence ? h->evidence : "";
 	char line[1200];
 
-	snprintf(line, sizeof(line), "%s, variant %s on %s, seed %" PRIu64, r->c->id, r->v->name,
-		 r->model->name, seed);
-	n += put_wrapped(f, 10, 20 + n * LINE_H, "class=\"h1\"", line, cols);
-	snprintf(line, sizeof(line), "%s. Model: %s.", r->v->desc, r->model->desc);
-	n += put_wrapped(f, 10, 20 + n * LINE_H, "", line, cols);
-	snprintf(line, sizeof(line), "verdict %s (expected %s)%s", eh_verdict_name(r->outcome.verdict),
-		 eh_verdict_name(r->expected), r->pass ? "" : ": UNEXPECTED");
-	n += put_wrapped(f, 10, 20 + n * LINE_H, r->pass ? "class=\"b\"" : "class=\"b bad\"", line, cols);
+	n += put_wrapped(f, 10, 20 + n * LINE_H, "class=\"h1\"", h->heading, cols);
+	n += put_wrapped(f, 10, 20 + n * LINE_H, "", h->desc, cols);
+	n += put_wrapped(f, 10, 20 + n * LINE_H, h->bad ? "class=\"b bad\"" : "class=\"b\"", h->status, cols);
 	if (l->drawn < l->ncols) {
 		snprintf(line, sizeof(line), "the first %zu of %zu instructions are drawn; the text trace has "
 			 "them all", l->drawn, l->ncols);
@@ -181,23 +176,23 @@ static unsigned put_header(FILE *f, const struct layout *l, const struct eh_case
  * show how the threads interleaved; every other event sits in the column of
  * the instruction its thread is executing (a START in the next column).
  */
-static int lay_out(struct layout *l, struct eh_case_run *r, uint64_t seed, struct eh_error *err)
+static int lay_out(struct layout *l, struct eh_machine *m, const struct eh_svg_header *h,
+		   struct eh_error *err)
 {
 	long cur[EH_MAX_THREADS];
 	size_t i, insns = 0;
 	unsigned plot;
 
-	l->m = r->machine;
-	l->tr = eh_machine_trace(r->machine);
-	l->nthreads = eh_machine_threads(r->machine);
+	l->m = m;
+	l->tr = eh_machine_trace(m);
+	l->nthreads = eh_machine_threads(m);
 	for (i = 0; i < l->tr->n; i++) {
 		insns += l->tr->events[i].kind == EH_EV_INSN;
 		l->screened += l->tr->events[i].kind == EH_EV_SCREENED;
 	}
 	if (!insns)
-		return eh_error_set(err, EH_EINVAL, "%s/%s on %s: the trace holds no instructions (run it "
-				    "with instruction tracing, as replay does)", r->c->id, r->v->name,
-				    r->model->name);
+		return eh_error_set(err, EH_EINVAL, "%s: the trace holds no instructions (run it "
+				    "with instruction tracing, as replay does)", h->heading);
 	l->col = eh_alloc(l->tr->n * sizeof(*l->col));
 	if (!l->col)
 		return eh_error_set(err, EH_ENOMEM, "out of memory for %zu events", l->tr->n);
@@ -221,7 +216,7 @@ static int lay_out(struct layout *l, struct eh_case_run *r, uint64_t seed, struc
 	l->labels = l->w >= 12;
 	plot = (unsigned)l->drawn * l->w;
 	l->width = LEFT + (plot < MIN_PLOT_W ? MIN_PLOT_W : plot) + 160;
-	l->top = 20 + put_header(NULL, l, r, seed) * LINE_H + (l->labels ? LABELS_H : 20);
+	l->top = 20 + put_header(NULL, l, h) * LINE_H + (l->labels ? LABELS_H : 20);
 	l->height = l->top + l->nthreads * LANE_H + LEGEND_H;
 	return 0;
 }
@@ -473,24 +468,39 @@ static const char svg_style[] =
 
 int eh_svg_timeline(FILE *f, struct eh_case_run *r, uint64_t seed, struct eh_error *err)
 {
+	char title[300], heading[300], desc[600], status[200];
+	struct eh_svg_header h = {
+		.title = title, .heading = heading, .desc = desc, .status = status, .bad = !r->pass,
+		.evidence = r->outcome.evidence,
+	};
+
+	snprintf(title, sizeof(title), "errata-harness replay %s --variant %s --model %s --seed %" PRIu64,
+		 r->c->id, r->v->name, r->model->name, seed);
+	snprintf(heading, sizeof(heading), "%s, variant %s on %s, seed %" PRIu64, r->c->id, r->v->name,
+		 r->model->name, seed);
+	snprintf(desc, sizeof(desc), "%s. Model: %s.", r->v->desc, r->model->desc);
+	snprintf(status, sizeof(status), "verdict %s (expected %s)%s", eh_verdict_name(r->outcome.verdict),
+		 eh_verdict_name(r->expected), r->pass ? "" : ": UNEXPECTED");
+	return eh_svg_draw(f, r->machine, &h, err);
+}
+
+int eh_svg_draw(FILE *f, struct eh_machine *m, const struct eh_svg_header *h, struct eh_error *err)
+{
 	struct layout l = { 0 };
-	char title[300];
 	int rc;
 
-	rc = lay_out(&l, r, seed, err);
+	rc = lay_out(&l, m, h, err);
 	if (rc)
 		return rc;
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" height=\"%u\" viewBox=\"0 0 %u %u\">\n",
 		l.width, l.height, l.width, l.height);
-	snprintf(title, sizeof(title), "errata-harness replay %s --variant %s --model %s --seed %" PRIu64,
-		 r->c->id, r->v->name, r->model->name, seed);
-	put_title(f, title);
+	put_title(f, h->title);
 	fputs("\n<defs>\n", f);
 	fputs(svg_style, f);
 	fputs("</defs>\n", f);
 	fprintf(f, "<rect width=\"%u\" height=\"%u\" fill=\"#ffffff\"/>\n", l.width, l.height);
-	put_header(f, &l, r, seed);
+	put_header(f, &l, h);
 	put_lanes(f, &l);
 	put_windows(f, &l);
 	put_cells(f, &l);

@@ -190,8 +190,9 @@ const char *eh_event_format(struct eh_machine *m, const struct eh_event *ev, cha
 				 " ELR %s -> vector 0x%016" PRIx64, esr_class(ev->esr), ev->esr, ev->addr,
 				 eh_machine_where(m, ev->pc, where, sizeof(where)), ev->value);
 		else
-			snprintf(buf, len, "exception  %s, ESR 0x%08" PRIx64 " at %s: no vector installed",
-				 esr_class(ev->esr), ev->esr, eh_machine_where(m, ev->pc, where, sizeof(where)));
+			snprintf(buf, len, "exception  %s, ESR 0x%08" PRIx64 " at %s: %s", esr_class(ev->esr),
+				 ev->esr, eh_machine_where(m, ev->pc, where, sizeof(where)),
+				 ev->count ? "not entered, the run stops at exceptions" : "no vector installed");
 		break;
 	case EH_EV_EL2_ENTRY:
 		format_esr(ev->esr, esr, sizeof(esr));
@@ -231,6 +232,26 @@ const char *eh_event_format(struct eh_machine *m, const struct eh_event *ev, cha
 			snprintf(buf, len, "stop       %s at %s", eh_stop_name(ev->stop),
 				 eh_machine_where(m, ev->pc, where, sizeof(where)));
 		break;
+	case EH_EV_PAGE:
+		snprintf(buf, len, "zero page  0x%016" PRIx64 " mapped for the %s at %s (outside every section)",
+			 ev->addr, ev->flags & EH_INSN_STORE ? "store" : "load",
+			 eh_machine_where(m, ev->pc, where, sizeof(where)));
+		break;
+	case EH_EV_STUB_CALL: {
+		const uint64_t *x = eh_machine_call_args(m, ev);
+		char from[160];
+
+		eh_elf_describe(eh_machine_image(m)->elf, ev->pc, where, sizeof(where));
+		eh_elf_describe(eh_machine_image(m)->elf, ev->addr, from, sizeof(from));
+		if (x)
+			snprintf(buf, len, "call       %s(x0 0x%" PRIx64 ", x1 0x%" PRIx64 ", x2 0x%" PRIx64
+				 ", x3 0x%" PRIx64 ", x4 0x%" PRIx64 ", x5 0x%" PRIx64 ", x6 0x%" PRIx64
+				 ", x7 0x%" PRIx64 "): undefined here, the stub returns 0 to %s", where, x[0],
+				 x[1], x[2], x[3], x[4], x[5], x[6], x[7], from);
+		else
+			snprintf(buf, len, "call       %s: undefined here, the stub returns 0 to %s", where, from);
+		break;
+	}
 	case EH_EV_SCREENED:
 		snprintf(buf, len, "screened   0x%016" PRIx64 ": 0x%08" PRIx64 " is UNDEFINED on the modelled "
 			 "CPUs and Unicorn 2.0.1 aborts on it: runs as UDF #0", ev->pc, ev->value);

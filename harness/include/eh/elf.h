@@ -40,6 +40,17 @@ struct eh_elf_extern {
 	uint32_t type;      /* R_AARCH64_* */
 };
 
+/*
+ * A harness stub: the page that stands in for a symbol a relocatable object
+ * uses but does not define, once eh_elf_bind_stubs has linked it there.
+ */
+struct eh_elf_stub {
+	const char *symbol;
+	uint64_t addr;      /* EH_ELF_STUB_SIZE bytes of its own */
+};
+
+#define EH_ELF_STUB_SIZE 0x1000ull
+
 struct eh_elf {
 	const char *path;   /* as given to eh_elf_open / eh_elf_parse */
 	uint16_t type;      /* ET_REL, ET_EXEC, ET_DYN */
@@ -51,6 +62,8 @@ struct eh_elf {
 	char *strings;      /* owned storage behind every name above */
 	struct eh_elf_extern *externs;  /* ET_REL only, sorted by where */
 	size_t nexterns;
+	struct eh_elf_stub *stubs;      /* after eh_elf_bind_stubs: contiguous, in address order */
+	size_t nstubs;
 };
 
 /*
@@ -80,6 +93,18 @@ const char *eh_elf_describe(const struct eh_elf *elf, uint64_t addr, char *buf, 
 int eh_elf_word(const struct eh_elf *elf, uint64_t addr, uint32_t *word);
 /* The unapplied relocation whose field starts at where, or NULL. */
 const struct eh_elf_extern *eh_elf_extern_at(const struct eh_elf *elf, uint64_t where);
+
+/*
+ * Link a relocatable object against harness stubs, so that it runs as if
+ * linked: every symbol it uses but does not define gets a page of its own
+ * after its last section (in reach of CALL26), and the relocations against it
+ * are applied with that address. The externs stay listed for the audit. A
+ * relocation that cannot be applied is EH_EINPUT naming its type, section and
+ * offset. Nothing to do for a linked image.
+ */
+int eh_elf_bind_stubs(struct eh_elf *elf, struct eh_error *err);
+/* The stub whose page holds addr, or NULL. */
+const struct eh_elf_stub *eh_elf_stub_at(const struct eh_elf *elf, uint64_t addr);
 
 /* Resolve "SYM", "SYM+OFF" or a hexadecimal address. */
 int eh_elf_resolve(const struct eh_elf *elf, const char *spec, uint64_t *addr, struct eh_error *err);

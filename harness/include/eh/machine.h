@@ -53,7 +53,8 @@ enum eh_event_kind {
 	EH_EV_WINDOW_OPEN,  /* sysreg: which TTBR; value */
 	EH_EV_WINDOW_CLOSE, /* count: accesses in the window; addr: pc of the first one */
 	EH_EV_INJECT,       /* victim, taken; pc, flags: the culprit (first access of the window) */
-	EH_EV_EXCEPTION,    /* esr, addr = FAR, value = vector address (0 = not taken) */
+	EH_EV_EXCEPTION,    /* esr, addr = FAR, value = vector address (0 = not taken); count = 1 when
+	                       opts.stop_at_exception stopped the thread instead of entering its vector */
 	EH_EV_STOP,         /* stop: why; pc */
 	EH_EV_SCREENED,     /* pc: a word replaced by UDF #0 before it ran; value: the word */
 	EH_EV_EL2_ENTRY,    /* a guest access trapped: esr = ESR_EL2, pc = ELR_EL2, value = vector
@@ -63,6 +64,10 @@ enum eh_event_kind {
 	EH_EV_HYP_SLOW,     /* the host's slow path emulated the trapped access: esr, sysreg, value,
 	                       flags (MSR/MRS) */
 	EH_EV_VSERROR,      /* pc: the guest took the virtual SError pending in HCR_EL2.VSE (cleared) */
+	EH_EV_PAGE,         /* opts.zero_fill: addr = a zero page mapped for the access of the instruction
+	                       at pc; flags = LOAD/STORE */
+	EH_EV_STUB_CALL,    /* a call to the stub of an undefined symbol (eh_elf_bind_stubs): pc = the stub,
+	                       addr = the return address; eh_machine_call_args() has x0..x7 */
 };
 
 enum eh_stop {
@@ -73,6 +78,8 @@ enum eh_stop {
 	EH_STOP_EXCEPTION,  /* an exception with no vectors to take it */
 	EH_STOP_LEFT_RANGE, /* fetched outside the image's code */
 	EH_STOP_TIMEOUT,    /* the wall-clock limit backing the budget */
+	EH_STOP_UNTIL,      /* reached opts.until */
+	EH_STOP_ERET,       /* an ERET, with opts.stop_at_eret */
 };
 
 struct eh_event {
@@ -130,7 +137,21 @@ struct eh_machine_opts {
 	bool trace_insns;       /* record every instruction, for replay */
 	const struct eh_machine_hooks *hooks;
 	void *hooks_ctx;
+	/*
+	 * For running a user's kernel code (exec) rather than a case; all off by
+	 * default, so that cases keep their stop and fault semantics.
+	 */
+	uint64_t code_lo, code_hi;  /* when code_hi > code_lo: fetching outside [code_lo, code_hi) stops
+	                               the thread (EH_STOP_LEFT_RANGE); stubs still return */
+	uint64_t until;             /* non-zero: reaching this address stops the thread (EH_STOP_UNTIL) */
+	bool stop_at_eret;          /* an ERET at EL1 stops the thread instead of returning (EH_STOP_ERET) */
+	bool stop_at_exception;     /* an exception stops the thread even when a vector would take it */
+	bool zero_fill;             /* a load or store outside every mapped region is served from a fresh
+	                               zero page, shared by the threads (an EH_EV_PAGE event), up to
+	                               EH_ZERO_PAGES_MAX pages; past them it faults */
 };
+
+#define EH_ZERO_PAGES_MAX 4096
 
 int eh_machine_new(struct eh_machine **out, const struct eh_model *model, const struct eh_image *img,
 		   const struct eh_machine_opts *opts, struct eh_error *err);
@@ -155,6 +176,10 @@ const struct eh_insn *eh_machine_insn(struct eh_machine *m, uint64_t addr);
 int eh_machine_read(struct eh_machine *m, uint64_t addr, void *buf, size_t len, struct eh_error *err);
 int eh_machine_write(struct eh_machine *m, uint64_t addr, const void *buf, size_t len,
 		     struct eh_error *err);
+/* Map zero pages over whatever of [addr, addr + len) is not mapped yet (before a run: no events). */
+int eh_machine_map_zero(struct eh_machine *m, uint64_t addr, size_t len, struct eh_error *err);
+/* x0..x7 of an EH_EV_STUB_CALL event, or NULL for any other event. */
+const uint64_t *eh_machine_call_args(const struct eh_machine *m, const struct eh_event *ev);
 /* General-purpose register n (0..30; 31 = SP) of thread t. */
 uint64_t eh_machine_xreg(struct eh_machine *m, unsigned t, unsigned n);
 void eh_machine_set_xreg(struct eh_machine *m, unsigned t, unsigned n, uint64_t value);
