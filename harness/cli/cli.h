@@ -6,6 +6,8 @@
 #include <stdio.h>
 
 #include "eh/case.h"
+#include "eh/cpucaps.h"
+#include "eh/kconfig.h"
 #include "eh/report.h"
 #include "eh/run.h"
 
@@ -36,5 +38,23 @@ int cmd_run(struct cli *cli);
 int cmd_list_matrix(struct cli *cli);
 /* errata-harness audit FILE ...: argv[0] is "audit" (cli/audit.c). */
 int cli_audit(int argc, char **argv);
+/* errata-harness exec FILE ...: argv[0] is "exec" (cli/exec.c). */
+int cli_exec(int argc, char **argv);
+
+/* The capability numbering and .config of audit and exec (cli/inputs.c). */
+struct cli_inputs {
+	const struct eh_cpucaps *caps;
+	struct eh_cpucaps *owned_caps;
+	struct eh_kconfig *config;    /* NULL: every option on */
+};
+
+/* Exactly one of cpucaps (a header) and kernel (a built-in table); config optional. On bad
+ * input print why, naming cmd and the file, and return EXIT_BAD_INPUT. */
+int cli_inputs_open(struct cli_inputs *in, const char *cmd, const char *cpucaps, const char *kernel,
+		    const char *config);
+void cli_inputs_close(struct cli_inputs *in);
+
+/* The trace of m, one numbered line per event, as replay and exec print it (cli/output.c). */
+void cli_print_trace(struct eh_machine *m);
 
 #endif

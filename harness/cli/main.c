@@ -70,6 +70,8 @@ static void print_help(FILE *f)
 		"                            one run, event by event, instruction by instruction;\n"
 		"                            --svg also draws it as an SVG timeline\n"
 		"  audit FILE --model M ...  TTBR hazards left in a kernel ELF after its alternatives (audit --help)\n"
+		"  exec FILE --symbol S --model M ...\n"
+		"                            run code straight out of a kernel ELF on a model (exec --help)\n"
 		"\n"
 		"options:\n"
 		"  --case ID, --model NAME, --variant NAME   select (repeatable, or comma-separated)\n"
@@ -267,9 +269,7 @@ static int cmd_replay(int argc, char **argv, struct cli *cli)
 	const struct eh_model *model;
 	struct eh_case_run *r;
 	struct eh_error err = { 0 };
-	const struct eh_trace *tr;
 	FILE *svg = NULL;
-	size_t i;
 	int rc;
 
 	if (optind >= argc)
@@ -300,16 +300,7 @@ static int cmd_replay(int argc, char **argv, struct cli *cli)
 	printf("replay %s, variant %s (%s), model %s (%s), seed %" PRIu64 "\n", c->id, v->name, v->desc,
 	       model->name, model->desc, cli->run.seed);
 	print_alternatives(r);
-	tr = eh_machine_trace(r->machine);
-	printf("trace (%zu events%s; '|' marks instructions inside a TTBR window, 'EL2' code run at "
-	       "virtual EL2):\n", tr->n,
-	       tr->dropped ? ", truncated" : "");
-	for (i = 0; i < tr->n; i++) {
-		char line[1024];
-
-		printf("  %4zu  t%u  %s\n", i, tr->events[i].thread,
-		       eh_event_format(r->machine, &tr->events[i], line, sizeof(line)));
-	}
+	cli_print_trace(r->machine);
 	printf("verdict: %s (expected %s): %s\n", eh_verdict_name(r->outcome.verdict),
 	       eh_verdict_name(r->expected), r->outcome.evidence);
 	rc = r->pass ? 0 : EXIT_UNEXPECTED;
@@ -354,6 +345,8 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(cmd, "audit"))
 		return cli_audit(argc - 1, argv + 1);
+	if (!strcmp(cmd, "exec"))
+		return cli_exec(argc - 1, argv + 1);
 	rc = parse_options(argc - 1, argv + 1, &cli);
 	if (!rc)
 		rc = check_command_options(cmd, &cli);

@@ -7,22 +7,6 @@
 #include "eh/sysreg.h"
 #include "report_writers.h"
 
-static const char *const kind_names[] = {
-	[EH_EV_START] = "start",
-	[EH_EV_INSN] = "insn",
-	[EH_EV_SYSREG_WRITE] = "sysreg_write",
-	[EH_EV_SYSREG_READ] = "sysreg_read",
-	[EH_EV_EL2_ACCESS] = "el2_access",
-	[EH_EV_CTX_SYNC] = "ctx_sync",
-	[EH_EV_ACCESS] = "access",
-	[EH_EV_WINDOW_OPEN] = "window_open",
-	[EH_EV_WINDOW_CLOSE] = "window_close",
-	[EH_EV_INJECT] = "inject",
-	[EH_EV_EXCEPTION] = "exception",
-	[EH_EV_STOP] = "stop",
-	[EH_EV_SCREENED] = "screened",
-};
-
 /* 64-bit values as hex strings: JSON numbers lose precision past 2^53 in most readers. */
 static void put_hex(FILE *f, const char *key, uint64_t v)
 {
@@ -47,8 +31,7 @@ static void put_event(FILE *f, const struct eh_result_event *re)
 	char reg[32];
 
 	fprintf(f, "        {\"seq\": %" PRIu32 ", \"thread\": %u, \"kind\": \"%s\"", ev->seq, ev->thread,
-		ev->kind < sizeof(kind_names) / sizeof(kind_names[0]) && kind_names[ev->kind]
-			? kind_names[ev->kind] : "unknown");
+		eh_event_kind_name(ev->kind));
 	put_str(f, "text", re->text);
 	put_hex(f, "pc", ev->pc);
 	switch ((enum eh_event_kind)ev->kind) {

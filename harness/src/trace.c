@@ -123,6 +123,33 @@ static void format_esr(uint64_t esr, char *buf, size_t len)
 		 read ? "mrs" : "msr", eh_sysreg_name(reg, name, sizeof(name)), rt);
 }
 
+const char *eh_event_kind_name(unsigned kind)
+{
+	static const char *const names[] = {
+		[EH_EV_START] = "start",
+		[EH_EV_INSN] = "insn",
+		[EH_EV_SYSREG_WRITE] = "sysreg_write",
+		[EH_EV_SYSREG_READ] = "sysreg_read",
+		[EH_EV_EL2_ACCESS] = "el2_access",
+		[EH_EV_CTX_SYNC] = "ctx_sync",
+		[EH_EV_ACCESS] = "access",
+		[EH_EV_WINDOW_OPEN] = "window_open",
+		[EH_EV_WINDOW_CLOSE] = "window_close",
+		[EH_EV_INJECT] = "inject",
+		[EH_EV_EXCEPTION] = "exception",
+		[EH_EV_STOP] = "stop",
+		[EH_EV_SCREENED] = "screened",
+		[EH_EV_EL2_ENTRY] = "el2_entry",
+		[EH_EV_EL2_RETURN] = "el2_return",
+		[EH_EV_HYP_SLOW] = "hyp_slow",
+		[EH_EV_VSERROR] = "vserror",
+		[EH_EV_PAGE] = "page",
+		[EH_EV_STUB_CALL] = "stub_call",
+	};
+
+	return kind < sizeof(names) / sizeof(names[0]) && names[kind] ? names[kind] : "unknown";
+}
+
 const char *eh_event_format(struct eh_machine *m, const struct eh_event *ev, char *buf, size_t len)
 {
 	char where[200], reg[32], culprit[200], esr[200];

@@ -203,6 +203,8 @@ const char *eh_stop_name(enum eh_stop stop);
 
 /* "sym+0x1c: ldr x30, 0xffff..." for the instruction at pc, into buf. */
 const char *eh_machine_where(struct eh_machine *m, uint64_t pc, char *buf, size_t len);
+/* The event kind's name in JSON reports ("window_open"), "unknown" past the table. */
+const char *eh_event_kind_name(unsigned kind);
 /* One line describing ev (no thread or sequence prefix, no newline), into buf. */
 const char *eh_event_format(struct eh_machine *m, const struct eh_event *ev, char *buf, size_t len);
 struct eh_decoder *eh_machine_decoder(struct eh_machine *m);

@@ -1,0 +1,182 @@
+/* Runs code straight out of a user's ELF: load, link against stubs, patch for the model, start, run. */
+#include "eh/exec.h"
+
+#include <elf.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+
+	if (!*s || *s == '-' || *s == '+')
+		return -1;
+	errno = 0;
+	*out = strtoull(s, &end, 0);
+	return errno || *end ? -1 : 0;
+}
+
+int eh_exec_parse_reg(const char *spec, struct eh_exec_reg *out, struct eh_error *err)
+{
+	const char *eq = strchr(spec, '=');
+	uint64_t n;
+
+	if (!eq)
+		return eh_error_set(err, EH_EINVAL, "--reg '%s': expected REG=VALUE (x0..x30 or sp)", spec);
+	if (eq - spec == 2 && !strncmp(spec, "sp", 2)) {
+		out->n = 31;
+	} else {
+		char num[4] = { 0 };
+
+		if (spec[0] != 'x' || eq - spec < 2 || eq - spec > 3)
+			return eh_error_set(err, EH_EINVAL, "--reg '%s': no register '%.*s' (x0..x30 or sp)", spec,
+					    (int)(eq - spec), spec);
+		memcpy(num, spec + 1, (size_t)(eq - spec - 1));
+		if (num[0] < '0' || num[0] > '9' || (num[1] && (num[1] < '0' || num[1] > '9')) ||
+		    (num[0] == '0' && num[1]) || parse_u64(num, &n) || n > 30)
+			return eh_error_set(err, EH_EINVAL, "--reg '%s': no register '%.*s' (x0..x30 or sp)", spec,
+					    (int)(eq - spec), spec);
+		out->n = (unsigned)n;
+	}
+	if (parse_u64(eq + 1, &out->value))
+		return eh_error_set(err, EH_EINVAL, "--reg '%s': '%s' is not a 64-bit value (decimal or 0x hex)",
+				    spec, eq + 1);
+	return 0;
+}
+
+/* --mem ADDR=FILE: the file's bytes at ADDR, on zero pages where the image has none. */
+static int load_mem(struct eh_exec *x, const char *spec, struct eh_error *err)
+{
+	const char *eq = strchr(spec, '=');
+	char addr_spec[256];
+	uint8_t *buf = NULL;
+	uint64_t addr;
+	long len;
+	FILE *f;
+	int rc;
+
+	if (!eq || eq == spec || !eq[1] || (size_t)(eq - spec) >= sizeof(addr_spec))
+		return eh_error_set(err, EH_EINVAL, "--mem '%s': expected ADDR=FILE (ADDR a symbol, SYM+OFF or 0x...)",
+				    spec);
+	memcpy(addr_spec, spec, (size_t)(eq - spec));
+	addr_spec[eq - spec] = 0;
+	rc = eh_elf_resolve(x->elf, addr_spec, &addr, err);
+	if (rc)
+		return eh_error_prefix(err, "--mem '%s': ", spec);
+	f = fopen(eq + 1, "rb");
+	if (!f)
+		return eh_error_set(err, EH_EIO, "--mem: %s: cannot open: %s", eq + 1, strerror(errno));
+	if (fseek(f, 0, SEEK_END) || (len = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
+		rc = eh_error_set(err, EH_EIO, "--mem: %s: cannot read: %s", eq + 1, strerror(errno));
+		goto out;
+	}
+	if ((unsigned long)len > EH_EXEC_MEM_MAX) {
+		rc = eh_error_set(err, EH_EINPUT, "--mem: %s: %ld bytes, more than the %u a run takes", eq + 1,
+				  len, EH_EXEC_MEM_MAX);
+		goto out;
+	}
+	buf = eh_alloc(len ? (size_t)len : 1);
+	if (!buf) {
+		rc = eh_error_set(err, EH_ENOMEM, "--mem: %s: out of memory", eq + 1);
+		goto out;
+	}
+	if (fread(buf, 1, (size_t)len, f) != (size_t)len) {
+		rc = eh_error_set(err, EH_EIO, "--mem: %s: short read", eq + 1);
+		goto out;
+	}
+	rc = eh_machine_map_zero(x->machine, addr, (size_t)len, err);
+	if (!rc)
+		rc = eh_machine_write(x->machine, addr, buf, (size_t)len, err);
+	if (rc)
+		eh_error_prefix(err, "--mem '%s': ", spec);
+out:
+	eh_free(buf);
+	fclose(f);
+	return rc;
+}
+
+int eh_exec_run(struct eh_exec **out, const char *path, const struct eh_model *model,
+		const struct eh_cpucaps *caps, const struct eh_kconfig *config,
+		const struct eh_exec_opts *o, struct eh_error *err)
+{
+	struct eh_machine_opts mopts = {
+		.seed = o->seed, .budget = o->budget, .trace_insns = o->trace_insns,
+		.stop_at_eret = true, .stop_at_exception = true, .zero_fill = true,
+	};
+	struct eh_exec *x;
+	char where[160];
+	size_t i;
+	int rc;
+
+	*out = NULL;
+	x = eh_alloc(sizeof(*x));
+	if (!x)
+		return eh_error_set(err, EH_ENOMEM, "out of memory");
+	rc = eh_elf_open(&x->elf, path, err);
+	if (!rc)
+		rc = eh_elf_bind_stubs(x->elf, err);
+	if (!rc)
+		rc = eh_elf_resolve(x->elf, o->symbol, &x->entry, err);
+	if (rc)
+		goto fail;
+	x->section = eh_elf_section_at(x->elf, x->entry);
+	if (!x->section || !(x->section->flags & SHF_EXECINSTR) || !x->section->data) {
+		rc = eh_error_set(err, EH_EINVAL, "%s: --symbol %s (0x%016" PRIx64 ") is not in executable code%s%s",
+				  path, o->symbol, x->entry, x->section ? ": it is in " : "",
+				  x->section ? x->section->name : "");
+		goto fail;
+	}
+	if (x->entry & 3) {
+		rc = eh_error_set(err, EH_EINVAL, "%s: --symbol %s (0x%016" PRIx64 ") is not 4-byte aligned",
+				  path, o->symbol, x->entry);
+		goto fail;
+	}
+	if (o->until) {
+		rc = eh_elf_resolve(x->elf, o->until, &x->until, err);
+		if (rc) {
+			eh_error_prefix(err, "--until: ");
+			goto fail;
+		}
+		if (!x->until) {
+			rc = eh_error_set(err, EH_EINVAL, "%s: --until %s is address 0", path, o->until);
+			goto fail;
+		}
+	}
+	mopts.until = x->until;
+	mopts.code_lo = x->section->addr;
+	mopts.code_hi = x->section->addr + x->section->size;
+	rc = eh_image_new(&x->img, x->elf, caps, model, config, err);
+	if (!rc)
+		rc = eh_machine_new(&x->machine, model, x->img, &mopts, err);
+	if (!rc)
+		rc = eh_machine_start(x->machine, 0, x->entry, NULL, 0, err);
+	for (i = 0; !rc && i < o->nregs; i++)
+		eh_machine_set_xreg(x->machine, 0, o->regs[i].n, o->regs[i].value);
+	for (i = 0; !rc && i < o->nmems; i++)
+		rc = load_mem(x, o->mems[i], err);
+	if (!rc)
+		rc = eh_machine_run(x->machine, err);
+	if (rc) {
+		eh_error_prefix(err, "exec at %s: ", eh_elf_describe(x->elf, x->entry, where, sizeof(where)));
+		goto fail;
+	}
+	x->res = eh_machine_result(x->machine, 0);
+	*out = x;
+	return 0;
+fail:
+	eh_exec_free(x);
+	return rc;
+}
+
+void eh_exec_free(struct eh_exec *x)
+{
+	if (!x)
+		return;
+	eh_machine_free(x->machine);
+	eh_image_free(x->img);
+	eh_elf_free(x->elf);
+	eh_free(x);
+}
