@@ -18,7 +18,7 @@
 #define AUDIT_ERRATUM "tx2-219"
 
 struct audit_opts {
-	const char *file, *model, *cpucaps, *kernel, *config;
+	const char *file, *model, *cpucaps, *kernel, *config, *baseline;
 	bool json, list;
 };
 
@@ -39,7 +39,7 @@ static void audit_help(FILE *f)
 
 	fprintf(f,
 		"usage: errata-harness audit FILE --model M (--cpucaps H | --kernel V) [--config .config]\n"
-		"                            [--format text|json] [--list-alternatives]\n"
+		"                            [--format text|json] [--list-alternatives] [--baseline OLD]\n"
 		"\n"
 		"Applies the kernel's boot-time alternatives to FILE as the kernel would on CPU model M,\n"
 		"then finds every MSR TTBR0_EL1/TTBR1_EL1 in its executable sections and follows the\n"
@@ -64,10 +64,15 @@ static void audit_help(FILE *f)
 		"  --format text|json  output (default text)\n"
 		"  --list-alternatives list every alternative site instead: symbol+offset, capability,\n"
 		"                      applied or not on M and why, callbacks with their function\n"
+		"  --baseline OLD      compare: audit OLD too (same model, numbering and config) and report\n"
+		"                      each hazard or unclosed path as introduced, removed or unchanged,\n"
+		"                      matched by symbol+offset of the TTBR write and of the access. OLD\n"
+		"                      should be the upstream FILE's change will be merged into (README)\n"
 		"\n"
 		"exit status: 0 no hazard (or the model is not affected by erratum %s), 1 a hazard or a\n"
 		"window that cannot be followed to its end (an indirect branch, a branch out of the object)\n"
-		"on a model that has it, 2 bad usage or bad input (the message names the file and the problem)\n"
+		"on a model that has it (with --baseline: one that OLD does not have), 2 bad usage or bad\n"
+		"input (the message names the file and the problem)\n"
 		"\nmodels:", AUDIT_ERRATUM);
 	for (m = eh_models; *m; m++)
 		fprintf(f, " %s", (*m)->name);
@@ -91,6 +96,7 @@ static int parse_args(int argc, char **argv, struct audit_opts *o)
 		{ "config", required_argument, NULL, 'C' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "list-alternatives", no_argument, NULL, 'l' },
+		{ "baseline", required_argument, NULL, 'B' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -105,6 +111,7 @@ static int parse_args(int argc, char **argv, struct audit_opts *o)
 		case 'k': o->kernel = optarg; break;
 		case 'C': o->config = optarg; break;
 		case 'l': o->list = true; break;
+		case 'B': o->baseline = optarg; break;
 		case 'f':
 			if (strcmp(optarg, "text") && strcmp(optarg, "json"))
 				return bad("--format: '%s' is neither text nor json", optarg);
@@ -122,8 +129,8 @@ static int parse_args(int argc, char **argv, struct audit_opts *o)
 	o->file = argv[optind];
 	if (!o->model)
 		return bad("%s", "--model is required (see errata-harness models)");
-	if (!o->cpucaps == !o->kernel)
-		return bad("%s", "give the capability numbering: --cpucaps HEADER or --kernel VERSION, one of them");
+	if (o->baseline && o->list)
+		return bad("%s", "--baseline compares hazards; --list-alternatives lists one build's sites");
 	return 0;
 }
 
@@ -378,54 +385,138 @@ static bool erratum_shows(const struct eh_model *m)
 	return false;
 }
 
+/* One build: loaded, patched for the model, audited (unless only its sites are listed). */
+static int audit_build(struct audit_ctx *a, const char *path, const struct cli_inputs *in,
+		       struct eh_audit **au, struct eh_error *err)
+{
+	a->caps = in->caps;
+	if (eh_elf_open(&a->elf, path, err) ||
+	    eh_image_new(&a->img, a->elf, a->caps, a->model, in->config, err) ||
+	    (!a->dec && eh_decoder_new(&a->dec, err)) ||
+	    (!a->o->list && eh_audit_run(au, a->img, err)))
+		return EXIT_BAD_INPUT;
+	return 0;
+}
+
+static void audit_ctx_free(struct audit_ctx *a)
+{
+	eh_decoder_free(a->dec);
+	eh_image_free(a->img);
+	eh_elf_free(a->elf);
+}
+
+static void print_diff_text(const struct audit_ctx *old, const struct eh_audit *oa, const struct audit_ctx *a,
+			    const struct eh_audit *au, const struct eh_audit_diff *d)
+{
+	static const char *const tags[] = {
+		[EH_AUDIT_INTRODUCED] = "INTRODUCED", [EH_AUDIT_REMOVED] = "removed",
+		[EH_AUDIT_UNCHANGED] = "unchanged",
+	};
+	size_t i;
+
+	printf("audit of %s against the baseline %s on %s (%s)\n", a->elf->path, old->elf->path,
+	       a->model->name, a->model->desc);
+	printf("  capabilities numbered as in %s; config %s\n", a->caps->source,
+	       a->o->config ? a->o->config : "with every option on");
+	printf("  baseline %s: %zu TTBR writes, %zu hazards, %zu windows not closed on every path\n",
+	       old->elf->path, oa->nwindows, oa->naccesses, oa->nopen);
+	printf("  new      %s: %zu TTBR writes, %zu hazards, %zu windows not closed on every path\n",
+	       a->elf->path, au->nwindows, au->naccesses, au->nopen);
+	for (i = 0; i < d->n; i++) {
+		const struct eh_audit_finding *f = &d->findings[i];
+
+		printf("  %-10s %-8s %s in the window of %s: %s\n", tags[f->change],
+		       f->open ? "OPEN" : eh_insn_access_name(f->flags), f->where, f->window,
+		       f->open ? eh_audit_end_name((enum eh_audit_end_kind)f->flags) : f->text);
+	}
+	printf("summary: %zu introduced, %zu removed, %zu unchanged from %s to %s; erratum %s %s %s\n",
+	       d->count[EH_AUDIT_INTRODUCED], d->count[EH_AUDIT_REMOVED], d->count[EH_AUDIT_UNCHANGED],
+	       old->elf->path, a->elf->path, AUDIT_ERRATUM, a->affected ? "affects" : "does not affect",
+	       a->model->name);
+}
+
+static void print_diff_json(const struct audit_ctx *old, const struct audit_ctx *a, const struct eh_audit_diff *d)
+{
+	size_t i;
+
+	printf("{\"baseline\":");
+	json_str(old->elf->path);
+	printf(",\"file\":");
+	json_str(a->elf->path);
+	printf(",\"model\":");
+	json_str(a->model->name);
+	printf(",\"cpucaps\":");
+	json_str(a->caps->source);
+	printf(",\"erratum\":\"%s\",\"affected\":%s,\"introduced\":%zu,\"removed\":%zu,\"unchanged\":%zu"
+	       ",\"findings\":[", AUDIT_ERRATUM, a->affected ? "true" : "false", d->count[EH_AUDIT_INTRODUCED],
+	       d->count[EH_AUDIT_REMOVED], d->count[EH_AUDIT_UNCHANGED]);
+	for (i = 0; i < d->n; i++) {
+		const struct eh_audit_finding *f = &d->findings[i];
+
+		printf("%s{\"change\":\"%s\",\"kind\":", i ? "," : "", eh_audit_change_name(f->change));
+		json_str(f->open ? "open" : eh_insn_access_name(f->flags));
+		printf(",\"window\":");
+		json_str(f->window);
+		printf(",\"where\":");
+		json_str(f->where);
+		printf(",\"text\":");
+		json_str(f->open ? eh_audit_end_name((enum eh_audit_end_kind)f->flags) : f->text);
+		if (f->old_addr)
+			printf(",\"old_address\":\"0x%016" PRIx64 "\"", f->old_addr);
+		if (f->new_addr)
+			printf(",\"new_address\":\"0x%016" PRIx64 "\"", f->new_addr);
+		printf("}");
+	}
+	printf("]}\n");
+}
+
 int cli_audit(int argc, char **argv)
 {
 	struct audit_opts o = { 0 };
-	struct audit_ctx a = { .o = &o };
-	struct eh_cpucaps *owned_caps = NULL;
-	struct eh_kconfig *config = NULL;
-	struct eh_audit *au = NULL;
+	struct audit_ctx a = { .o = &o }, old = { .o = &o };
+	struct cli_inputs in = { 0 };
+	struct eh_audit *au = NULL, *oa = NULL;
+	struct eh_audit_diff *diff = NULL;
 	struct eh_error err = { 0 };
 	int rc = parse_args(argc, argv, &o);
 
 	if (rc)
 		return rc < 0 ? 0 : rc;
-	a.model = eh_model_find(o.model);
+	a.model = old.model = eh_model_find(o.model);
 	if (!a.model)
 		return bad("unknown model '%s' (see errata-harness models)", o.model);
-	a.affected = erratum_shows(a.model);
-	if (o.kernel) {
-		a.caps = eh_cpucaps_builtin(o.kernel);
-		if (!a.caps)
-			return bad("--kernel: no built-in capability table for '%s' (see audit --help)",
-				   o.kernel);
-	}
-	rc = EXIT_BAD_INPUT;
-	if (o.cpucaps) {
-		if (eh_cpucaps_open(&owned_caps, o.cpucaps, &err))
-			goto out;
-		a.caps = owned_caps;
-	}
-	if ((o.config && eh_kconfig_open(&config, o.config, &err)) ||
-	    eh_elf_open(&a.elf, o.file, &err) ||
-	    eh_image_new(&a.img, a.elf, a.caps, a.model, config, &err) ||
-	    eh_decoder_new(&a.dec, &err) ||
-	    (!o.list && eh_audit_run(&au, a.img, &err)))
+	a.affected = old.affected = erratum_shows(a.model);
+	rc = cli_inputs_open(&in, "audit", o.cpucaps, o.kernel, o.config);
+	if (rc)
+		return rc;
+	rc = audit_build(&a, o.file, &in, &au, &err);
+	if (!rc && o.baseline)
+		rc = audit_build(&old, o.baseline, &in, &oa, &err);
+	if (!rc && o.baseline && eh_audit_diff(&diff, oa, au, &err))
+		rc = EXIT_BAD_INPUT;
+	if (rc)
 		goto out;
-	if (o.json)
+	if (diff && o.json)
+		print_diff_json(&old, &a, diff);
+	else if (diff)
+		print_diff_text(&old, oa, &a, au, diff);
+	else if (o.json)
 		print_json(&a, au);
 	else
 		print_text(&a, au);
 	/* A window not followed to its close may hold accesses elsewhere: not clean either. */
-	rc = au && (au->naccesses || au->nopen) && a.affected ? EXIT_UNEXPECTED : 0;
+	if (diff)
+		rc = diff->count[EH_AUDIT_INTRODUCED] && a.affected ? EXIT_UNEXPECTED : 0;
+	else
+		rc = au && (au->naccesses || au->nopen) && a.affected ? EXIT_UNEXPECTED : 0;
 out:
 	if (err.code)
 		fprintf(stderr, "errata-harness audit: %s\n", err.msg);
+	eh_audit_diff_free(diff);
 	eh_audit_free(au);
-	eh_decoder_free(a.dec);
-	eh_image_free(a.img);
-	eh_elf_free(a.elf);
-	eh_kconfig_free(config);
-	eh_cpucaps_free(owned_caps);
+	eh_audit_free(oa);
+	audit_ctx_free(&a);
+	audit_ctx_free(&old);
+	cli_inputs_close(&in);
 	return rc;
 }

@@ -404,3 +404,151 @@ void eh_audit_free(struct eh_audit *a)
 	eh_free(a->windows);
 	eh_free(a);
 }
+
+const char *eh_audit_change_name(enum eh_audit_change c)
+{
+	static const char *const names[] = {
+		[EH_AUDIT_INTRODUCED] = "introduced",
+		[EH_AUDIT_REMOVED] = "removed",
+		[EH_AUDIT_UNCHANGED] = "unchanged",
+	};
+
+	return (unsigned)c < sizeof(names) / sizeof(names[0]) ? names[c] : "?";
+}
+
+/* Findings of one audit, named by symbol+offset; change says which side they come from. */
+static int collect(struct eh_audit_finding **v, size_t *n, const struct eh_audit *a,
+		   enum eh_audit_change side)
+{
+	const struct eh_elf *elf = a->img->elf;
+	size_t i, j, cap = 0;
+
+	*v = NULL;
+	*n = 0;
+	for (i = 0; i < a->nwindows; i++) {
+		const struct eh_audit_window *w = &a->windows[i];
+
+		for (j = 0; j < w->naccesses + w->nends; j++) {
+			bool open = j >= w->naccesses;
+			const struct eh_audit_access *x = open ? NULL : &w->accesses[j];
+			const struct eh_audit_end *e = open ? &w->ends[j - w->naccesses] : NULL;
+			struct eh_audit_finding *f;
+
+			if (open && e->kind == EH_AUDIT_CLOSED)
+				continue;
+			if (grow(v, &cap, *n, sizeof(**v)))
+				return EH_ENOMEM;
+			f = &(*v)[(*n)++];
+			memset(f, 0, sizeof(*f));
+			f->change = side;
+			f->open = open;
+			f->flags = open ? (uint32_t)e->kind : x->flags;
+			eh_elf_describe(elf, w->msr, f->window, sizeof(f->window));
+			eh_elf_describe(elf, open ? e->addr : x->addr, f->where, sizeof(f->where));
+			snprintf(f->text, sizeof(f->text), "%s", open ? e->text : x->text);
+			if (side == EH_AUDIT_REMOVED)
+				f->old_addr = open ? e->addr : x->addr;
+			else
+				f->new_addr = open ? e->addr : x->addr;
+		}
+	}
+	return 0;
+}
+
+/* "sym+0x1c" before "sym+0x100": by symbol, then by offset as a number. */
+static int cmp_where(const char *a, const char *b)
+{
+	const char *pa = strrchr(a, '+'), *pb = strrchr(b, '+');
+	size_t la = pa ? (size_t)(pa - a) : strlen(a), lb = pb ? (size_t)(pb - b) : strlen(b);
+	int c = strncmp(a, b, la < lb ? la : lb);
+	uint64_t oa, ob;
+
+	if (c || la != lb)
+		return c ? c : la < lb ? -1 : 1;
+	oa = pa ? strtoull(pa + 1, NULL, 16) : 0;
+	ob = pb ? strtoull(pb + 1, NULL, 16) : 0;
+	return oa != ob ? (oa < ob ? -1 : 1) : strcmp(a, b);
+}
+
+static int cmp_finding(const void *a, const void *b)
+{
+	const struct eh_audit_finding *x = a, *y = b;
+	int c = cmp_where(x->window, y->window);
+
+	if (!c)
+		c = cmp_where(x->where, y->where);
+	if (!c)
+		c = (x->open > y->open) - (x->open < y->open);
+	if (!c)
+		c = (x->flags > y->flags) - (x->flags < y->flags);
+	return c;
+}
+
+/* Sort and drop repeats: a window reached along two paths lists an instruction once. */
+static void sort_unique(struct eh_audit_finding *v, size_t *n)
+{
+	size_t i, k = 0;
+
+	if (!*n)
+		return;
+	qsort(v, *n, sizeof(*v), cmp_finding);
+	for (i = 1; i < *n; i++)
+		if (cmp_finding(&v[k], &v[i]))
+			v[++k] = v[i];
+	*n = k + 1;
+}
+
+int eh_audit_diff(struct eh_audit_diff **out, const struct eh_audit *old, const struct eh_audit *new,
+		  struct eh_error *err)
+{
+	struct eh_audit_finding *o = NULL, *nw = NULL;
+	struct eh_audit_diff *d;
+	size_t no, nn, i = 0, j = 0;
+	int rc;
+
+	*out = NULL;
+	d = eh_alloc(sizeof(*d));
+	rc = d ? collect(&o, &no, old, EH_AUDIT_REMOVED) : EH_ENOMEM;
+	if (!rc)
+		rc = collect(&nw, &nn, new, EH_AUDIT_INTRODUCED);
+	if (!rc && no + nn)
+		rc = (d->findings = eh_alloc((no + nn) * sizeof(*d->findings))) ? 0 : EH_ENOMEM;
+	if (rc) {
+		rc = eh_error_set(err, EH_ENOMEM, "out of memory comparing %s with %s", old->img->elf->path,
+				  new->img->elf->path);
+		goto out;
+	}
+	sort_unique(o, &no);
+	sort_unique(nw, &nn);
+	/* A merge of the two sorted lists: equal keys are the same finding in both builds. */
+	while (i < no || j < nn) {
+		int c = i == no ? 1 : j == nn ? -1 : cmp_finding(&o[i], &nw[j]);
+		struct eh_audit_finding *f = &d->findings[d->n++];
+
+		if (c < 0) {
+			*f = o[i++];
+		} else if (c > 0) {
+			*f = nw[j++];
+		} else {
+			*f = nw[j++];
+			f->change = EH_AUDIT_UNCHANGED;
+			f->old_addr = o[i++].old_addr;
+		}
+		d->count[f->change]++;
+	}
+	*out = d;
+	d = NULL;
+out:
+	eh_free(o);
+	eh_free(nw);
+	eh_audit_diff_free(d);
+	return rc;
+}
+
+void eh_audit_diff_free(struct eh_audit_diff *d)
+{
+	if (!d)
+		return;
+	eh_free(d->findings);
+	eh_free(d);
+}

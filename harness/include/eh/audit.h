@@ -2,6 +2,7 @@
 #ifndef EH_AUDIT_H
 #define EH_AUDIT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -69,5 +70,41 @@ int eh_audit_run(struct eh_audit **out, const struct eh_image *img, struct eh_er
 void eh_audit_free(struct eh_audit *a);
 
 const char *eh_audit_end_name(enum eh_audit_end_kind kind);
+
+/*
+ * Comparing two builds. A finding is a hazard (an access inside a window) or
+ * a path out of a window that does not reach a context synchronisation; it is
+ * named by where its TTBR write is and where it is, each as symbol+offset, so
+ * that it matches across builds whose code moved (not by raw address).
+ */
+enum eh_audit_change {
+	EH_AUDIT_INTRODUCED,    /* in the new build only */
+	EH_AUDIT_REMOVED,       /* in the baseline only */
+	EH_AUDIT_UNCHANGED,     /* in both */
+};
+
+#define EH_AUDIT_WHERE_MAX 160
+
+struct eh_audit_finding {
+	enum eh_audit_change change;
+	bool open;                      /* an unclosed path (flags = enum eh_audit_end_kind), else an access */
+	uint32_t flags;                 /* the access: EH_INSN_LOAD / _STORE / _PREFETCH */
+	char window[EH_AUDIT_WHERE_MAX];/* the TTBR write, symbol+offset */
+	char where[EH_AUDIT_WHERE_MAX]; /* the access or the end of the path, symbol+offset */
+	char text[64];                  /* its disassembly in the new build (the baseline's when removed) */
+	uint64_t old_addr, new_addr;    /* 0 in the build it is missing from */
+};
+
+struct eh_audit_diff {
+	struct eh_audit_finding *findings;  /* sorted by window, then where */
+	size_t n;
+	size_t count[3];                    /* by enum eh_audit_change */
+};
+
+/* Match the findings of a baseline audit and a new one. */
+int eh_audit_diff(struct eh_audit_diff **out, const struct eh_audit *old, const struct eh_audit *new,
+		  struct eh_error *err);
+void eh_audit_diff_free(struct eh_audit_diff *d);
+const char *eh_audit_change_name(enum eh_audit_change c);
 
 #endif
