@@ -29,17 +29,18 @@ static void exec_help(FILE *f)
 
 	fputs("usage: errata-harness exec FILE --symbol SYM[+OFF] --model M (--cpucaps H | --kernel V)\n"
 	      "                           [--config .config] [--reg xN=VAL]... [--mem ADDR=FILE]...\n"
-	      "                           [--until SYM[+OFF]|0xADDR] [--budget N] [--seed N] [--svg FILE]\n"
+	      "                           [--until SYM[+OFF]|0xADDR] [--range FROM:TO] [--budget N] [--seed N]\n"
+	      "                           [--svg FILE]\n"
 	      "                           [--format text|json]\n"
 	      "\n"
 	      "Loads FILE, an AArch64 vmlinux or kernel object (ET_REL: its sections are placed at\n"
 	      "kernel-like addresses and its relocations applied, as if linked), patches the kernel's\n"
 	      "boot-time alternatives for CPU model M, and runs it on hardware thread 0 from SYM, event\n"
 	      "by event, as replay does. The run stops at an ERET, a return to the harness (x30 on\n"
-	      "entry), on leaving SYM's section, at --until, at an exception, or when the instruction\n"
-	      "budget is spent. A call to a symbol the object does not define lands on a stub that\n"
-	      "records the call with x0..x7 and returns 0; a load or store outside the image gets a\n"
-	      "zero-filled page, recorded in the trace. The model's errata act as in the cases.\n"
+	      "entry), on leaving SYM's section (or --range), at --until, at an exception, or when the\n"
+	      "instruction budget is spent. A call to a symbol the object does not define lands on a\n"
+	      "stub that records the call with x0..x7 and returns 0; a load or store outside the image\n"
+	      "gets a zero-filled page, recorded in the trace. The model's errata act as in the cases.\n"
 	      "\n"
 	      "  --symbol SYM[+OFF]  where to start: a symbol, symbol+offset or 0x address, in code\n"
 	      "  --model M           the CPU, its threads and errata, and what the kernel detects on it\n"
@@ -47,6 +48,8 @@ static void exec_help(FILE *f)
 	      "  --reg xN=VAL        initial x0..x30 or sp (repeatable); x30 is the harness's return\n"
 	      "  --mem ADDR=FILE     the bytes of FILE at ADDR (SYM[+OFF] or 0x...), repeatable\n"
 	      "  --until SYM|ADDR    stop on reaching this address\n"
+	      "  --range FROM:TO     the code the run may fetch from (each end SYM[+OFF] or 0x...), instead\n"
+	      "                      of SYM's section; calls to stubs always return\n"
 	      "  --budget N          instructions before the run is stopped (default 1000000)\n"
 	      "  --seed N            seed of every random choice, e.g. an erratum's victim thread (default 1)\n"
 	      "  --svg FILE          also draw the run as an SVG timeline\n"
@@ -92,6 +95,7 @@ static int parse_args(int argc, char **argv, struct exec_args *a)
 		{ "reg", required_argument, NULL, 'r' },
 		{ "mem", required_argument, NULL, 'M' },
 		{ "until", required_argument, NULL, 'u' },
+		{ "range", required_argument, NULL, 'R' },
 		{ "budget", required_argument, NULL, 'b' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "svg", required_argument, NULL, 'g' },
@@ -113,6 +117,7 @@ static int parse_args(int argc, char **argv, struct exec_args *a)
 		case 'k': a->kernel = optarg; break;
 		case 'C': a->config = optarg; break;
 		case 'u': a->o.until = optarg; break;
+		case 'R': a->o.range = optarg; break;
 		case 'g': a->svg = optarg; break;
 		case 'b': rc = parse_count("--budget", optarg, &a->o.budget); break;
 		case 's': rc = parse_count("--seed", optarg, &a->o.seed); break;
@@ -212,8 +217,8 @@ static void print_text(const struct exec_args *a, const struct eh_exec *x, const
 	printf("  capabilities numbered as in %s; config %s\n", in->caps->source,
 	       a->config ? a->config : "with every option on");
 	printf("  alternatives: %zu sites, %zu applied on this model\n", x->img->nsites, applied);
-	printf("  runs inside %s [0x%016" PRIx64 ", 0x%016" PRIx64 ")", x->section->name, x->section->addr,
-	       x->section->addr + x->section->size);
+	printf("  runs inside [0x%016" PRIx64 ", 0x%016" PRIx64 ")%s%s", x->code_lo, x->code_hi,
+	       a->o.range ? "" : ", section ", a->o.range ? "" : x->section->name);
 	if (x->until)
 		printf(", until %s", where(x, x->until, loc, sizeof(loc)));
 	printf("; %zu undefined symbol%s stubbed\n", x->elf->nstubs, x->elf->nstubs == 1 ? "" : "s");

@@ -98,6 +98,28 @@ out:
 	return rc;
 }
 
+/* --range FROM:TO, each end a symbol, SYM+OFF or 0x address; FROM must hold the entry. */
+static int parse_range(struct eh_exec *x, const char *spec, struct eh_error *err)
+{
+	const char *colon = strchr(spec, ':');
+	char from[256];
+	int rc;
+
+	if (!colon || colon == spec || !colon[1] || (size_t)(colon - spec) >= sizeof(from))
+		return eh_error_set(err, EH_EINVAL, "--range '%s': expected FROM:TO", spec);
+	memcpy(from, spec, (size_t)(colon - spec));
+	from[colon - spec] = 0;
+	rc = eh_elf_resolve(x->elf, from, &x->code_lo, err);
+	if (!rc)
+		rc = eh_elf_resolve(x->elf, colon + 1, &x->code_hi, err);
+	if (rc)
+		return eh_error_prefix(err, "--range '%s': ", spec);
+	if (x->entry < x->code_lo || x->entry >= x->code_hi)
+		return eh_error_set(err, EH_EINVAL, "--range '%s': [0x%016" PRIx64 ", 0x%016" PRIx64
+				    ") does not hold the entry 0x%016" PRIx64, spec, x->code_lo, x->code_hi, x->entry);
+	return 0;
+}
+
 int eh_exec_run(struct eh_exec **out, const char *path, const struct eh_model *model,
 		const struct eh_cpucaps *caps, const struct eh_kconfig *config,
 		const struct eh_exec_opts *o, struct eh_error *err)
@@ -145,9 +167,16 @@ int eh_exec_run(struct eh_exec **out, const char *path, const struct eh_model *m
 			goto fail;
 		}
 	}
+	x->code_lo = x->section->addr;
+	x->code_hi = x->section->addr + x->section->size;
+	if (o->range) {
+		rc = parse_range(x, o->range, err);
+		if (rc)
+			goto fail;
+	}
 	mopts.until = x->until;
-	mopts.code_lo = x->section->addr;
-	mopts.code_hi = x->section->addr + x->section->size;
+	mopts.code_lo = x->code_lo;
+	mopts.code_hi = x->code_hi;
 	rc = eh_image_new(&x->img, x->elf, caps, model, config, err);
 	if (!rc)
 		rc = eh_machine_new(&x->machine, model, x->img, &mopts, err);

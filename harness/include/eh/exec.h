@@ -28,6 +28,8 @@ int eh_exec_parse_reg(const char *spec, struct eh_exec_reg *out, struct eh_error
 struct eh_exec_opts {
 	const char *symbol;                 /* where thread 0 starts: SYM, SYM+OFF or 0xADDR */
 	const char *until;                  /* optional: SYM, SYM+OFF or 0xADDR where it stops */
+	const char *range;                  /* optional "FROM:TO" (each as symbol): the code it may run,
+	                                       instead of the entry's section */
 	const struct eh_exec_reg *regs;     /* set after the harness's own (x30, SP) */
 	size_t nregs;
 	const char *const *mems;            /* "ADDR=FILE": the file's bytes at ADDR (SYM+OFF or 0xADDR) */
@@ -42,7 +44,8 @@ struct eh_exec {
 	struct eh_image *img;
 	struct eh_machine *machine;
 	uint64_t entry;
-	const struct eh_elf_section *section;  /* the entry's: leaving it stops the run */
+	const struct eh_elf_section *section;  /* the entry's */
+	uint64_t code_lo, code_hi;             /* leaving [code_lo, code_hi) stops the run */
 	uint64_t until;                        /* 0: none */
 	const struct eh_thread_result *res;    /* thread 0 */
 };
@@ -51,7 +54,8 @@ struct eh_exec {
  * Load path (a linked image, or an ET_REL object linked against harness stubs:
  * eh_elf_bind_stubs), patch its alternatives for model (caps numbering, config
  * may be NULL), and run thread 0 from o->symbol until ERET, a return to the
- * harness, leaving the entry's section, o->until, an exception or the budget.
+ * harness, leaving the entry's section (or o->range), o->until, an exception or
+ * the budget.
  * Loads and stores outside the image are served from zero pages (EH_EV_PAGE).
  * Bad input is EH_EINPUT/EH_EINVAL/EH_ENOENT with a message naming the file,
  * symbol or address.
