@@ -10,19 +10,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 failures=0
 
-# expect NAME STATUS PATTERN CMD...: CMD exits STATUS and its output matches PATTERN (grep -E).
-expect() {
-  local name=$1 status=$2 pattern=$3 rc=0
-  shift 3
-  "$@" > "$tmp/out" 2>&1 || rc=$?
-  if [ "$rc" != "$status" ] || ! grep -qE -- "$pattern" "$tmp/out"; then
-    echo "not ok - $name: exit $rc (expected $status), output:"
-    sed 's/^/    /' "$tmp/out"
-    failures=$((failures + 1))
-  else
-    echo "ok - $name"
-  fi
-}
+. "$(dirname "$0")/expect.sh"
 
 rel=$objs/rel61.o
 head -c 100 "$rel" > "$tmp/truncated.o"
@@ -58,6 +46,24 @@ expect "no model: exit 2" 2 "--model is required" "$eh" audit "$rel" --kernel 6.
 expect "bad format: exit 2" 2 "neither text nor json" "$eh" audit "$rel" --model thunderx2 --kernel 6.1 --format xml
 expect "overlapping alternatives: exit 2" 2 "overlap.o: alternative sites overlap" \
   "$eh" audit "$objs/overlap.o" --model thunderx2 --kernel 6.1
+
+# Two builds compared: the baseline should be what the change goes into (README, "Comparing builds").
+expect "baseline: hazards introduced, exit 1" 1 "INTRODUCED load +win_prfm\+0x4 in the window of win_prfm\+0x0" \
+  "$eh" audit "$rel" --baseline "$objs/clean.o" --model thunderx2 --kernel 6.1
+expect "baseline: report names both builds" 1 "audit of .*rel61.o against the baseline .*clean.o" \
+  "$eh" audit "$rel" --baseline "$objs/clean.o" --model thunderx2 --kernel 6.1
+expect "baseline swapped: hazards removed, exit 0" 0 "summary: 0 introduced, 7 removed, 0 unchanged" \
+  "$eh" audit "$objs/clean.o" --baseline "$rel" --model thunderx2 --kernel 6.1
+expect "baseline against itself: all unchanged, exit 0" 0 "summary: 0 introduced, 0 removed, 7 unchanged" \
+  "$eh" audit "$rel" --baseline "$rel" --model thunderx2 --kernel 6.1
+expect "baseline json" 1 '^\{"baseline":".*clean.o","file":".*rel61.o",.*"introduced":7,"removed":0,"unchanged":0,' \
+  "$eh" audit "$rel" --baseline "$objs/clean.o" --model thunderx2 --kernel 6.1 --format json
+expect "baseline on cortex-a72 (no erratum 219, PRFM kept): exit 0" 0 "8 introduced.*does not affect" \
+  "$eh" audit "$rel" --baseline "$objs/clean.o" --model cortex-a72 --kernel 6.1
+expect "baseline missing: exit 2 naming it" 2 "nonexistent.o: cannot open" \
+  "$eh" audit "$rel" --baseline "$tmp/nonexistent.o" --model thunderx2 --kernel 6.1
+expect "baseline with --list-alternatives: exit 2" 2 "--baseline compares hazards" \
+  "$eh" audit "$rel" --baseline "$rel" --model thunderx2 --kernel 6.1 --list-alternatives
 
 echo "# $failures failed"
 [ "$failures" -eq 0 ]

@@ -224,6 +224,9 @@ static void print_text(const struct exec_args *a, const struct eh_exec *x, const
 	printf("; %zu undefined symbol%s stubbed\n", x->elf->nstubs, x->elf->nstubs == 1 ? "" : "s");
 	cli_print_trace(x->machine);
 	printf("%s\n", stop_line(x, line, sizeof(line)));
+	for (i = 0; i < 31; i++)
+		printf("%s x%-2zu 0x%016" PRIx64 "%s", i % 4 ? "" : "  ", i, x->res->x[i],
+		       i % 4 == 3 || i == 30 ? "\n" : "");
 	printf("summary: %s\n", summary_line(x, line, sizeof(line)));
 }
 
@@ -260,7 +263,10 @@ static void print_json(const struct exec_args *a, const struct eh_exec *x, const
 	eh_json_puts(stdout, eh_stop_name(x->res->stop));
 	put_hex("pc", x->res->pc);
 	put_str("where", where(x, x->res->pc, loc, sizeof(loc)));
-	printf(",\"executed\":%" PRIu64 "}", x->res->executed);
+	printf(",\"executed\":%" PRIu64 ",\"registers\":{", x->res->executed);
+	for (j = 0; j < 31; j++)
+		printf("%s\"x%u\":\"0x%016" PRIx64 "\"", j ? "," : "", j, x->res->x[j]);
+	printf("}}");
 	printf(",\"windows\":%u,\"loads\":%u,\"stores\":%u,\"prefetches\":%u,\"injected\":%u,\"taken\":%u",
 	       s.windows, s.loads, s.stores, s.prefetches, s.injected, s.taken);
 	printf(",\"truncated\":%s,\"events\":[", tr->dropped ? "true" : "false");

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# The exec command's contract: exit 0 a run that stopped, 1 an erratum fault or a run out of budget,
+# 2 bad usage or input with a message that says what is wrong; on tests/objects/exec.o.
+#   exec-cli.sh ERRATA_HARNESS TEST_OBJ_DIR
+set -uo pipefail
+
+eh=${1:?usage: exec-cli.sh ERRATA_HARNESS TEST_OBJ_DIR}
+objs=${2:?usage: exec-cli.sh ERRATA_HARNESS TEST_OBJ_DIR}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+. "$(dirname "$0")/expect.sh"
+
+obj=$objs/exec.o
+run=("$eh" exec "$obj" --kernel 6.1)
+printf '\x10\x32\x54\x76\x98\xba\xdc\xfe' > "$tmp/quad.bin"
+
+expect "help" 0 "--mem ADDR=FILE" "$eh" exec --help
+expect "listed in the tool's help" 0 "exec FILE --symbol" "$eh" --help
+expect "stub call with its arguments" 0 "call +ext_fn\+0x0 \(stub\)\(x0 0x1, x1 0x2, x2 0x3, x3 0x4, x4 0x5, x5 0x6, x6 0x7, x7 0x8\)" \
+  "${run[@]}" --symbol call_ext --model cortex-a72
+expect "symbol+offset on every instruction" 0 "^ +[0-9]+  t0      call_ext\+0x24: bl " \
+  "${run[@]}" --symbol call_ext --model cortex-a72
+expect "zero page for an access outside the image" 0 "zero page  0x0000000512340000 mapped for the load at touch_far\+0x8" \
+  "${run[@]}" --symbol touch_far --model cortex-a72
+expect "stops at ERET" 0 "stopped: exception return at eret_stop\+0x4" "${run[@]}" --symbol eret_stop --model cortex-a72
+expect "stops on leaving the section" 0 "stopped: left the code at far_code\+0x0" "${run[@]}" --symbol leave --model cortex-a72
+expect "stops at --until" 0 "stopped: reached the stop address at call_ext\+0x24" \
+  "${run[@]}" --symbol call_ext --until call_ext+0x24 --model cortex-a72
+expect "out of budget: exit 1" 1 "stopped: instruction budget exhausted at spin\+0x0 after 50 instructions" \
+  "${run[@]}" --symbol spin --budget 50 --model cortex-a72
+expect "erratum 219 injects at the load: exit 1" 1 "INJECT +spurious Data Abort \(erratum 219\), culprit thread 0 ttbr_load\+0x4" \
+  "${run[@]}" --symbol ttbr_load --reg x2=0x700000000 --model thunderx2
+expect "--mem reaches the run (LDST64 of data_quad into x5)" 0 '"reason":"returned".*"x5":"0xfedcba9876543210"' \
+  "${run[@]}" --symbol relocs_run --range 0xffff000000000000:0xffffffff00000000 --mem "data_quad=$tmp/quad.bin" \
+  --model cortex-a72 --format json
+expect "--reg reaches the run (x2 is where ttbr_load loads from)" 0 "load +0x0000000700000008 \(8 bytes\)  INSIDE" \
+  "${run[@]}" --symbol ttbr_load --reg x2=0x700000008 --model cortex-a72
+expect "svg timeline" 0 "stopped: returned" "${run[@]}" --symbol call_ext --model cortex-a72 --svg "$tmp/run.svg"
+expect "svg is a drawing of the run" 0 "<title>errata-harness exec .*--symbol call_ext" cat "$tmp/run.svg"
+
+expect "no symbol: exit 2" 2 "--symbol is required" "${run[@]}" --model cortex-a72
+expect "unknown symbol: exit 2 naming it" 2 "exec.o: no symbol 'nothere'" "${run[@]}" --symbol nothere --model cortex-a72
+expect "symbol in data: exit 2" 2 "--symbol data_quad .* is not in executable code: it is in .data" \
+  "${run[@]}" --symbol data_quad --model cortex-a72
+expect "bad register: exit 2 naming it" 2 "--reg 'x32=1': no register 'x32'" "${run[@]}" --symbol spin --reg x32=1 --model cortex-a72
+expect "bad register value: exit 2" 2 "--reg 'x1=banana': 'banana' is not a 64-bit value" \
+  "${run[@]}" --symbol spin --reg x1=banana --model cortex-a72
+expect "--mem without =: exit 2" 2 "--mem 'data_quad': expected ADDR=FILE" "${run[@]}" --symbol spin --mem data_quad --model cortex-a72
+expect "--mem missing file: exit 2 naming it" 2 "--mem: $tmp/none.bin: cannot open" \
+  "${run[@]}" --symbol spin --mem "data_quad=$tmp/none.bin" --model cortex-a72
+expect "--mem unknown symbol: exit 2" 2 "--mem 'nowhere=.*': .*no symbol 'nowhere'" \
+  "${run[@]}" --symbol spin --mem "nowhere=$tmp/quad.bin" --model cortex-a72
+expect "unsupported relocation: exit 2 naming type, section and offset" 2 \
+  "bad-reloc.o: .text\+0x4: relocation type 549 is not supported" \
+  "$eh" exec "$objs/bad-reloc.o" --kernel 6.1 --symbol tls_user --model cortex-a72
+expect "unknown model: exit 2" 2 "unknown model 'z80'" "${run[@]}" --symbol spin --model z80
+expect "no numbering: exit 2" 2 "--cpucaps HEADER or --kernel VERSION" "$eh" exec "$obj" --symbol spin --model cortex-a72
+expect "bad budget: exit 2" 2 "--budget: 'lots' is not a non-negative integer" "${run[@]}" --symbol spin --budget lots --model cortex-a72
+expect "svg to stdout: exit 2" 2 "--svg needs a file name" "${run[@]}" --symbol spin --svg - --model cortex-a72
+
+echo "# $failures failed"
+[ "$failures" -eq 0 ]

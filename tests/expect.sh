@@ -1,0 +1,14 @@
+# Sourced by the CLI contract scripts: expect NAME STATUS PATTERN CMD... runs CMD and checks that it
+# exits STATUS with output matching PATTERN (grep -E); needs $tmp (a scratch directory) and $failures.
+expect() {
+  local name=$1 status=$2 pattern=$3 rc=0
+  shift 3
+  "$@" > "$tmp/out" 2>&1 || rc=$?
+  if [ "$rc" != "$status" ] || ! grep -qE -- "$pattern" "$tmp/out"; then
+    echo "not ok - $name: exit $rc (expected $status), output:"
+    sed 's/^/    /' "$tmp/out"
+    failures=$((failures + 1))
+  else
+    echo "ok - $name"
+  fi
+}
