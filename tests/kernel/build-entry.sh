@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds arch/arm64/kernel/entry.o of Debian's linux-source-6.1 for arm64 defconfig with KPTI and the
 # ThunderX2 erratum 219 workaround on, plus a copy of entry.S without the ISB after the trampoline's
-# TTBR1_EL1 write; every step is cached in the work directory so a rerun costs seconds.
+# TTBR1_EL1 write; every step is cached in the work directory so a rerun costs seconds. It also installs
+# jq, which the kernel tests read the reports with.
 #   build-entry.sh WORKDIR    leaves WORKDIR/out/{entry.o,entry-noisb.o,cpucaps.h,config}
 set -euo pipefail
 
@@ -13,7 +14,7 @@ out=$work/out
 tarball=/usr/src/linux-source-6.1.tar.xz
 kmake=(make -s -C "$src" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- -j "$(nproc)")
 packages=(linux-source-6.1 gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu flex bison bc libssl-dev
-          libelf-dev xz-utils make gcc libc6-dev)
+          libelf-dev xz-utils make gcc libc6-dev jq)
 
 log() { echo "build-entry: $*" >&2; }
 

@@ -10,13 +10,6 @@ work=${2:?usage: entry-audit.sh ERRATA_HARNESS WORKDIR}
 here=$(cd "$(dirname "$0")" && pwd)
 failures=0
 
-if ! command -v jq >/dev/null; then
-  sudo=""
-  [ "$(id -u)" -eq 0 ] || sudo=sudo
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends jq >&2
-fi
-
 start=$(date +%s)
 "$here/build-entry.sh" "$work"
 echo "# kernel objects ready in $(( $(date +%s) - start )) s"
