@@ -365,6 +365,38 @@ static void run_bad_row(void **state)
 		fail_msg("%s: rc %d, message '%s'; expected rc %d saying '%s'", r->name, rc, err.msg, r->rc, r->says);
 }
 
+/* exec with every allocation in turn failing: each run unwinds with EH_ENOMEM, stubs, pages and calls included. */
+static void test_allocation_failures(void **state)
+{
+	static const char *const symbols[] = { "call_ext", "touch_far" };
+	unsigned long n;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(symbols) / sizeof(symbols[0]); i++) {
+		for (n = 1; n < 100000; n++) {
+			struct eh_exec_opts o = { .symbol = symbols[i], .seed = 1, .trace_insns = true };
+			struct eh_exec *x = NULL;
+			struct eh_error err = { 0 };
+			int rc;
+
+			eh_alloc_fail_at(n);
+			rc = eh_exec_run(&x, OBJ("exec"), eh_model_find("thunderx2"), eh_cpucaps_builtin("6.1"), NULL,
+					 &o, &err);
+			eh_exec_free(x);
+			if (eh_alloc_count() < n) {  /* finished before the failure point: every path covered */
+				eh_alloc_fail_at(0);
+				if (rc)
+					fail_msg("%s: fails (%s) with no allocation failing", symbols[i], err.msg);
+				break;
+			}
+			if (rc != EH_ENOMEM || x)
+				fail_msg("%s: allocation %lu failed but the result was %d: %s", symbols[i], n, rc, err.msg);
+		}
+		eh_alloc_fail_at(0);
+	}
+}
+
 int main(void)
 {
 	struct CMUnitTest tests[64];
@@ -377,6 +409,7 @@ int main(void)
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_erratum_in_exec);
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_mem);
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_parse_reg);
+	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_allocation_failures);
 	for (i = 0; i < sizeof(stop_rows) / sizeof(stop_rows[0]); i++)
 		tests[n++] = (struct CMUnitTest){ .name = stop_rows[i].name, .test_func = run_stop_row,
 						  .initial_state = (void *)&stop_rows[i] };

@@ -505,24 +505,27 @@ static void on_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int
 		      type == UC_MEM_WRITE ? (uint64_t)value : 0);
 }
 
-/* Map one zero page at page into every thread; 0, or -1 past EH_ZERO_PAGES_MAX or on failure. */
+/*
+ * Map one zero page at page into every thread: 0; EH_EINVAL past
+ * EH_ZERO_PAGES_MAX, EH_ENOMEM or EH_EEMU on failure.
+ */
 static int map_zero_page(struct eh_machine *m, uint64_t page)
 {
 	struct region *r;
 	unsigned i;
 
 	if (m->nzero == EH_ZERO_PAGES_MAX)
-		return -1;
+		return EH_EINVAL;
 	r = eh_realloc(m->regions, (m->nregions + 1) * sizeof(*m->regions));
 	if (!r)
-		return -1;
+		return EH_ENOMEM;
 	m->regions = r;
 	r = &m->regions[m->nregions];
 	r->addr = page;
 	r->size = EH_PAGE;
 	r->raw = eh_alloc(2 * EH_PAGE);
 	if (!r->raw)
-		return -1;
+		return EH_ENOMEM;
 	r->host = (uint8_t *)(((uintptr_t)r->raw + EH_PAGE - 1) & ~(uintptr_t)(EH_PAGE - 1));
 	for (i = 0; i < m->nthreads; i++)
 		if (uc_mem_map_ptr(m->threads[i].uc, page, EH_PAGE, UC_PROT_READ | UC_PROT_WRITE, r->host) !=
@@ -531,7 +534,7 @@ static int map_zero_page(struct eh_machine *m, uint64_t page)
 			while (i--)
 				uc_mem_unmap(m->threads[i].uc, page, EH_PAGE);
 			eh_free(r->raw);
-			return -1;
+			return EH_EEMU;
 		}
 	m->nregions++;
 	m->nzero++;
@@ -547,15 +550,22 @@ static bool on_unmapped(uc_engine *uc, uc_mem_type type, uint64_t addr, int size
 		.addr = addr & ~(EH_PAGE - 1),
 		.flags = type == UC_MEM_WRITE_UNMAPPED ? EH_INSN_STORE : EH_INSN_LOAD,
 	};
+	int rc;
 
 	(void)uc;
 	(void)size;
 	(void)value;
 	t->fault_addr = addr;
-	/* Unicorn retries the access once the hook has mapped its page and returned true. */
-	if (!t->m->opts.zero_fill || (type != UC_MEM_READ_UNMAPPED && type != UC_MEM_WRITE_UNMAPPED) ||
-	    map_zero_page(t->m, ev.addr))
+	if (!t->m->opts.zero_fill || (type != UC_MEM_READ_UNMAPPED && type != UC_MEM_WRITE_UNMAPPED))
 		return false;
+	/* Past EH_ZERO_PAGES_MAX the access faults, as without zero_fill: a runaway stops. */
+	rc = map_zero_page(t->m, ev.addr);
+	if (rc == EH_ENOMEM || rc == EH_EEMU)
+		hook_fail(t->m, rc, "%s mapping a zero page at 0x%016" PRIx64 " for the access at 0x%016" PRIx64,
+			  rc == EH_ENOMEM ? "out of memory" : "unicorn failed", ev.addr, ev.pc);
+	if (rc)
+		return false;
+	/* Unicorn retries the access once the hook has mapped its page and returned true. */
 	emit(t->m, &ev);
 	return true;
 }
@@ -1341,10 +1351,14 @@ int eh_machine_map_zero(struct eh_machine *m, uint64_t addr, size_t len, struct 
 		return 0;
 	if (end < addr)
 		return eh_error_set(err, EH_EINVAL, "0x%016" PRIx64 "+%zu wraps around", addr, len);
-	for (page = addr & ~(EH_PAGE - 1); page < end && page >= (addr & ~(EH_PAGE - 1)); page += EH_PAGE)
-		if (!host_ptr(m, page, 1) && map_zero_page(m, page))
-			return eh_error_set(err, EH_ENOMEM, "cannot map a page at 0x%016" PRIx64
-					    " (at most %d pages)", page, EH_ZERO_PAGES_MAX);
+	for (page = addr & ~(EH_PAGE - 1); page < end && page >= (addr & ~(EH_PAGE - 1)); page += EH_PAGE) {
+		int rc = host_ptr(m, page, 1) ? 0 : map_zero_page(m, page);
+
+		if (rc)
+			return eh_error_set(err, rc, "cannot map a page at 0x%016" PRIx64 ": %s", page,
+					    rc == EH_EINVAL ? "past the most zero pages a run maps"
+					    : rc == EH_ENOMEM ? "out of memory" : "unicorn failed");
+	}
 	return 0;
 }
 
@@ -1419,7 +1433,7 @@ const char *eh_stop_name(enum eh_stop stop)
 		[EH_STOP_RETURNED] = "returned",
 		[EH_STOP_BUDGET] = "instruction budget exhausted",
 		[EH_STOP_FAULT] = "access to unmapped memory",
-		[EH_STOP_EXCEPTION] = "exception with no vector to take it",
+		[EH_STOP_EXCEPTION] = "exception not taken to a vector",
 		[EH_STOP_LEFT_RANGE] = "left the code",
 		[EH_STOP_TIMEOUT] = "wall-clock limit reached",
 		[EH_STOP_UNTIL] = "reached the stop address",

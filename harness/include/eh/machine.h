@@ -75,7 +75,7 @@ enum eh_stop {
 	EH_STOP_RETURNED,   /* reached EH_RETURN_ADDR */
 	EH_STOP_BUDGET,     /* ran out of its instruction budget */
 	EH_STOP_FAULT,      /* touched memory that is not mapped: addr */
-	EH_STOP_EXCEPTION,  /* an exception with no vectors to take it */
+	EH_STOP_EXCEPTION,  /* an exception with no vectors to take it, or opts.stop_at_exception */
 	EH_STOP_LEFT_RANGE, /* fetched outside the image's code */
 	EH_STOP_TIMEOUT,    /* the wall-clock limit backing the budget */
 	EH_STOP_UNTIL,      /* reached opts.until */
