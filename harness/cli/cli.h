@@ -3,6 +3,7 @@
 #define EH_CLI_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "eh/case.h"
@@ -26,6 +27,8 @@ struct cli {
 };
 
 int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A non-negative integer option (decimal or 0x hex); otherwise print why and return EXIT_BAD_INPUT. */
+int cli_parse_u64(const char *opt, const char *arg, uint64_t *out);
 
 /* Open path for a report ("-" or NULL is stdout); on failure print why and return EXIT_BAD_INPUT. */
 int cli_open_output(const char *path, FILE **out);

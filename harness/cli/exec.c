@@ -1,5 +1,4 @@
 /* errata-harness exec: run code straight out of a user's vmlinux or kernel object on a CPU model, traced. */
-#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -71,17 +70,10 @@ static int bad(const char *fmt, const char *arg)
 	return EXIT_BAD_INPUT;
 }
 
-static int parse_count(const char *opt, const char *arg, uint64_t *out)
+static int too_many(const char *opt)
 {
-	char *end;
-
-	errno = 0;
-	*out = strtoull(arg, &end, 0);
-	if (!*arg || *end || errno || arg[0] == '-') {
-		fprintf(stderr, "errata-harness exec: %s: '%s' is not a non-negative integer\n", opt, arg);
-		return EXIT_BAD_INPUT;
-	}
-	return 0;
+	fprintf(stderr, "errata-harness exec: %s: at most %d of them\n", opt, EXEC_MAX_ARGS);
+	return EXIT_BAD_INPUT;
 }
 
 static int parse_args(int argc, char **argv, struct exec_args *a)
@@ -119,17 +111,17 @@ static int parse_args(int argc, char **argv, struct exec_args *a)
 		case 'u': a->o.until = optarg; break;
 		case 'R': a->o.range = optarg; break;
 		case 'g': a->svg = optarg; break;
-		case 'b': rc = parse_count("--budget", optarg, &a->o.budget); break;
-		case 's': rc = parse_count("--seed", optarg, &a->o.seed); break;
+		case 'b': rc = cli_parse_u64("--budget", optarg, &a->o.budget); break;
+		case 's': rc = cli_parse_u64("--seed", optarg, &a->o.seed); break;
 		case 'r':
 			if (a->o.nregs == EXEC_MAX_ARGS)
-				return bad("--reg: at most %s of them", "64");
+				return too_many("--reg");
 			if (eh_exec_parse_reg(optarg, &a->regs[a->o.nregs++], &err))
 				return bad("%s", err.msg);
 			break;
 		case 'M':
 			if (a->o.nmems == EXEC_MAX_ARGS)
-				return bad("--mem: at most %s of them", "64");
+				return too_many("--mem");
 			a->mems[a->o.nmems++] = optarg;
 			break;
 		case 'f':
@@ -298,6 +290,15 @@ static void print_json(const struct exec_args *a, const struct eh_exec *x, const
 	printf("]}\n");
 }
 
+/* The exit status 1 cases: an erratum injected a fault, or the run did not stop by itself. */
+static bool exec_failed(const struct eh_exec *x)
+{
+	struct eh_window_summary s;
+
+	eh_trace_summarise(eh_machine_trace(x->machine), &s);
+	return s.injected || x->res->stop == EH_STOP_BUDGET || x->res->stop == EH_STOP_TIMEOUT;
+}
+
 static int write_svg(const struct exec_args *a, const struct eh_exec *x, const struct eh_model *model)
 {
 	char title[600], heading[600], desc[300], status[300], evidence[512], loc[160];
@@ -318,7 +319,7 @@ static int write_svg(const struct exec_args *a, const struct eh_exec *x, const s
 	snprintf(desc, sizeof(desc), "Model: %s.", model->desc);
 	stop_line(x, status, sizeof(status));
 	summary_line(x, evidence, sizeof(evidence));
-	h.bad = x->res->stop == EH_STOP_BUDGET || x->res->stop == EH_STOP_TIMEOUT;
+	h.bad = exec_failed(x);
 	if (eh_svg_draw(f, x->machine, &h, &err))
 		fprintf(stderr, "errata-harness exec: %s: %s\n", a->svg, err.msg);
 	if (cli_close_output(a->svg, f) || err.code)
@@ -333,7 +334,6 @@ int cli_exec(int argc, char **argv)
 	const struct eh_model *model;
 	struct eh_exec *x = NULL;
 	struct eh_error err = { 0 };
-	struct eh_window_summary s;
 	int rc = parse_args(argc, argv, &a);
 
 	if (rc)
@@ -354,8 +354,7 @@ int cli_exec(int argc, char **argv)
 		print_json(&a, x, &in, model);
 	else
 		print_text(&a, x, &in, model);
-	eh_trace_summarise(eh_machine_trace(x->machine), &s);
-	rc = s.injected || x->res->stop == EH_STOP_BUDGET || x->res->stop == EH_STOP_TIMEOUT ? EXIT_UNEXPECTED : 0;
+	rc = exec_failed(x) ? EXIT_UNEXPECTED : 0;
 	if (a.svg && write_svg(&a, x, model))
 		rc = EXIT_BAD_INPUT;
 	eh_exec_free(x);

@@ -115,7 +115,7 @@ static int set_format(struct cli *cli, const char *arg)
 	return eh_format_parse(arg, &cli->format, &err) ? usage_error("%s", err.msg) : 0;
 }
 
-static int parse_u64(const char *opt, const char *arg, uint64_t *out)
+int cli_parse_u64(const char *opt, const char *arg, uint64_t *out)
 {
 	char *end;
 
@@ -163,8 +163,8 @@ static int parse_options(int argc, char **argv, struct cli *cli)
 		case 'B': cli->by_commit = true; break;
 		case 'M': cli->matrix = true; break;
 		case 'g': cli->svg = optarg; break;
-		case 's': rc = parse_u64("--seed", optarg, &cli->run.seed); break;
-		case 'b': rc = parse_u64("--budget", optarg, &cli->run.budget); break;
+		case 's': rc = cli_parse_u64("--seed", optarg, &cli->run.seed); break;
+		case 'b': rc = cli_parse_u64("--budget", optarg, &cli->run.budget); break;
 		case 'd': cli->run.cases_dir = optarg; break;
 		case 'h': print_help(stdout); exit(0);
 		default:
