@@ -4,9 +4,10 @@
 #include <elf.h>
 #include <errno.h>
 #include <inttypes.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "eh/file.h"
 
 static int parse_u64(const char *s, uint64_t *out)
 {
@@ -51,11 +52,9 @@ int eh_exec_parse_reg(const char *spec, struct eh_exec_reg *out, struct eh_error
 static int load_mem(struct eh_exec *x, const char *spec, struct eh_error *err)
 {
 	const char *eq = strchr(spec, '=');
-	char addr_spec[256];
-	uint8_t *buf = NULL;
+	char addr_spec[256], *buf = NULL;
 	uint64_t addr;
-	long len;
-	FILE *f;
+	size_t len;
 	int rc;
 
 	if (!eq || eq == spec || !eq[1] || (size_t)(eq - spec) >= sizeof(addr_spec))
@@ -66,35 +65,15 @@ static int load_mem(struct eh_exec *x, const char *spec, struct eh_error *err)
 	rc = eh_elf_resolve(x->elf, addr_spec, &addr, err);
 	if (rc)
 		return eh_error_prefix(err, "--mem '%s': ", spec);
-	f = fopen(eq + 1, "rb");
-	if (!f)
-		return eh_error_set(err, EH_EIO, "--mem: %s: cannot open: %s", eq + 1, strerror(errno));
-	if (fseek(f, 0, SEEK_END) || (len = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
-		rc = eh_error_set(err, EH_EIO, "--mem: %s: cannot read: %s", eq + 1, strerror(errno));
-		goto out;
-	}
-	if ((unsigned long)len > EH_EXEC_MEM_MAX) {
-		rc = eh_error_set(err, EH_EINPUT, "--mem: %s: %ld bytes, more than the %u a run takes", eq + 1,
-				  len, EH_EXEC_MEM_MAX);
-		goto out;
-	}
-	buf = eh_alloc(len ? (size_t)len : 1);
-	if (!buf) {
-		rc = eh_error_set(err, EH_ENOMEM, "--mem: %s: out of memory", eq + 1);
-		goto out;
-	}
-	if (fread(buf, 1, (size_t)len, f) != (size_t)len) {
-		rc = eh_error_set(err, EH_EIO, "--mem: %s: short read", eq + 1);
-		goto out;
-	}
-	rc = eh_machine_map_zero(x->machine, addr, (size_t)len, err);
+	rc = eh_file_read(eq + 1, EH_EXEC_MEM_MAX, "memory image for --mem", &buf, &len, err);
+	if (rc)
+		return eh_error_prefix(err, "--mem: ");
+	rc = eh_machine_map_zero(x->machine, addr, len, err);
 	if (!rc)
-		rc = eh_machine_write(x->machine, addr, buf, (size_t)len, err);
+		rc = eh_machine_write(x->machine, addr, buf, len, err);
 	if (rc)
 		eh_error_prefix(err, "--mem '%s': ", spec);
-out:
 	eh_free(buf);
-	fclose(f);
 	return rc;
 }
 
