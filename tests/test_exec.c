@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <elf.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -397,6 +398,66 @@ static void test_allocation_failures(void **state)
 	}
 }
 
+/*
+ * The project's own snippet, linked (the case's ELF) and unlinked (its object):
+ * the same entry runs the same trace, event by event, named by symbol+offset.
+ */
+struct twin_row {
+	const char *name;
+	const char *entry;
+	const char *model;
+};
+
+static const struct twin_row twin_rows[] = {
+	{ "tx2-219-prfm before, linked and unlinked, thunderx2", "tramp_entry_before", "thunderx2" },
+	{ "tx2-219-prfm after, linked and unlinked, thunderx2", "tramp_entry_after", "thunderx2" },
+	{ "tx2-219-prfm after (KASLR), linked and unlinked, thunderx2", "tramp_entry_after_kaslr", "thunderx2" },
+	{ "tx2-219-prfm before, linked and unlinked, cortex-a72", "tramp_entry_before", "cortex-a72" },
+};
+
+static void run_twin_row(void **state)
+{
+	const struct twin_row *r = *state;
+	const char *paths[2] = { EH_CASES_DIR "/tx2-219-prfm.elf", EH_CASES_DIR "/tx2-219-prfm/tramp.o" };
+	struct eh_exec *x[2] = { NULL, NULL };
+	const struct eh_trace *tr[2];
+	size_t i[2] = { 0, 0 }, k;
+
+	for (k = 0; k < 2; k++) {
+		struct eh_exec_opts o = { .symbol = r->entry, .seed = 1, .trace_insns = true };
+		struct eh_error err = { 0 };
+
+		if (eh_exec_run(&x[k], paths[k], eh_model_find(r->model), eh_cpucaps_builtin("5.4"), NULL, &o, &err))
+			fail_msg("%s: %s", r->name, err.msg);
+		tr[k] = eh_machine_trace(x[k]->machine);
+	}
+	assert_int_equal(x[1]->elf->type, ET_REL);
+	for (;;) {
+		char where[2][160];
+
+		/* Screened words are found where each image maps them, before the run. */
+		for (k = 0; k < 2; k++)
+			while (i[k] < tr[k]->n && tr[k]->events[i[k]].kind == EH_EV_SCREENED)
+				i[k]++;
+		if (i[0] == tr[0]->n || i[1] == tr[1]->n)
+			break;
+		for (k = 0; k < 2; k++)
+			eh_elf_describe(x[k]->elf, tr[k]->events[i[k]].pc, where[k], sizeof(where[k]));
+		if (tr[0]->events[i[0]].kind != tr[1]->events[i[1]].kind || strcmp(where[0], where[1]) ||
+		    tr[0]->events[i[0]].in_window != tr[1]->events[i[1]].in_window)
+			fail_msg("%s: event %zu: %s at %s linked, %s at %s unlinked", r->name, i[0],
+				 eh_event_kind_name(tr[0]->events[i[0]].kind), where[0],
+				 eh_event_kind_name(tr[1]->events[i[1]].kind), where[1]);
+		i[0]++;
+		i[1]++;
+	}
+	if (i[0] != tr[0]->n || i[1] != tr[1]->n)
+		fail_msg("%s: the traces differ in length (%zu and %zu events)", r->name, tr[0]->n, tr[1]->n);
+	assert_int_equal(x[0]->res->stop, x[1]->res->stop);
+	eh_exec_free(x[0]);
+	eh_exec_free(x[1]);
+}
+
 int main(void)
 {
 	struct CMUnitTest tests[64];
@@ -413,6 +474,9 @@ int main(void)
 	for (i = 0; i < sizeof(stop_rows) / sizeof(stop_rows[0]); i++)
 		tests[n++] = (struct CMUnitTest){ .name = stop_rows[i].name, .test_func = run_stop_row,
 						  .initial_state = (void *)&stop_rows[i] };
+	for (i = 0; i < sizeof(twin_rows) / sizeof(twin_rows[0]); i++)
+		tests[n++] = (struct CMUnitTest){ .name = twin_rows[i].name, .test_func = run_twin_row,
+						  .initial_state = (void *)&twin_rows[i] };
 	for (i = 0; i < sizeof(bad_rows) / sizeof(bad_rows[0]); i++)
 		tests[n++] = (struct CMUnitTest){ .name = bad_rows[i].name, .test_func = run_bad_row,
 						  .initial_state = (void *)&bad_rows[i] };
