@@ -253,7 +253,7 @@ static void test_mem(void **state)
 {
 	char path[] = "/tmp/eh-test-exec-XXXXXX", quad[64], far[64];
 	const char *mems[2] = { quad, far };
-	struct eh_exec_opts o = { .mems = mems, .nmems = 2 };
+	struct eh_exec_opts o = { .mems = mems, .nmems = 2, .range = "0xffff000000000000:0xffffffff00000000" };
 	const uint8_t bytes[8] = { 0x10, 0x32, 0x54, 0x76, 0x98, 0xba, 0xdc, 0xfe };
 	uint8_t back[8];
 	int fd = mkstemp(path);
@@ -264,11 +264,14 @@ static void test_mem(void **state)
 	assert_int_equal(write(fd, bytes, sizeof(bytes)), sizeof(bytes));
 	close(fd);
 	snprintf(quad, sizeof(quad), "data_quad=%s", path);
-	snprintf(far, sizeof(far), "0x600000000=%s", path);
+	/* Past a page boundary: the file lands on two zero pages. */
+	snprintf(far, sizeof(far), "0x600000ffc=%s", path);
 	x = run(OBJ("exec"), "cortex-a72", &o, "relocs_run");
+	assert_int_equal(x->res->stop, EH_STOP_RETURNED);
 	/* LDST64 read the file's bytes, little-endian. */
 	assert_int_equal(x->res->x[5], 0xfedcba9876543210ull);
-	assert_int_equal(eh_machine_read(x->machine, 0x600000000ull, back, sizeof(back), NULL), 0);
+	assert_int_equal(eh_machine_read(x->machine, 0x600000ffcull, back, 4, NULL), 0);
+	assert_int_equal(eh_machine_read(x->machine, 0x600001000ull, back + 4, 4, NULL), 0);
 	assert_memory_equal(back, bytes, sizeof(bytes));
 	eh_exec_free(x);
 	unlink(path);

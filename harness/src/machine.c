@@ -1329,12 +1329,23 @@ int eh_machine_read(struct eh_machine *m, uint64_t addr, void *buf, size_t len, 
 int eh_machine_write(struct eh_machine *m, uint64_t addr, const void *buf, size_t len,
 		     struct eh_error *err)
 {
-	uint8_t *p = host_ptr(m, addr, len);
+	size_t done, n;
 	unsigned i;
 
-	if (!p)
-		return eh_error_set(err, EH_ENOENT, "0x%016" PRIx64 "+%zu is not mapped", addr, len);
-	memcpy(p, buf, len);
+	/* Page by page: the range may span regions (a section and the zero pages after it). */
+	for (done = 0; done < len; done += n) {
+		n = (size_t)(EH_PAGE - ((addr + done) & (EH_PAGE - 1)));
+		if (n > len - done)
+			n = len - done;
+		if (!host_ptr(m, addr + done, n))
+			return eh_error_set(err, EH_ENOENT, "0x%016" PRIx64 "+%zu is not mapped", addr, len);
+	}
+	for (done = 0; done < len; done += n) {
+		n = (size_t)(EH_PAGE - ((addr + done) & (EH_PAGE - 1)));
+		if (n > len - done)
+			n = len - done;
+		memcpy(host_ptr(m, addr + done, n), (const uint8_t *)buf + done, n);
+	}
 	screen_code(m, addr, len);
 	/* Code may have been written: drop what the threads translated from it. */
 	for (i = 0; i < m->nthreads; i++)
