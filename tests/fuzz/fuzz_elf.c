@@ -1,4 +1,5 @@
-/* Fuzz target: arbitrary bytes as an ELF (linked or relocatable), its alternatives patched for a model, then audited. */
+/* Fuzz target: arbitrary bytes as an ELF (linked or relocatable), its alternatives patched for a model, then audited,
+ * before and after linking it against harness stubs as exec does. */
 #include <stddef.h>
 #include <stdint.h>
 
@@ -7,16 +8,14 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/* Patch for thunderx2 under each built-in numbering and audit. */
+static void audit_all(const struct eh_elf *elf)
 {
 	static const char *const kernels[] = { "5.4", "6.1" };
-	struct eh_elf *elf;
 	struct eh_image *img;
 	struct eh_error err;
 	size_t k;
 
-	if (eh_elf_parse(&elf, "fuzz.elf", data, size, &err))
-		return 0;
 	for (k = 0; k < sizeof(kernels) / sizeof(kernels[0]); k++) {
 		struct eh_audit *audit;
 
@@ -27,6 +26,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			eh_audit_free(audit);
 		eh_image_free(img);
 	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct eh_elf *elf;
+	struct eh_error err;
+
+	if (eh_elf_parse(&elf, "fuzz.elf", data, size, &err))
+		return 0;
+	audit_all(elf);
+	if (!eh_elf_bind_stubs(elf, &err))
+		audit_all(elf);
 	eh_elf_free(elf);
 	return 0;
 }
