@@ -319,7 +319,7 @@ static void put_cells(FILE *f, const struct layout *l)
 	}
 }
 
-/* Context synchronisation, traps to the virtual EL2, exception entries, starts and stops. */
+/* Context synchronisation, traps to the virtual EL2, exception entries, stub calls, zero pages, starts and stops. */
 static void put_marks(FILE *f, const struct layout *l)
 {
 	char text[1024];
@@ -343,6 +343,13 @@ static void put_marks(FILE *f, const struct layout *l)
 			tag = "text";
 			fprintf(f, "<text x=\"%u\" y=\"%u\" class=\"small mid\">%s", x, y + CELL_Y + CELL_H + 10,
 				ev->flags & EH_INSN_ISB ? "isb" : "eret");
+			break;
+		case EH_EV_STUB_CALL:
+		case EH_EV_PAGE:
+			/* exec: a call to an undefined symbol's stub, or a zero page mapped for an access. */
+			tag = "text";
+			fprintf(f, "<text x=\"%u\" y=\"%u\" class=\"small mid\">%s", x, y + CELL_Y - 3,
+				ev->kind == EH_EV_STUB_CALL ? "call" : "page");
 			break;
 		case EH_EV_EL2_ACCESS:
 			tag = "polygon";
