@@ -296,6 +296,7 @@ static const struct reg_row reg_rows[] = {
 	{ "x0=", EH_EINVAL, 0, 0, "'' is not a 64-bit value" },
 	{ "x0=zz", EH_EINVAL, 0, 0, "'zz' is not a 64-bit value" },
 	{ "x0=-1", EH_EINVAL, 0, 0, "'-1' is not a 64-bit value" },
+	{ "x0= 1", EH_EINVAL, 0, 0, "' 1' is not a 64-bit value" },
 	{ "x0=0x10000000000000000", EH_EINVAL, 0, 0, "is not a 64-bit value" },
 };
 

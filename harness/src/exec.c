@@ -1,6 +1,7 @@
 /* Runs code straight out of a user's ELF: load, link against stubs, patch for the model, start, run. */
 #include "eh/exec.h"
 
+#include <ctype.h>
 #include <elf.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -9,11 +10,12 @@
 
 #include "eh/file.h"
 
+/* Decimal or 0x hexadecimal, nothing before or after it (strtoull alone takes " -1"). */
 static int parse_u64(const char *s, uint64_t *out)
 {
 	char *end;
 
-	if (!*s || *s == '-' || *s == '+')
+	if (!isdigit((unsigned char)*s))
 		return -1;
 	errno = 0;
 	*out = strtoull(s, &end, 0);
