@@ -166,6 +166,45 @@ static int read_symbols(struct eh_elf *elf, Elf *e, const char *name, struct str
 	return 0;
 }
 
+static int symbol_names_code(const struct eh_elf_symbol *s)
+{
+	/* Mapping symbols ($x, $d) and section or file symbols describe nothing to a reader. */
+	if (!s->name[0] || s->name[0] == '$')
+		return 0;
+	return s->type == STT_FUNC || s->type == STT_NOTYPE || s->type == STT_OBJECT;
+}
+
+/* Section, then address; at one address a global before a local label, then table order. */
+static int cmp_by_addr(const void *a, const void *b)
+{
+	const struct eh_elf_symbol *x = *(const struct eh_elf_symbol *const *)a;
+	const struct eh_elf_symbol *y = *(const struct eh_elf_symbol *const *)b;
+
+	if (x->shndx != y->shndx)
+		return x->shndx < y->shndx ? -1 : 1;
+	if (x->value != y->value)
+		return x->value < y->value ? -1 : 1;
+	if ((x->bind == STB_GLOBAL) != (y->bind == STB_GLOBAL))
+		return x->bind == STB_GLOBAL ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+static int index_symbols(struct eh_elf *elf, struct eh_error *err)
+{
+	size_t i;
+
+	elf->by_addr = eh_alloc((elf->nsymbols ? elf->nsymbols : 1) * sizeof(*elf->by_addr));
+	if (!elf->by_addr)
+		return eh_error_set(err, EH_ENOMEM, "%s: out of memory for the symbol index", elf->path);
+	for (i = 0; i < elf->nsymbols; i++)
+		if (elf->symbols[i].shndx != SHN_UNDEF && elf->symbols[i].shndx < SHN_LORESERVE &&
+		    symbol_names_code(&elf->symbols[i]))
+			elf->by_addr[elf->nby_addr++] = &elf->symbols[i];
+	if (elf->nby_addr > 1)
+		qsort(elf->by_addr, elf->nby_addr, sizeof(*elf->by_addr), cmp_by_addr);
+	return 0;
+}
+
 int eh_elf_parse(struct eh_elf **out, const char *name, const void *buf, size_t len,
 		 struct eh_error *err)
 {
@@ -284,6 +323,9 @@ int eh_elf_parse(struct eh_elf **out, const char *name, const void *buf, size_t 
 		if (rc)
 			goto out;
 	}
+	rc = index_symbols(elf, err);
+	if (rc)
+		goto out;
 	*out = elf;
 	elf = NULL;
 	rc = 0;
@@ -322,6 +364,7 @@ void eh_elf_free(struct eh_elf *elf)
 		eh_free(elf->sections[i].data);
 	eh_free(elf->sections);
 	eh_free(elf->symbols);
+	eh_free(elf->by_addr);
 	eh_free(elf->strings);
 	eh_free(elf->externs);
 	eh_free(elf->stubs);
@@ -388,31 +431,30 @@ const struct eh_elf_symbol *eh_elf_symbol_by_name(const struct eh_elf *elf, cons
 	return NULL;
 }
 
-static int symbol_names_code(const struct eh_elf_symbol *s)
-{
-	/* Mapping symbols ($x, $d) and section or file symbols describe nothing to a reader. */
-	if (!s->name[0] || s->name[0] == '$')
-		return 0;
-	return s->type == STT_FUNC || s->type == STT_NOTYPE || s->type == STT_OBJECT;
-}
 
 const struct eh_elf_symbol *eh_elf_symbol_at(const struct eh_elf *elf, uint64_t addr, uint64_t *off)
 {
 	const struct eh_elf_section *sec = eh_elf_section_at(elf, addr);
 	const struct eh_elf_symbol *best = NULL;
-	size_t i;
+	size_t lo = 0, hi = elf->nby_addr;
 
 	if (!sec)
 		return NULL;
-	for (i = 0; i < elf->nsymbols; i++) {
-		const struct eh_elf_symbol *s = &elf->symbols[i];
+	/* The last symbol of addr's section at or below addr, then the first (global) one at its value. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct eh_elf_symbol *s = elf->by_addr[mid];
 
-		if (s->shndx != sec->index || !symbol_names_code(s) || s->value > addr)
-			continue;
-		/* Prefer the closest symbol; among equals, a global over a local label. */
-		if (!best || s->value > best->value ||
-		    (s->value == best->value && s->bind == STB_GLOBAL && best->bind != STB_GLOBAL))
-			best = s;
+		if (s->shndx < sec->index || (s->shndx == sec->index && s->value <= addr))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo && elf->by_addr[lo - 1]->shndx == sec->index) {
+		best = elf->by_addr[lo - 1];
+		while (lo > 1 && elf->by_addr[lo - 2]->shndx == sec->index &&
+		       elf->by_addr[lo - 2]->value == best->value)
+			best = elf->by_addr[--lo - 1];
 	}
 	if (best && off)
 		*off = addr - best->value;

@@ -64,6 +64,9 @@ struct eh_elf {
 	size_t nexterns;
 	struct eh_elf_stub *stubs;      /* after eh_elf_bind_stubs: contiguous, in address order */
 	size_t nstubs;
+	/* The symbols that name code or data, by section, address, global first: for eh_elf_symbol_at. */
+	const struct eh_elf_symbol **by_addr;
+	size_t nby_addr;
 };
 
 /*
