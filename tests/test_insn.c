@@ -161,7 +161,9 @@ struct unsafe_row {
 /* Each unsafe word aborted Unicorn 2.0.1 in a probe; the safe ones are their nearest neighbours. */
 static const struct unsafe_row unsafe_rows[] = {
 	{ "fp16 three-same, fpop 0xb (vector)", 0x0ec31c22, true },
-	{ "fp16 three-same, fpop 0x5 (scalar)", 0x5e432c22, true },
+	{ "fp16 three-same, fpop 0x5 (vector, Q=1)", 0x4e432c22, true },
+	{ "fadd v0.4h, v1.4h, v2.4h (allocated FP16)", 0x0e421420, false },
+	{ "frecpe v0.4h, v1.4h (allocated FP16)", 0x0ef9d820, false },
 	{ "fp16 two-reg misc (vector)", 0x0e780822, true },
 	{ "fp16 two-reg misc (scalar)", 0x7ef9c822, true },
 	{ "msr apiakeylo_el1, x1", 0xd5182101, true },

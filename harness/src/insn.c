@@ -294,16 +294,29 @@ const char *eh_insn_access_name(uint32_t flags)
 	return "none";
 }
 
+/*
+ * The unallocated AdvSIMD FP16 encodings Unicorn 2.0.1 aborts on, found by running
+ * every (U, a, opcode) in a child process: bit n set when opcode n aborts. They are
+ * exactly the unallocated ones, so valid FP16 instructions still run.
+ */
+static const uint32_t fp16_misc_vector[4] = { 0xc0ffffff, 0xd0ff0fff, 0xc0ffffff, 0x51ff4fff };
+static const uint32_t fp16_misc_scalar[4] = { 0xc0ffffff, 0x50ff8fff, 0xc0ffffff, 0xd1ff4fff };
+static const uint32_t fp16_three_same_vector = 0x8a023820;  /* by fpop = U:a:opcode */
+
 bool eh_insn_emulator_unsafe(uint32_t w)
 {
 	uint32_t reg = (w >> 5) & 0xffff;
+	unsigned ua = ((w >> 28) & 2) | ((w >> 23) & 1);  /* U (bit 29), a (bit 23) */
 
 	/* MRS/MSR of APIAKey..APGAKey (S3_0_C2_C1_0 .. S3_0_C2_C3_1), found by a sweep of every encoding. */
 	if ((w & 0xffd00000) == 0xd5100000 && EH_SYSREG_OP0(reg) == 3 && EH_SYSREG_OP1(reg) == 0 &&
 	    EH_SYSREG_CRN(reg) == 2 && EH_SYSREG_CRM(reg) >= 1 && EH_SYSREG_CRM(reg) <= 3)
 		return true;
-	return (w & 0x9f60c400) == 0x0e400400 ||  /* AdvSIMD three same (FP16), vector */
-	       (w & 0xdf60c400) == 0x5e400400 ||  /* ... scalar */
-	       (w & 0x9f7e0c00) == 0x0e780800 ||  /* AdvSIMD two-register misc (FP16), vector */
-	       (w & 0xdf7e0c00) == 0x5e780800;    /* ... scalar */
+	if ((w & 0x9f60c400) == 0x0e400400)  /* AdvSIMD three same (FP16), vector */
+		return fp16_three_same_vector >> ((ua << 3) | ((w >> 11) & 7)) & 1;
+	if ((w & 0x9f7e0c00) == 0x0e780800)  /* AdvSIMD two-register misc (FP16), vector */
+		return fp16_misc_vector[ua] >> ((w >> 12) & 31) & 1;
+	if ((w & 0xdf7e0c00) == 0x5e780800)  /* ... scalar */
+		return fp16_misc_scalar[ua] >> ((w >> 12) & 31) & 1;
+	return false;
 }

@@ -64,10 +64,9 @@ uint64_t eh_insn_prefetch_addr(const struct eh_insn *insn, uint64_t (*xreg)(void
 /*
  * Whether Unicorn 2.0.1 may abort the whole process on this word. Its `max` CPU
  * (QEMU 5) hits g_assert_not_reached() translating unallocated encodings in the
- * AdvSIMD FP16 groups (three-same and two-register-misc, vector and scalar), and an
- * assertion on MRS/MSR of the pointer authentication key registers (an access QEMU
- * routes to EL3). No modelled CPU implements FP16 (ARMv8.2) or pointer
- * authentication (ARMv8.3), so all of these are UNDEFINED on them.
+ * AdvSIMD FP16 groups (three-same and two-register-misc), which are UNDEFINED on
+ * every CPU, and an assertion on MRS/MSR of the pointer authentication key
+ * registers (an access QEMU routes to EL3), which no modelled CPU implements.
  */
 bool eh_insn_emulator_unsafe(uint32_t word);
 
