@@ -18,17 +18,7 @@ packages=(linux-source-6.1 gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu flex
 
 log() { echo "kernel-objects: $*" >&2; }
 
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if ((${#missing[@]})); then
-  log "installing ${missing[*]}"
-  sudo=""
-  [ "$(id -u)" -eq 0 ] || sudo=sudo
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
-fi
+"$(dirname "$0")"/../harness/install-packages "${packages[@]}"
 
 # A stamp per step, keyed to the tarball, so a new linux-source-6.1 upload starts over.
 key=$(stat -c '%s-%Y' "$tarball")
