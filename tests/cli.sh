@@ -2,65 +2,57 @@
 # The command line as a user meets it: exit statuses, messages, and byte-identical replays.
 set -u
 eh=$1
-fails=0 passes=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+. "$(dirname "$0")/expect.sh"
 
-check() {  # check NAME EXPECTED_STATUS PATTERN -- COMMAND...
-  local name=$1 want=$2 pattern=$3 out status
-  shift 4
-  out=$("$@" 2>&1)
-  status=$?
-  if [ "$status" -ne "$want" ] || ! grep -qE -- "$pattern" <<<"$out"; then
-    echo "not ok - $name: exit $status (want $want), output:"; echo "$out" | head -20
-    fails=$((fails + 1))
-  else
-    echo "ok - $name"; passes=$((passes + 1))
-  fi
-}
-
-check "run exits 0 with every verdict as expected" 0 '^12 passed, 0 failed$' -- "$eh" run --case tx2-219-prfm
-check "run --model nosuchcpu is bad usage" 2 "unknown model 'nosuchcpu'.*" -- "$eh" run --model nosuchcpu
-check "... and lists the known models" 2 'known models: cortex-a72 thunderx2 thunderx2-nosmt vulcan' -- "$eh" run --model nosuchcpu
-check "unknown case" 2 "unknown case 'nope'" -- "$eh" run --case nope
-check "bad seed" 2 "--seed: 'x' is not" -- "$eh" run --seed x
-check "unknown command" 2 "unknown command" -- "$eh" frobnicate
-check "unknown option" 2 "unknown option" -- "$eh" run --frob
-check "replay needs a model and a variant" 2 "exactly one --model" -- "$eh" replay tx2-219-prfm
-check "replay of a missing snippet names the file" 2 "/nonexistent/tx2-219-prfm.elf: cannot open" -- \
+expect "run exits 0 with every verdict as expected" 0 '^12 passed, 0 failed$' "$eh" run --case tx2-219-prfm
+expect "run --model nosuchcpu is bad usage" 2 "unknown model 'nosuchcpu'.*" "$eh" run --model nosuchcpu
+expect "... and lists the known models" 2 'known models: cortex-a72 thunderx2 thunderx2-nosmt vulcan' "$eh" run --model nosuchcpu
+expect "unknown case" 2 "unknown case 'nope'" "$eh" run --case nope
+expect "bad seed" 2 "--seed: 'x' is not" "$eh" run --seed x
+expect "unknown command" 2 "unknown command" "$eh" frobnicate
+expect "unknown option" 2 "unknown option" "$eh" run --frob
+expect "replay needs a model and a variant" 2 "exactly one --model" "$eh" replay tx2-219-prfm
+expect "replay of a missing snippet names the file" 2 "/nonexistent/tx2-219-prfm.elf: cannot open" \
   "$eh" replay tx2-219-prfm --model thunderx2 --variant before --cases-dir /nonexistent
-check "help lists the models from the table" 0 'known models: cortex-a72' -- "$eh" --help
-check "version" 0 '^errata-harness [0-9]' -- "$eh" --version
+expect "help lists the models from the table" 0 'known models: cortex-a72' "$eh" --help
+expect "version" 0 '^errata-harness [0-9]' "$eh" --version
 
 before=$("$eh" replay tx2-219-prfm --model thunderx2 --variant before)
-check "replay before: the TTBR1_EL1 write opens the window" 0 'window +opened by the write to TTBR1_EL1' -- echo "$before"
-check "replay before: the literal load inside" 0 '\| tramp_entry_before\+0x1c: ldr x30' -- echo "$before"
-check "replay before: the PRFM inside" 0 '\| tramp_entry_before\+0x20: prfm plil1strm' -- echo "$before"
-check "replay before: the abort goes to a named thread" 0 'INJECT .* victim thread [0-3]' -- echo "$before"
+expect "replay before: the TTBR1_EL1 write opens the window" 0 'window +opened by the write to TTBR1_EL1' echo "$before"
+expect "replay before: the literal load inside" 0 '\| tramp_entry_before\+0x1c: ldr x30' echo "$before"
+expect "replay before: the PRFM inside" 0 '\| tramp_entry_before\+0x20: prfm plil1strm' echo "$before"
+expect "replay before: the abort goes to a named thread" 0 'INJECT .* victim thread [0-3]' echo "$before"
 after=$("$eh" replay tx2-219-prfm --model thunderx2 --variant after)
-check "replay after: NOP where the PRFM was" 0 '\| tramp_entry_after\+0x20: nop' -- echo "$after"
-check "replay after: the residual load" 0 'load .*INSIDE THE TTBR WINDOW' -- echo "$after"
+expect "replay after: NOP where the PRFM was" 0 '\| tramp_entry_after\+0x20: nop' echo "$after"
+expect "replay after: the residual load" 0 'load .*INSIDE THE TTBR WINDOW' echo "$after"
 kaslr=$("$eh" replay tx2-219-prfm --model thunderx2 --variant after-kaslr)
-check "replay after-kaslr: the ISB closes the window" 0 'window +closed by ISB, 0 accesses inside' -- echo "$kaslr"
-if grep -q INJECT <<<"$kaslr"; then echo "not ok - after-kaslr injects"; fails=$((fails + 1)); else passes=$((passes + 1)); fi
+expect "replay after-kaslr: the ISB closes the window" 0 'window +closed by ISB, 0 accesses inside' echo "$kaslr"
+if grep -q INJECT <<<"$kaslr"; then echo "not ok - after-kaslr injects"; failures=$((failures + 1));
+else echo "ok - after-kaslr injects nothing"; fi
 
 a=$("$eh" replay tx2-219-prfm --model thunderx2 --variant before --seed 5)
 b=$("$eh" replay tx2-219-prfm --model thunderx2 --variant before --seed 5)
-if [ "$a" = "$b" ]; then echo "ok - same seed, identical replay"; passes=$((passes + 1));
-else echo "not ok - same seed, different replay"; fails=$((fails + 1)); fi
+if [ "$a" = "$b" ]; then echo "ok - same seed, identical replay";
+else echo "not ok - same seed, different replay"; failures=$((failures + 1)); fi
 
 tvm=$("$eh" replay tx2-219-tvm --model thunderx2 --variant after)
-check "replay tvm after: the guest's MSR traps" 0 'EL2 trap +the write of TTBR0_EL1 traps to EL2 \(HCR_EL2.TVM\)' -- echo "$tvm"
-check "replay tvm after: ESR_EL2 decoded into its fields" 0 'ESR_EL2 0x62300800: EC 0x18 .*Op0 3, Op2 0, Op1 0, CRn 2, Rt 0, CRm 0, direction 0 \(write\)' -- echo "$tvm"
-check "replay tvm after: the handler's write at EL2" 0 'EL2 handle_tx2_tvm\+0x[0-9a-f]+: msr ttbr0_el1' -- echo "$tvm"
-check "replay tvm after: its ERET closes the window" 0 'window +closed by ERET, 0 accesses inside' -- echo "$tvm"
-check "replay tvm after: back in the guest" 0 "the hypervisor's ERET returns to guest_switch_ttbr0" -- echo "$tvm"
+expect "replay tvm after: the guest's MSR traps" 0 'EL2 trap +the write of TTBR0_EL1 traps to EL2 \(HCR_EL2.TVM\)' echo "$tvm"
+expect "replay tvm after: ESR_EL2 decoded into its fields" 0 'ESR_EL2 0x62300800: EC 0x18 .*Op0 3, Op2 0, Op1 0, CRn 2, Rt 0, CRm 0, direction 0 \(write\)' echo "$tvm"
+expect "replay tvm after: the handler's write at EL2" 0 'EL2 handle_tx2_tvm\+0x[0-9a-f]+: msr ttbr0_el1' echo "$tvm"
+expect "replay tvm after: its ERET closes the window" 0 'window +closed by ERET, 0 accesses inside' echo "$tvm"
+expect "replay tvm after: back in the guest" 0 "the hypervisor's ERET returns to guest_switch_ttbr0" echo "$tvm"
 tvmb=$("$eh" replay tx2-219-tvm --model thunderx2 --variant before)
-check "replay tvm before: the guest's load draws the abort" 0 'INJECT .*guest_switch_ttbr0.* victim thread [0-3]' -- echo "$tvmb"
+expect "replay tvm before: the guest's load draws the abort" 0 'INJECT .*guest_switch_ttbr0.* victim thread [0-3]' echo "$tvmb"
 vse=$("$eh" replay kvm-hcr-vse --model thunderx2 --variant before)
-check "replay vse before: the guest takes the virtual SError" 0 'vSError +the virtual SError pending in HCR_EL2.VSE' -- echo "$vse"
-check "replay vse before: the trap reaches the slow path" 0 'SLOW PATH +the hypervisor declined the trap of guest_switch_ttbr0' -- echo "$vse"
+expect "replay vse before: the guest takes the virtual SError" 0 'vSError +the virtual SError pending in HCR_EL2.VSE' echo "$vse"
+expect "replay vse before: the trap reaches the slow path" 0 'SLOW PATH +the hypervisor declined the trap of guest_switch_ttbr0' echo "$vse"
 vsea=$("$eh" replay kvm-hcr-vse --model thunderx2 --variant after)
-check "replay vse after: the trap stays in the fast path" 0 "the hypervisor's ERET returns to guest_switch_ttbr0" -- echo "$vsea"
-if grep -q 'SLOW PATH' <<<"$vsea"; then echo "not ok - vse after reaches the slow path"; fails=$((fails + 1)); else passes=$((passes + 1)); fi
+expect "replay vse after: the trap stays in the fast path" 0 "the hypervisor's ERET returns to guest_switch_ttbr0" echo "$vsea"
+if grep -q 'SLOW PATH' <<<"$vsea"; then echo "not ok - vse after reaches the slow path"; failures=$((failures + 1));
+else echo "ok - vse after never reaches the slow path"; fi
 
-echo "$passes passed, $fails failed"
-[ "$fails" -eq 0 ]
+echo "# $failures failed"
+[ "$failures" -eq 0 ]
