@@ -6,42 +6,14 @@
 #   kernel-objects.sh WORKDIR    leaves WORKDIR/out/{arm64-built-in.o,entry.o,cpucaps.h,config}
 set -euo pipefail
 
-work=${1:?usage: kernel-objects.sh WORKDIR}
-mkdir -p "$work"
-work=$(cd "$work" && pwd)
-src=$work/linux-source-6.1
-out=$work/out
-tarball=/usr/src/linux-source-6.1.tar.xz
-kmake=(make -s -C "$src" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- -j "$(nproc)")
-packages=(linux-source-6.1 gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu flex bison bc libssl-dev
-          libelf-dev xz-utils make gcc libc6-dev)
+. "$(dirname "$0")/../tests/kernel/kernel-tree.sh"
+kernel_tree "${1:?usage: kernel-objects.sh WORKDIR}" kernel-objects
 
-log() { echo "kernel-objects: $*" >&2; }
-
-"$(dirname "$0")"/../harness/install-packages "${packages[@]}"
-
-# A stamp per step, keyed to the tarball, so a new linux-source-6.1 upload starts over.
-key=$(stat -c '%s-%Y' "$tarball")
-if [ "$(cat "$work/unpacked" 2>/dev/null)" != "$key" ]; then
-  log "unpacking $tarball"
-  rm -rf "$src" "$out" "$work/prepared" "$work/built"
-  tar xf "$tarball" -C "$work"
-  echo "$key" > "$work/unpacked"
-fi
-if [ "$(cat "$work/prepared" 2>/dev/null)" != "$key" ]; then
-  log "configuring (defconfig + KPTI + CAVIUM_TX2_ERRATUM_219) and running make prepare"
-  "${kmake[@]}" defconfig
-  "$src/scripts/config" --file "$src/.config" --enable UNMAP_KERNEL_AT_EL0 \
-    --enable CAVIUM_TX2_ERRATUM_219
-  "${kmake[@]}" olddefconfig
-  "${kmake[@]}" prepare
-  echo "$key" > "$work/prepared"
-fi
 dirs=(arch/arm64/kernel arch/arm64/mm arch/arm64/kvm)
-if [ "$(cat "$work/built" 2>/dev/null)" != "$key" ]; then
+if [ "$(cat "$work/built" 2>/dev/null)" != "$tree_key" ]; then
   log "building ${dirs[*]}"
   "${kmake[@]}" "${dirs[@]/%//}"
-  echo "$key" > "$work/built"
+  echo "$tree_key" > "$work/built"
 fi
 rm -rf "$out"
 mkdir -p "$out"

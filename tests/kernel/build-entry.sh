@@ -6,42 +6,8 @@
 #   build-entry.sh WORKDIR    leaves WORKDIR/out/{entry.o,entry-noisb.o,cpucaps.h,config}
 set -euo pipefail
 
-work=${1:?usage: build-entry.sh WORKDIR}
-mkdir -p "$work"
-work=$(cd "$work" && pwd)
-src=$work/linux-source-6.1
-out=$work/out
-tarball=/usr/src/linux-source-6.1.tar.xz
-kmake=(make -s -C "$src" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- -j "$(nproc)")
-packages=(linux-source-6.1 gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu flex bison bc libssl-dev
-          libelf-dev xz-utils make gcc libc6-dev jq)
-
-log() { echo "build-entry: $*" >&2; }
-
-"$(dirname "$0")"/../../harness/install-packages "${packages[@]}"
-
-# A stamp per step, keyed to the tarball, so a new linux-source-6.1 upload starts over.
-key=$(stat -c '%s-%Y' "$tarball")
-if [ "$(cat "$work/unpacked" 2>/dev/null)" != "$key" ]; then
-  log "unpacking $tarball"
-  rm -rf "$src" "$out" "$work/prepared"
-  tar xf "$tarball" -C "$work"
-  cp "$src/arch/arm64/kernel/entry.S" "$work/entry.S.orig"
-  echo "$key" > "$work/unpacked"
-fi
-
-if [ "$(cat "$work/prepared" 2>/dev/null)" != "$key" ]; then
-  log "configuring (defconfig + KPTI + CAVIUM_TX2_ERRATUM_219) and running make prepare"
-  "${kmake[@]}" defconfig
-  "$src/scripts/config" --file "$src/.config" --enable UNMAP_KERNEL_AT_EL0 \
-    --enable CAVIUM_TX2_ERRATUM_219
-  "${kmake[@]}" olddefconfig
-  for opt in CONFIG_UNMAP_KERNEL_AT_EL0 CONFIG_CAVIUM_TX2_ERRATUM_219; do
-    grep -qx "$opt=y" "$src/.config" || { log "$opt did not stay enabled"; exit 1; }
-  done
-  "${kmake[@]}" prepare
-  echo "$key" > "$work/prepared"
-fi
+. "$(dirname "$0")/kernel-tree.sh"
+kernel_tree "${1:?usage: build-entry.sh WORKDIR}" build-entry jq
 
 # entry.S as shipped, then a copy whose trampoline lost the ISB right after tramp_map_kernel.
 entry=$src/arch/arm64/kernel/entry.S

@@ -1,0 +1,46 @@
+# Sourced by tests/kernel/build-entry.sh and bench/kernel-objects.sh: the packages an arm64 kernel build
+# needs, and Debian's linux-source-6.1 unpacked into WORKDIR and prepared for arm64 defconfig with KPTI
+# and the ThunderX2 erratum 219 workaround on. Each step is stamped with the tarball's size and date, so
+# a rerun costs nothing and a new linux-source-6.1 upload starts over.
+#   kernel_tree WORKDIR NAME [EXTRA_PACKAGE...]
+# sets work, src, out, kmake and tree_key (the stamp, for the caller's own steps); leaves
+# $work/entry.S.orig, the shipped entry.S. log MESSAGE prints "NAME: MESSAGE" on stderr.
+log() { echo "$kernel_tree_name: $*" >&2; }
+
+kernel_tree() {
+  work=$1
+  kernel_tree_name=$2
+  local tarball=/usr/src/linux-source-6.1.tar.xz key opt
+  shift 2
+  mkdir -p "$work"
+  work=$(cd "$work" && pwd)
+  src=$work/linux-source-6.1
+  out=$work/out
+  kmake=(make -s -C "$src" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- -j "$(nproc)")
+
+  "$(dirname "${BASH_SOURCE[0]}")"/../../harness/install-packages linux-source-6.1 \
+    gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu flex bison bc libssl-dev libelf-dev xz-utils make \
+    gcc libc6-dev "$@"
+
+  key=$(stat -c '%s-%Y' "$tarball")
+  if [ "$(cat "$work/unpacked" 2>/dev/null)" != "$key" ]; then
+    log "unpacking $tarball"
+    rm -rf "$src" "$out" "$work/prepared" "$work/built"
+    tar xf "$tarball" -C "$work"
+    cp "$src/arch/arm64/kernel/entry.S" "$work/entry.S.orig"
+    echo "$key" > "$work/unpacked"
+  fi
+  if [ "$(cat "$work/prepared" 2>/dev/null)" != "$key" ]; then
+    log "configuring (defconfig + KPTI + CAVIUM_TX2_ERRATUM_219) and running make prepare"
+    "${kmake[@]}" defconfig
+    "$src/scripts/config" --file "$src/.config" --enable UNMAP_KERNEL_AT_EL0 \
+      --enable CAVIUM_TX2_ERRATUM_219
+    "${kmake[@]}" olddefconfig
+    for opt in CONFIG_UNMAP_KERNEL_AT_EL0 CONFIG_CAVIUM_TX2_ERRATUM_219; do
+      grep -qx "$opt=y" "$src/.config" || { log "$opt did not stay enabled"; exit 1; }
+    done
+    "${kmake[@]}" prepare
+    echo "$key" > "$work/prepared"
+  fi
+  tree_key=$key
+}
