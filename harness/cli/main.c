@@ -66,6 +66,8 @@ static void print_help(FILE *f)
 		"      --format F            text (default), tap (TAP 13), junit (JUnit XML), json\n"
 		"      --output FILE         write the report to FILE instead of stdout\n"
 		"      --by-commit           one line per commit of the series: its cases and verdict\n"
+		"      --mutants             run every case's mutants (source changes its judge must\n"
+		"                            see) over its matrix and print the kill table\n"
 		"  replay CASE --model M --variant V [--svg FILE]\n"
 		"                            one run, event by event, instruction by instruction;\n"
 		"                            --svg also draws it as an SVG timeline\n"
@@ -137,6 +139,7 @@ static int parse_options(int argc, char **argv, struct cli *cli)
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "by-commit", no_argument, NULL, 'B' },
+		{ "mutants", no_argument, NULL, 'X' },
 		{ "matrix", no_argument, NULL, 'M' },
 		{ "svg", required_argument, NULL, 'g' },
 		{ "seed", required_argument, NULL, 's' },
@@ -161,6 +164,7 @@ static int parse_options(int argc, char **argv, struct cli *cli)
 		case 'f': rc = set_format(cli, optarg); break;
 		case 'o': cli->output = optarg; break;
 		case 'B': cli->by_commit = true; break;
+		case 'X': cli->mutants = true; break;
 		case 'M': cli->matrix = true; break;
 		case 'g': cli->svg = optarg; break;
 		case 's': rc = cli_parse_u64("--seed", optarg, &cli->run.seed); break;
@@ -269,7 +273,7 @@ static int cmd_replay(int argc, char **argv, struct cli *cli)
 	const struct eh_model *model;
 	struct eh_case_run *r;
 	struct eh_error err = { 0 };
-	FILE *svg = NULL;
+	struct cli_output svg = { 0 };
 	int rc;
 
 	if (optind >= argc)
@@ -288,27 +292,31 @@ static int cmd_replay(int argc, char **argv, struct cli *cli)
 	model = eh_model_find(cli->sel.names[EH_SELECT_MODEL][0]);
 	if (cli->svg && !strcmp(cli->svg, "-"))
 		return usage_error("--svg needs a file name: the trace goes to stdout");
-	if (cli->svg && (rc = cli_open_output(cli->svg, &svg)))
+	if (cli->svg && (rc = cli_open_output(&svg, cli->svg)))
 		return rc;
 	cli->run.trace_insns = true;
 	if (eh_case_run(&r, c, v, model, &cli->run, &err)) {
 		fprintf(stderr, "errata-harness: %s\n", err.msg);
-		if (svg)
-			fclose(svg);
+		if (cli->svg)
+			cli_abandon_output(&svg);
 		return EXIT_BAD_INPUT;
 	}
 	printf("replay %s, variant %s (%s), model %s (%s), seed %" PRIu64 "\n", c->id, v->name, v->desc,
 	       model->name, model->desc, cli->run.seed);
 	print_alternatives(r);
 	cli_print_trace(r->machine);
-	printf("verdict: %s (expected %s): %s\n", eh_verdict_name(r->outcome.verdict),
-	       eh_verdict_name(r->expected), r->outcome.evidence);
+	printf("%s: %s (expected %s): %s\n",
+	       r->outcome.verdict == EH_VERDICT_INCOMPLETE ? "outcome" : "verdict",
+	       eh_verdict_name(r->outcome.verdict), eh_verdict_name(r->expected), r->outcome.evidence);
 	rc = r->pass ? 0 : EXIT_UNEXPECTED;
-	if (svg) {
-		if (eh_svg_timeline(svg, r, cli->run.seed, &err))
+	if (cli->svg) {
+		if (eh_svg_timeline(svg.f, r, cli->run.seed, &err)) {
 			fprintf(stderr, "errata-harness: %s: %s\n", cli->svg, err.msg);
-		if (cli_close_output(cli->svg, svg) || err.code)
+			cli_abandon_output(&svg);
 			rc = EXIT_BAD_INPUT;
+		} else if (cli_close_output(&svg)) {
+			rc = EXIT_BAD_INPUT;
+		}
 	}
 	eh_case_run_free(r);
 	return rc;
@@ -319,8 +327,8 @@ static int check_command_options(const char *cmd, const struct cli *cli)
 {
 	if (cli->svg && strcmp(cmd, "replay"))
 		return usage_error("--svg is an option of replay");
-	if ((cli->format_given || cli->output || cli->by_commit) && strcmp(cmd, "run"))
-		return usage_error("--format, --output and --by-commit are options of run");
+	if ((cli->format_given || cli->output || cli->by_commit || cli->mutants) && strcmp(cmd, "run"))
+		return usage_error("--format, --output, --by-commit and --mutants are options of run");
 	if (cli->matrix && strcmp(cmd, "list"))
 		return usage_error("--matrix is an option of list");
 	return 0;

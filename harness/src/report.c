@@ -40,6 +40,15 @@ static void put_run_line(FILE *f, const char *what, const struct eh_results *res
 	fputc('\n', f);
 }
 
+/* "64 passed, 0 failed": with the incomplete ones among the failed named. */
+static void put_totals(FILE *f, const struct eh_results *res)
+{
+	fprintf(f, "%u passed, %u failed", res->passed, res->failed);
+	if (res->incomplete)
+		fprintf(f, " (%u incomplete)", res->incomplete);
+	fputc('\n', f);
+}
+
 static void write_text(FILE *f, const struct eh_results *res)
 {
 	size_t i;
@@ -48,13 +57,15 @@ static void write_text(FILE *f, const struct eh_results *res)
 	for (i = 0; i < res->n; i++) {
 		const struct eh_result *r = &res->r[i];
 
-		fprintf(f, "%s %-14s %-12s %-16s %-9s %s\n", r->pass ? "PASS" : "FAIL", r->s.c->id,
+		fprintf(f, "%s %-14s %-12s %-16s %-10s %s\n", r->pass ? "PASS" : "FAIL", r->s.c->id,
 			r->s.v->name, r->s.model->name, eh_verdict_name(r->outcome.verdict),
 			r->outcome.evidence);
 		if (!r->pass)
 			fprintf(f, "     expected %s\n", eh_verdict_name(r->s.expected));
 	}
-	fprintf(f, "%u passed, %u failed\n", res->passed, res->failed);
+	if (res->error)
+		fprintf(f, "error: the run stopped: %s\n", res->error);
+	put_totals(f, res);
 }
 
 /*
@@ -75,10 +86,16 @@ static void write_tap(FILE *f, const struct eh_results *res)
 
 		fprintf(f, "%s %zu %s/%s/%s\n", r->pass ? "ok" : "not ok", i + 1, r->s.c->id, r->s.v->name,
 			r->s.model->name);
-		fprintf(f, "  ---\n  verdict: %s\n  expected: %s\n  evidence: ",
+		fprintf(f, "  ---\n  outcome: %s\n  expected: %s\n  evidence: ",
 			eh_verdict_name(r->outcome.verdict), eh_verdict_name(r->s.expected));
 		eh_json_puts(f, r->outcome.evidence);
+		if (r->outcome.where)
+			fprintf(f, "\n  where: 0x%016" PRIx64, r->outcome.where);
 		fprintf(f, "\n  seed: %" PRIu64 "\n  ...\n", res->seed);
+	}
+	if (res->error) {
+		/* TAP's own way to say the run stopped: consumers fail it whatever the plan says. */
+		fprintf(f, "Bail out! %s\n", res->error);
 	}
 	fprintf(f, "# Totals: pass:%u fail:%u\n", res->passed, res->failed);
 }
@@ -159,6 +176,11 @@ int eh_report_write_commits(FILE *f, const struct eh_results *res, struct eh_err
 		"%u unexpected; %u outcomes as expected, %u not\n", i, counts[EH_COMMIT_VERIFIED],
 		counts[EH_COMMIT_NO_CASE], counts[EH_COMMIT_NOT_RUN], counts[EH_COMMIT_NOT_REPRODUCED],
 		counts[EH_COMMIT_UNEXPECTED], res->passed, res->failed);
+	if (res->incomplete)
+		fprintf(f, "%u outcomes incomplete: the scenario did not reach its declared end\n",
+			res->incomplete);
+	if (res->error)
+		fprintf(f, "error: the run stopped: %s\n", res->error);
 	if (fflush(f) || ferror(f))
 		return eh_error_set(err, EH_EIO, "writing the per-commit report failed");
 	return 0;
