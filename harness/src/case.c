@@ -109,6 +109,9 @@ static int call_until_end(struct eh_case_run *r, const char *sym, const uint64_t
 	    (ends & EH_END_SYMBOL && res->stop == EH_STOP_UNTIL) ||
 	    (ends & EH_END_FAULT && res->stop == EH_STOP_FAULT))
 		return 0;
+	if (res->stop == EH_STOP_RETURNED)
+		return eh_error_set(err, EH_EINCOMPLETE, "%s did not complete: it returned to the harness, "
+				    "which is not an end its case declares", sym);
 	r->outcome.where = res->pc;
 	eh_machine_where(r->machine, res->pc, where, sizeof(where));
 	if (res->stop == EH_STOP_FAULT)
