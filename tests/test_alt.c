@@ -110,7 +110,8 @@ static void test_apply_per_model(void **state)
 		struct eh_error err = { 0 };
 		uint32_t prfm, isb;
 
-		if (eh_image_new(&img, elf, eh_cpucaps_builtin("5.4"), eh_model_find(r->model), NULL, &err))
+		if (eh_image_new(&img, elf, eh_cpucaps_builtin("5.4"),
+				 &(struct eh_target){ .model = eh_model_find(r->model) }, &err))
 			fail_msg("%s: %s", r->model, err.msg);
 		assert_int_equal(eh_image_word(img, img->sites[0].orig, &prfm), 0);
 		assert_int_equal(eh_image_word(img, img->sites[1].orig, &isb), 0);
@@ -131,8 +132,9 @@ static void test_kconfig_off_keeps_prfm(void **state)
 
 	(void)state;
 	assert_int_equal(eh_kconfig_parse(&cfg, ".config", config, strlen(config), NULL), 0);
-	assert_int_equal(eh_image_new(&img, elf, eh_cpucaps_builtin("5.4"), eh_model_find("thunderx2"),
-				      cfg, NULL), 0);
+	assert_int_equal(eh_image_new(&img, elf, eh_cpucaps_builtin("5.4"),
+				      &(struct eh_target){ .model = eh_model_find("thunderx2"), .config = cfg },
+				      NULL), 0);
 	assert_int_equal(eh_image_word(img, img->sites[0].orig, &w), 0);
 	assert_int_equal(w, 0xf98203c9);
 	eh_image_free(img);

@@ -158,6 +158,7 @@ int eh_case_run(struct eh_case_run **out, const struct eh_case *c, const struct 
 		.hooks = c->hooks,
 	};
 	struct eh_kconfig *config = NULL;
+	struct eh_target target = { .model = model };  /* a host booted at EL2, the kernel's default */
 	struct eh_error run_err = { 0 };
 	struct timespec t0, t1;
 	char path[4096];
@@ -185,7 +186,8 @@ int eh_case_run(struct eh_case_run **out, const struct eh_case *c, const struct 
 		if (rc)
 			goto fail;
 	}
-	rc = eh_image_new(&r->img, r->elf, eh_cpucaps_builtin(EH_SNIPPET_KERNEL), model, config, err);
+	target.config = config;
+	rc = eh_image_new(&r->img, r->elf, eh_cpucaps_builtin(EH_SNIPPET_KERNEL), &target, err);
 	eh_kconfig_free(config);
 	if (!rc && c->ends & EH_END_SYMBOL)
 		rc = eh_elf_resolve(r->elf, c->end_symbol, &mopts.until, err);

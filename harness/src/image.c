@@ -61,7 +61,7 @@ static int apply_site(struct eh_image *img, struct eh_alt_site *s, struct eh_err
 }
 
 int eh_image_new(struct eh_image **out, const struct eh_elf *elf, const struct eh_cpucaps *caps,
-		 const struct eh_model *model, const struct eh_kconfig *config, struct eh_error *err)
+		 const struct eh_target *target, struct eh_error *err)
 {
 	struct eh_image *img;
 	size_t i;
@@ -97,7 +97,7 @@ int eh_image_new(struct eh_image **out, const struct eh_elf *elf, const struct e
 	for (i = 0; i < img->nsites; i++) {
 		struct eh_alt_site *s = &img->sites[i];
 
-		s->state = s->cap_name ? eh_model_cap_state(model, s->cap_name, config) : EH_CAP_UNKNOWN;
+		s->state = s->cap_name ? eh_target_cap_state(target, s->cap_name) : EH_CAP_UNKNOWN;
 		/* Callbacks run kernel code at boot; they are listed, never emulated. */
 		if (s->callback || s->state != EH_CAP_DETECTED)
 			continue;

@@ -19,9 +19,9 @@ struct eh_image {
 	size_t nsites;
 };
 
-/* Patch every alternative whose capability a kernel built with config detects on model. */
+/* Patch every alternative whose capability the kernel of target detects (caps numbers them). */
 int eh_image_new(struct eh_image **out, const struct eh_elf *elf, const struct eh_cpucaps *caps,
-		 const struct eh_model *model, const struct eh_kconfig *config, struct eh_error *err);
+		 const struct eh_target *target, struct eh_error *err);
 void eh_image_free(struct eh_image *img);
 
 /* The 32-bit word at addr in the patched image; -ENOENT outside every section. */
