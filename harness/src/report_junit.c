@@ -19,6 +19,17 @@ static void put_property(FILE *f, const char *name, const char *value)
 	fputs("/>\n", f);
 }
 
+/* <failure> or <error> with its message, type and the evidence as text. */
+static void put_result(FILE *f, const char *tag, const char *message, const char *type, const char *text)
+{
+	fprintf(f, "      <%s", tag);
+	put_attr(f, "message", message);
+	put_attr(f, "type", type);
+	fputc('>', f);
+	eh_xml_puts(f, text);
+	fprintf(f, "</%s>\n", tag);
+}
+
 static void put_testcase(FILE *f, const struct eh_result *r)
 {
 	char name[256], message[128];
@@ -32,21 +43,11 @@ static void put_testcase(FILE *f, const struct eh_result *r)
 	if (r->outcome.verdict == EH_VERDICT_INCOMPLETE) {
 		/* JUnit's <error>: the test did not run to the point where it could be judged. */
 		snprintf(message, sizeof(message), "incomplete (expected %s)", eh_verdict_name(r->s.expected));
-		fputs("      <error", f);
-		put_attr(f, "message", message);
-		put_attr(f, "type", "incomplete");
-		fputc('>', f);
-		eh_xml_puts(f, r->outcome.evidence);
-		fputs("</error>\n", f);
+		put_result(f, "error", message, "incomplete", r->outcome.evidence);
 	} else if (!r->pass) {
 		snprintf(message, sizeof(message), "expected %s, got %s", eh_verdict_name(r->s.expected),
 			 eh_verdict_name(r->outcome.verdict));
-		fputs("      <failure", f);
-		put_attr(f, "message", message);
-		put_attr(f, "type", "unexpected-verdict");
-		fputc('>', f);
-		eh_xml_puts(f, r->outcome.evidence);
-		fputs("</failure>\n", f);
+		put_result(f, "failure", message, "unexpected-verdict", r->outcome.evidence);
 	}
 	fputs("      <system-out>", f);
 	fprintf(f, "outcome %s (expected %s): ", eh_verdict_name(r->outcome.verdict),
