@@ -65,5 +65,26 @@ expect "baseline missing: exit 2 naming it" 2 "nonexistent.o: cannot open" \
 expect "baseline with --list-alternatives: exit 2" 2 "--baseline compares hazards" \
   "$eh" audit "$rel" --baseline "$rel" --model thunderx2 --kernel 6.1 --list-alternatives
 
+# Inputs that are not regular files, or are larger than their limit, are refused before they are
+# read (a read of /dev/zero would never end); `timeout` turns a hang into a failure.
+mkdir "$tmp/dir.o"
+mkfifo "$tmp/fifo.o"
+truncate -s $(((2 << 30) + 1)) "$tmp/huge.o"
+expect "help states the input limits" 0 "2 GiB \(FILE\), 64 MiB \(--config\)" "$eh" audit --help
+expect "/dev/zero: exit 2 naming it" 2 "/dev/zero: a character device, not a regular file" \
+  timeout 20 "$eh" audit /dev/zero --model thunderx2 --kernel 6.1
+expect "directory: exit 2 naming it" 2 "dir.o: a directory, not a regular file" \
+  timeout 20 "$eh" audit "$tmp/dir.o" --model thunderx2 --kernel 6.1
+expect "FIFO with no writer: exit 2 naming it" 2 "fifo.o: a FIFO, not a regular file" \
+  timeout 20 "$eh" audit "$tmp/fifo.o" --model thunderx2 --kernel 6.1
+expect "file over the ELF limit (sparse): exit 2 naming it" 2 "huge.o: 2147483649 bytes, more than the 2147483648" \
+  timeout 20 "$eh" audit "$tmp/huge.o" --model thunderx2 --kernel 6.1
+expect "baseline FIFO: exit 2 naming it" 2 "fifo.o: a FIFO" \
+  timeout 20 "$eh" audit "$rel" --baseline "$tmp/fifo.o" --model thunderx2 --kernel 6.1
+expect "--config /dev/zero: exit 2 naming it" 2 "/dev/zero: a character device, not a regular file: cannot read it as a .config" \
+  timeout 20 "$eh" audit "$rel" --model thunderx2 --kernel 6.1 --config /dev/zero
+expect "--cpucaps directory: exit 2 naming it" 2 "dir.o: a directory, not a regular file: cannot read it as a cpucaps.h" \
+  timeout 20 "$eh" audit "$rel" --model thunderx2 --cpucaps "$tmp/dir.o"
+
 echo "# $failures failed"
 [ "$failures" -eq 0 ]

@@ -67,8 +67,9 @@ static void audit_help(FILE *f)
 		"  --baseline OLD      compare: audit OLD too (same model, numbering and config) and report\n"
 		"                      each hazard or unclosed path as introduced, removed or unchanged,\n"
 		"                      matched by symbol+offset of the TTBR write and of the access. OLD\n"
-		"                      should be the upstream FILE's change will be merged into (README)\n"
-		"\n"
+		"                      should be the upstream FILE's change will be merged into (README)\n");
+	cli_print_input_limits(f, false);
+	fprintf(f, "\n"
 		"exit status: 0 no hazard (or the model is not affected by erratum %s), 1 a hazard or a\n"
 		"window that cannot be followed to its end (an indirect branch, a branch out of the object)\n"
 		"on a model that has it (with --baseline: one that OLD does not have), 2 bad usage or bad\n"

@@ -66,6 +66,8 @@ struct cli_inputs {
 int cli_inputs_open(struct cli_inputs *in, const char *cmd, const char *cpucaps, const char *kernel,
 		    const char *config);
 void cli_inputs_close(struct cli_inputs *in);
+/* The help's paragraph on what an input file may be (eh/file.h limits); mem: exec's --mem too. */
+void cli_print_input_limits(FILE *f, bool mem);
 
 /* The trace of m, one numbered line per event, as replay and exec print it (cli/output.c). */
 void cli_print_trace(struct eh_machine *m);

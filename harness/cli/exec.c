@@ -52,8 +52,9 @@ static void exec_help(FILE *f)
 	      "  --budget N          instructions before the run is stopped (default 1000000)\n"
 	      "  --seed N            seed of every random choice, e.g. an erratum's victim thread (default 1)\n"
 	      "  --svg FILE          also draw the run as an SVG timeline\n"
-	      "  --format text|json  the trace as text (default) or JSON\n"
-	      "\n"
+	      "  --format text|json  the trace as text (default) or JSON\n", f);
+	cli_print_input_limits(f, true);
+	fputs("\n"
 	      "exit status: 0 the run stopped and no erratum fault was injected, 1 an erratum injected a\n"
 	      "fault or the run did not stop within its budget, 2 bad usage or bad input\n"
 	      "\nmodels:", f);

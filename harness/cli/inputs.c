@@ -2,7 +2,34 @@
 #include "cli.h"
 
 #include "eh/cpucaps.h"
+#include "eh/file.h"
 #include "eh/kconfig.h"
+
+/* "2 GiB", "64 MiB": the limits are whole powers of 1024. */
+static const char *size_text(size_t n, char *buf, size_t len)
+{
+	static const char *const units[] = { "bytes", "KiB", "MiB", "GiB" };
+	unsigned u = 0;
+
+	while (u + 1 < sizeof(units) / sizeof(units[0]) && n >= 1024 && !(n % 1024)) {
+		n /= 1024;
+		u++;
+	}
+	snprintf(buf, len, "%zu %s", n, units[u]);
+	return buf;
+}
+
+void cli_print_input_limits(FILE *f, bool mem)
+{
+	char elf[32], config[32], cpucaps[32], image[32];
+
+	fprintf(f, "\n  Every input is a regular file (not a directory, FIFO or device) of at most\n"
+		"  %s (FILE), %s (--config), %s (--cpucaps)%s%s%s; others are refused\n"
+		"  before they are read.\n", size_text(EH_FILE_MAX_ELF, elf, sizeof(elf)),
+		size_text(EH_FILE_MAX_CONFIG, config, sizeof(config)),
+		size_text(EH_FILE_MAX_CPUCAPS, cpucaps, sizeof(cpucaps)), mem ? ", " : "",
+		mem ? size_text(EH_FILE_MAX_MEM, image, sizeof(image)) : "", mem ? " (--mem)" : "");
+}
 
 int cli_inputs_open(struct cli_inputs *in, const char *cmd, const char *cpucaps, const char *kernel,
 		    const char *config)
