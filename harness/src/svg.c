@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "eh/disasm.h"
 #include "eh/escape.h"
 #include "eh/insn.h"
 #include "eh/machine.h"
@@ -312,7 +313,7 @@ static void put_cells(FILE *f, const struct layout *l)
 
 			fprintf(f, "<text x=\"%u\" y=\"%u\" transform=\"rotate(-60 %u %u)\" class=\"lbl\">", lx, ly,
 				lx, ly);
-			snprintf(title, sizeof(title), "%.*s", LABEL_CHARS, in->text);
+			snprintf(title, sizeof(title), "%.*s", LABEL_CHARS, eh_disasm_text(in, where, sizeof(where)));
 			eh_xml_puts(f, title);
 			fputs("</text>\n", f);
 		}

@@ -4,15 +4,16 @@
 #include <inttypes.h>
 #include <stdio.h>
 
+#include "eh/disasm.h"
 #include "eh/sysreg.h"
 
 const char *eh_machine_where(struct eh_machine *m, uint64_t pc, char *buf, size_t len)
 {
 	const struct eh_insn *in = eh_machine_insn(m, pc);
-	char where[160];
+	char where[160], text[96];
 
 	eh_elf_describe(eh_machine_image(m)->elf, pc, where, sizeof(where));
-	snprintf(buf, len, "%s: %s", where, in ? in->text : "(not mapped)");
+	snprintf(buf, len, "%s: %s", where, in ? eh_disasm_text(in, text, sizeof(text)) : "(not mapped)");
 	return buf;
 }
 
