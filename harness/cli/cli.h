@@ -11,6 +11,7 @@
 #include "eh/kconfig.h"
 #include "eh/report.h"
 #include "eh/run.h"
+#include "eh/text.h"
 
 #define EXIT_UNEXPECTED 1
 #define EXIT_BAD_INPUT 2
@@ -22,6 +23,8 @@ struct cli {
 	bool format_given;
 	bool by_commit;       /* run --by-commit */
 	bool mutants;         /* run --mutants */
+	struct eh_text_style style;  /* -v, --width */
+	bool width_given;
 	bool matrix;          /* list --matrix */
 	const char *output;   /* run --output FILE; NULL is stdout */
 	const char *svg;      /* replay --svg FILE */
@@ -68,6 +71,9 @@ int cli_inputs_open(struct cli_inputs *in, const char *cmd, const char *cpucaps,
 void cli_inputs_close(struct cli_inputs *in);
 /* The help's paragraph on what an input file may be (eh/file.h limits); mem: exec's --mem too. */
 void cli_print_input_limits(FILE *f, bool mem);
+
+/* The width of text output to f: --width, else the terminal's when f is one, else EH_TEXT_WIDTH. */
+void cli_text_style(struct cli *cli, FILE *f);
 
 /* The trace of m, one numbered line per event, as replay and exec print it (cli/output.c). */
 void cli_print_trace(struct eh_machine *m);

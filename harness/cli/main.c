@@ -107,6 +107,9 @@ static void print_help(FILE *f)
 		"      --by-commit           one line per commit of the series: its cases and verdict\n"
 		"      --mutants             run every case's mutants (source changes its judge must\n"
 		"                            see) over its matrix and print the kill table\n"
+		"      -v, --verbose         text: the evidence of every outcome under its line\n"
+		"      --width N             text: N columns a line (default: the terminal's, or 80;\n"
+		"                            0 for no limit)\n"
 		"  replay CASE --model M --variant V [--svg FILE]\n"
 		"                            one run, event by event, instruction by instruction;\n"
 		"                            --svg also draws it as an SVG timeline\n"
@@ -158,6 +161,20 @@ static int set_format(struct cli *cli, const char *arg)
 	return eh_format_parse(arg, &cli->format, &err) ? usage_error("%s", err.msg) : 0;
 }
 
+/* --width N: columns of text output, 0 for no limit. */
+static int set_width(struct cli *cli, const char *arg)
+{
+	uint64_t w;
+
+	if (cli_parse_u64("--width", arg, &w))
+		return EXIT_BAD_INPUT;
+	if (w > 100000)
+		return usage_error("--width: %s columns is more than any terminal has", arg);
+	cli->style.width = (unsigned)w;
+	cli->width_given = true;
+	return 0;
+}
+
 int cli_parse_u64(const char *opt, const char *arg, uint64_t *out)
 {
 	char *end;
@@ -181,6 +198,8 @@ static int parse_options(int argc, char **argv, struct cli *cli)
 		{ "output", required_argument, NULL, 'o' },
 		{ "by-commit", no_argument, NULL, 'B' },
 		{ "mutants", no_argument, NULL, 'X' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "width", required_argument, NULL, 'w' },
 		{ "matrix", no_argument, NULL, 'M' },
 		{ "svg", required_argument, NULL, 'g' },
 		{ "seed", required_argument, NULL, 's' },
@@ -195,7 +214,7 @@ static int parse_options(int argc, char **argv, struct cli *cli)
 	cli->run.cases_dir = getenv("EH_CASES_DIR") ? getenv("EH_CASES_DIR") : default_cases_dir();
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1 && !rc) {
+	while ((c = getopt_long(argc, argv, "v", opts, NULL)) != -1 && !rc) {
 		switch (c) {
 		case 'c': rc = add_selection(&cli->sel, EH_SELECT_CASE, optarg); break;
 		case 'm': rc = add_selection(&cli->sel, EH_SELECT_MODEL, optarg); break;
@@ -206,6 +225,8 @@ static int parse_options(int argc, char **argv, struct cli *cli)
 		case 'o': cli->output = optarg; break;
 		case 'B': cli->by_commit = true; break;
 		case 'X': cli->mutants = true; break;
+		case 'v': cli->style.verbose = true; break;
+		case 'w': rc = set_width(cli, optarg); break;
 		case 'M': cli->matrix = true; break;
 		case 'g': cli->svg = optarg; break;
 		case 's': rc = cli_parse_u64("--seed", optarg, &cli->run.seed); break;

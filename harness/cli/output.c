@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -85,6 +86,17 @@ void cli_abandon_output(struct cli_output *o)
 	unlink(o->tmp);
 	free(o->tmp);
 	o->tmp = NULL;
+}
+
+void cli_text_style(struct cli *cli, FILE *f)
+{
+	struct winsize ws;
+
+	if (cli->width_given)
+		return;
+	cli->style.width = EH_TEXT_WIDTH;
+	if (isatty(fileno(f)) && !ioctl(fileno(f), TIOCGWINSZ, &ws) && ws.ws_col)
+		cli->style.width = ws.ws_col;
 }
 
 void cli_print_trace(struct eh_machine *m)

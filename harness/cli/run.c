@@ -31,75 +31,98 @@ static int check_cases_dir(const struct cli *cli, struct eh_error *err)
 	return 0;
 }
 
-/* "after/thunderx2 (bug), after/vulcan (bug)": the rows of mr that flipped, declared ones or the others. */
-static void put_rows(const struct eh_mutant_result *mr, bool flipped, bool declared)
+static bool row_in(const struct eh_mutant_row *row, bool flipped, bool declared)
 {
-	size_t i;
-	int n = 0;
+	return row->flipped == flipped && row->declared == declared;
+}
 
+/*
+ * The rows of mr that flipped (or not) and were declared (or not), into buf: a variant whose every
+ * model is among them as "VARIANT/" and a star, the others as "after/thunderx2, after/vulcan".
+ */
+static const char *rows_text(const struct eh_mutant_result *mr, bool flipped, bool declared, char *buf,
+			     size_t len)
+{
+	size_t i, j, n = 0;
+
+	buf[0] = 0;
 	for (i = 0; i < mr->nrows; i++) {
 		const struct eh_mutant_row *row = &mr->rows[i];
+		bool whole = true, first = true;
 
-		if (row->flipped != flipped || row->declared != declared)
+		if (!row_in(row, flipped, declared))
 			continue;
-		printf("%s%s/%s (%s)", n++ ? ", " : "", row->v->name, row->model->name,
-		       eh_verdict_name(row->outcome.verdict));
+		for (j = 0; j < mr->nrows; j++)
+			if (mr->rows[j].v == row->v) {
+				whole &= row_in(&mr->rows[j], flipped, declared);
+				first &= j >= i;
+			}
+		if (whole && !first)
+			continue;
+		n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s/%s", n ? ", " : "", row->v->name,
+				      whole ? "*" : row->model->name);
 	}
+	return buf;
 }
 
 /*
  * run --mutants: the kill table, one line per mutant. A mutant is killed when
- * every row it declares flipped; a neutral one must survive. The first row that
- * let a mutant through is shown with its evidence.
+ * every row it declares flipped; a neutral one must survive. Verbose, or when a
+ * mutant is not as it must be: each row with its outcome and evidence under it.
  */
 static int cmd_run_mutants(struct cli *cli)
 {
 	struct eh_mutant_results *res;
 	struct eh_error err = { 0 };
+	char rows[2048], also[2048];
 	size_t i, j;
 
 	if (cli->sel.n[EH_SELECT_MODEL] || cli->sel.n[EH_SELECT_VARIANT] || cli->sel.n[EH_SELECT_COMMIT] ||
 	    cli->sel.nshards || cli->by_commit || cli->format_given || cli->output)
-		return usage_error("--mutants runs the whole matrix of each case: only --case, --seed, --budget "
-				   "and --cases-dir go with it");
+		return usage_error("--mutants runs the whole matrix of each case: only --case, --seed, --budget, "
+				   "--cases-dir, -v and --width go with it");
 	if (check_cases_dir(cli, &err) || eh_mutants_run(&res, &cli->sel, &cli->run, &err)) {
 		fprintf(stderr, "errata-harness: %s\n", err.msg);
 		return EXIT_BAD_INPUT;
 	}
+	cli_text_style(cli, stdout);
 	printf("errata-harness %s run --mutants, seed %" PRIu64 "\n", eh_version(), cli->run.seed);
 	for (i = 0; i < res->n; i++) {
 		const struct eh_mutant_result *mr = &res->r[i];
+		const char *what;
 
-		printf("%-8s %-16s %-18s ", mr->ok ? "ok" : "FAIL", mr->c->id, mr->mutant->name);
-		if (mr->neutral && !mr->killed) {
-			printf("survived, as a neutral mutant must");
-		} else if (mr->neutral) {
-			printf("KILLED, but it is neutral: ");
-			put_rows(mr, true, false);
-		} else if (mr->killed) {
-			printf("killed by ");
-			put_rows(mr, true, true);
-			for (j = 0; j < mr->nrows && !(mr->rows[j].flipped && !mr->rows[j].declared); j++)
-				;
-			if (j < mr->nrows) {
-				printf("; also flips ");
-				put_rows(mr, true, false);
-			}
-		} else {
-			printf("SURVIVED: still as expected: ");
-			put_rows(mr, false, true);
+		if (mr->neutral && !mr->killed)
+			what = "survived (neutral)";
+		else if (mr->neutral)
+			what = "KILLED, but neutral: flips";
+		else if (mr->killed)
+			what = "killed by";
+		else
+			what = "SURVIVED: as expected still";
+		if (mr->neutral && !mr->killed)
+			rows[0] = 0;
+		else
+			rows_text(mr, mr->killed, !mr->neutral, rows, sizeof(rows));
+		rows_text(mr, true, false, also, sizeof(also));
+		eh_text_linef(stdout, &cli->style, "%-4s %-15s %-16s %s%s%s%s%s", mr->ok ? "ok" : "FAIL",
+			      mr->c->id, mr->mutant->name, what, rows[0] ? " " : "", rows,
+			      mr->killed && !mr->neutral && also[0] ? "; also " : "",
+			      mr->killed && !mr->neutral ? also : "");
+		if (!cli->style.verbose && mr->ok)
+			continue;
+		eh_text_wrap(stdout, &cli->style, 5, mr->mutant->why);
+		for (j = 0; j < mr->nrows; j++) {
+			const struct eh_mutant_row *row = &mr->rows[j];
+			char line[1400];
+
+			snprintf(line, sizeof(line), "%s/%s: %s (expected %s%s): %s", row->v->name, row->model->name,
+				 eh_verdict_name(row->outcome.verdict), eh_verdict_name(row->expected),
+				 row->declared ? ", must flip" : "", row->outcome.evidence);
+			eh_text_wrap(stdout, &cli->style, 7, line);
 		}
-		printf("\n");
-		for (j = 0; !mr->ok && j < mr->nrows; j++)
-			if (mr->rows[j].declared != mr->rows[j].flipped) {
-				printf("         %s: %s/%s %s: %s\n", mr->mutant->why, mr->rows[j].v->name,
-				       mr->rows[j].model->name, eh_verdict_name(mr->rows[j].outcome.verdict),
-				       mr->rows[j].outcome.evidence);
-				break;
-			}
 	}
-	printf("%zu mutants: %u as they must be (killed, or neutral and survived), %u not\n", res->n,
-	       res->ok, res->bad);
+	eh_text_linef(stdout, &cli->style, "%zu mutants: %u as they must be (killed, or neutral and survived), "
+		      "%u not", res->n, res->ok, res->bad);
 	j = res->bad;
 	eh_mutant_results_free(res);
 	return j ? EXIT_UNEXPECTED : 0;
@@ -125,6 +148,7 @@ int cmd_run(struct cli *cli)
 	rc = cli_open_output(&out, cli->output);
 	if (rc)
 		return rc;
+	cli_text_style(cli, out.f);
 	if (check_cases_dir(cli, &err) ||
 	    eh_run_matrix(&res, &cli->sel, &cli->run, isatty(STDERR_FILENO) ? show_progress : NULL, NULL,
 			  &err)) {
@@ -135,10 +159,10 @@ int cmd_run(struct cli *cli)
 		res = &failed;
 	}
 	if (cli->by_commit) {
-		rc = eh_report_write_commits(out.f, res, &err);
+		rc = eh_report_write_commits(out.f, res, &cli->style, &err);
 		fails = eh_report_commits_fail(res);
 	} else {
-		rc = eh_report_write(out.f, res, cli->format, &err);
+		rc = eh_report_write(out.f, res, cli->format, &cli->style, &err);
 		fails = res->failed != 0;
 	}
 	if (rc) {

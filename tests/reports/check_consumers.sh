@@ -217,17 +217,19 @@ $py - by-commit.txt all.json <<'EOF' && ok "--by-commit: one line per seed commi
 import json, sys
 lines = open(sys.argv[1]).read().splitlines()
 commits = json.load(open(sys.argv[2]))["commits"]
-assert len(commits) == 11 and len(lines) == 1 + 11 + 1, lines
+# The header, a line per commit with what its cases showed indented under it, then the totals.
+assert len(commits) == 11 and len(lines) == 1 + 2 * 11 + 2, lines
 assert " run --by-commit, seed 1" in lines[0], lines[0]
-for i, (line, c) in enumerate(zip(lines[1:12], commits), 1):
+assert all(len(l) <= 80 for l in lines), [l for l in lines if len(l) > 80]
+for i, c in enumerate(commits, 1):
+    line, detail = lines[2 * i - 1], lines[2 * i]
     assert line.startswith(f"{i:03d} {c['hash']} {c['status']} "), (line, c)
-    assert c["subject"] in line, line
-    assert all(case in line for case in c["cases"]), line
+    assert c["subject"].startswith(line[32:].removesuffix("...")), line
+    assert detail.startswith("    ") and all(case in detail for case in c["cases"]), detail
     assert (c["status"] == "no-case") == (not c["cases"]), c
     assert c["status"] in ("verified", "no-case"), c
-assert any(l.startswith("002 9405447ef79b verified ") and "tx2-219-prfm: bug shown before 2/2" in l
-           for l in lines), lines
-assert lines[-1].startswith("11 commits: "), lines[-1]
+assert lines[4] == "    tx2-219-prfm: bug shown before 2/2, absent after 10/10", lines[4]
+assert lines[-2].startswith("11 commits: ") and lines[-1].endswith(" passed, 0 failed"), lines[-2:]
 EOF
 	fail "--by-commit: $(cat by-commit.txt)"
 expect 1 "--by-commit of a run whose before does not reproduce exits 1" \

@@ -6,6 +6,7 @@
 #include "eh/cpucaps.h"
 #include "eh/escape.h"
 #include "eh/image.h"
+#include "eh/json.h"
 #include "eh/report.h"
 #include "eh/svg.h"
 #include "rows.h"
@@ -76,6 +77,42 @@ static void run_escape_row(void **state)
 	free(json);
 }
 
+/* ---- the JSON writer ------------------------------------------------------------------------- */
+
+/* Layout and separators: members on lines of their own, inline containers on one, empty ones "{}". */
+static void test_json_writer(void **state)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct eh_json j;
+
+	(void)state;
+	eh_json_begin(&j, f);
+	eh_json_object(&j, NULL, false);
+	eh_json_str(&j, "s", "a\"b");
+	eh_json_str(&j, "none", NULL);
+	eh_json_array(&j, "list", false);
+	eh_json_object(&j, NULL, true);
+	eh_json_hex(&j, "pc", 0xffff800008010000ull);
+	eh_json_array(&j, "deep", false);  /* inside an inline object: inline too */
+	eh_json_uint(&j, NULL, 1);
+	eh_json_bool(&j, NULL, true);
+	eh_json_end(&j);
+	eh_json_end(&j);
+	eh_json_object(&j, NULL, false);
+	eh_json_end(&j);
+	eh_json_end(&j);
+	eh_json_array(&j, "empty", true);
+	eh_json_end(&j);
+	eh_json_end(&j);
+	assert_int_equal(fclose(f), 0);
+	assert_string_equal(buf, "{\n  \"s\": \"a\\\"b\",\n  \"none\": null,\n  \"list\": [\n"
+			    "    {\"pc\": \"0xffff800008010000\", \"deep\": [1, true]},\n    {}\n  ],\n"
+			    "  \"empty\": []\n}\n");
+	free(buf);
+}
+
 /* ---- writers on known results ---------------------------------------------------------------- */
 
 /* Evidence with everything a writer must escape, and a '#' that TAP would read as a directive. */
@@ -132,7 +169,9 @@ static void make_fatal(struct eh_results *res, struct eh_result r[2], double sec
 	*res = (struct eh_results){ .seed = 42, .r = r, .n = 1, .passed = 1, .error = "out of <memory>" };
 }
 
-static char *write_report(const struct eh_results *res, enum eh_format fmt)
+static const struct eh_text_style unlimited, width80 = { .width = 80 };
+
+static char *write_report(const struct eh_results *res, enum eh_format fmt, const struct eh_text_style *style)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -140,7 +179,7 @@ static char *write_report(const struct eh_results *res, enum eh_format fmt)
 	struct eh_error err = { 0 };
 
 	assert_non_null(f);
-	if (eh_report_write(f, res, fmt, &err))
+	if (eh_report_write(f, res, fmt, style, &err))
 		fail_msg("%s: %s", eh_format_name(fmt), err.msg);
 	assert_int_equal(fclose(f), 0);
 	return buf;
@@ -151,13 +190,23 @@ struct writer_row {
 	enum eh_format fmt;
 	const char *needle;     /* must appear verbatim */
 	void (*make)(struct eh_results *res, struct eh_result r[2], double seconds);  /* NULL: make_results */
+	struct eh_text_style style;  /* zero: no width limit */
 };
 
 static const struct writer_row writer_rows[] = {
 	{ "text: seed in the header", EH_FORMAT_TEXT, "errata-harness " },
 	{ "text: seed value", EH_FORMAT_TEXT, " run, seed 42\n" },
-	{ "text: failure and expectation", EH_FORMAT_TEXT, "FAIL tx2-219-prfm   after        vulcan" },
-	{ "text: expected verdict", EH_FORMAT_TEXT, "     expected residual\n" },
+	{ "text: passing line", EH_FORMAT_TEXT, "\nPASS bug        tx2-219-prfm/before/thunderx2\n" },
+	/* The evidence's newline and \x01 print as spaces: one scenario, one line. */
+	{ "text: failure, expectation and evidence", EH_FORMAT_TEXT,
+	  "\nFAIL bug        tx2-219-prfm/after/vulcan, expected residual: a <b> & \"c\" 'd' # e line2 \n" },
+	{ "text: a failure cut to the width", EH_FORMAT_TEXT,
+	  "\nFAIL bug        tx2-219-prfm/after/vulcan, expected residual: a <b>...\n", NULL, { .width = 70 } },
+	{ "text: verbose, evidence wrapped under its line", EH_FORMAT_TEXT,
+	  "\nFAIL bug        tx2-219...\n     a <b> & \"c\" 'd' #\n     e line2 \n", NULL,
+	  { .width = 26, .verbose = true } },
+	{ "text: verbose, passing evidence too", EH_FORMAT_TEXT,
+	  "\nPASS bug        tx2-219-prfm/before/thunderx2\n     shown\n", NULL, { .verbose = true } },
 	{ "text: totals", EH_FORMAT_TEXT, "1 passed, 1 failed\n" },
 	{ "tap: version line first", EH_FORMAT_TAP, "TAP version 13\n# errata-harness " },
 	{ "tap: plan", EH_FORMAT_TAP, "\n1..2\n" },
@@ -192,14 +241,14 @@ static const struct writer_row writer_rows[] = {
 	{ "json: escaped evidence", EH_FORMAT_JSON,
 	  "\"evidence\": \"a <b> & \\\"c\\\" 'd' # e\\nline2\\u0001\"" },
 	{ "json: failing outcome", EH_FORMAT_JSON,
-	  "\"expected\": \"residual\", \"outcome\": \"bug\", \"pass\": false" },
+	  "\"expected\": \"residual\",\n      \"outcome\": \"bug\",\n      \"pass\": false,\n" },
 	{ "json: event fields", EH_FORMAT_JSON,
 	  "{\"seq\": 9, \"thread\": 0, \"kind\": \"inject\", \"text\": \"INJECT \\\"quoted\\\" <culprit>\", "
 	  "\"pc\": \"0xffff80000801041c\", \"culprit_access\": \"load\", \"addr\": \"0xffff800008010438\", "
 	  "\"victim\": 1, \"taken\": false}" },
 	{ "text: incomplete", EH_FORMAT_TEXT,
-	  "FAIL tx2-219-prfm   after        vulcan           incomplete tramp_entry_after did not complete\n"
-	  "     expected residual\n1 passed, 1 failed (1 incomplete)\n", make_incomplete },
+	  "FAIL incomplete tx2-219-prfm/after/vulcan, expected residual: tramp_entry_after did not complete\n"
+	  "1 passed, 1 failed (1 incomplete)\n", make_incomplete },
 	{ "tap: incomplete", EH_FORMAT_TAP,
 	  "not ok 2 tx2-219-prfm/after/vulcan\n  ---\n  outcome: incomplete\n  expected: residual\n"
 	  "  evidence: \"tramp_entry_after did not complete\"\n  where: 0xffff800008010420\n", make_incomplete },
@@ -209,11 +258,12 @@ static const struct writer_row writer_rows[] = {
 	{ "junit: errors counted apart", EH_FORMAT_JUNIT,
 	  "<testsuites name=\"errata-harness\" tests=\"2\" failures=\"0\" errors=\"1\"", make_incomplete },
 	{ "json: incomplete outcome", EH_FORMAT_JSON,
-	  "\"expected\": \"residual\", \"outcome\": \"incomplete\", \"pass\": false, \"evidence\": "
-	  "\"tramp_entry_after did not complete\", \"where\": \"0xffff800008010420\"", make_incomplete },
+	  "\"expected\": \"residual\",\n      \"outcome\": \"incomplete\",\n      \"pass\": false,\n      "
+	  "\"evidence\": \"tramp_entry_after did not complete\",\n      \"where\": \"0xffff800008010420\",\n",
+	  make_incomplete },
 	{ "json: incomplete counted", EH_FORMAT_JSON,
 	  "\"summary\": {\"outcomes\": 2, \"passed\": 1, \"failed\": 1, \"incomplete\": 1}", make_incomplete },
-	{ "text: fatal error", EH_FORMAT_TEXT, "error: the run stopped: out of <memory>\n1 passed, 0 failed\n",
+	{ "text: fatal error", EH_FORMAT_TEXT, "error: the run stopped:\n  out of <memory>\n1 passed, 0 failed\n",
 	  make_fatal },
 	{ "tap: fatal error bails out", EH_FORMAT_TAP, "\n1..1\n", make_fatal },
 	{ "tap: bail out line", EH_FORMAT_TAP, "\nBail out! out of <memory>\n", make_fatal },
@@ -239,7 +289,7 @@ static void run_writer_row(void **state)
 	char *out;
 
 	(row->make ? row->make : make_results)(&res, r, 0.25);
-	out = write_report(&res, row->fmt);
+	out = write_report(&res, row->fmt, &row->style);
 	if (!strstr(out, row->needle))
 		fail_msg("%s: no\n%s\nin\n%s", row->name, row->needle, out);
 	free(out);
@@ -256,7 +306,8 @@ static void test_timings_only_in_junit(void **state)
 	make_results(&ra, a, 0.25);
 	make_results(&rb, b, 1.5);
 	for (fmt = 0; fmt < EH_FORMAT_COUNT; fmt++) {
-		char *x = write_report(&ra, (enum eh_format)fmt), *y = write_report(&rb, (enum eh_format)fmt);
+		char *x = write_report(&ra, (enum eh_format)fmt, &width80),
+		     *y = write_report(&rb, (enum eh_format)fmt, &width80);
 		bool equal = !strcmp(x, y);
 
 		if (equal != (fmt != EH_FORMAT_JUNIT))
@@ -280,12 +331,12 @@ static void test_write_error(void **state)
 	for (fmt = 0; fmt < EH_FORMAT_COUNT; fmt++) {
 		f = fopen("/dev/null", "r");
 		assert_non_null(f);
-		if (eh_report_write(f, &res, (enum eh_format)fmt, &err) != EH_EIO)
+		if (eh_report_write(f, &res, (enum eh_format)fmt, &unlimited, &err) != EH_EIO)
 			fail_msg("%s: writing to a read-only stream is not EH_EIO", eh_format_name((enum eh_format)fmt));
 		fclose(f);
 	}
 	f = fopen("/dev/null", "r");
-	assert_int_equal(eh_report_write_commits(f, &res, &err), EH_EIO);
+	assert_int_equal(eh_report_write_commits(f, &res, &unlimited, &err), EH_EIO);
 	fclose(f);
 }
 
@@ -321,11 +372,11 @@ static void test_commit_report(void **state)
 
 	(void)state;
 	make_results(&res, r, 0.25);
-	assert_int_equal(eh_report_write_commits(f, &res, NULL), 0);
+	assert_int_equal(eh_report_write_commits(f, &res, &width80, NULL), 0);
 	fclose(f);
 	if (!strstr(buf, " run --by-commit, seed 42\n") ||
-	    !strstr(buf, "\n002 9405447ef79b unexpected     arm64: Avoid Cavium TX2 erratum 219 when switching "
-			 "TTBR (tx2-219-prfm: bug shown before 1/1, absent after 0/1, 1 unexpected outcome)\n") ||
+	    !strstr(buf, "\n002 9405447ef79b unexpected     arm64: Avoid Cavium TX2 erratum 219 when swit...\n"
+			 "    tx2-219-prfm: bug shown before 1/1, absent after 0/1, 1 unexpected outcome\n") ||
 	    !strstr(buf, "\n11 commits: 0 verified"))
 		fail_msg("per-commit report:\n%s", buf);
 	assert_true(eh_report_commits_fail(&res));
@@ -507,6 +558,7 @@ int main(void)
 	size_t n = 0;
 
 	EH_ADD_ROWS(tests, n, escape_rows, run_escape_row);
+	EH_ADD_TEST(tests, n, test_json_writer);
 	EH_ADD_ROWS(tests, n, writer_rows, run_writer_row);
 	EH_ADD_TEST(tests, n, test_timings_only_in_junit);
 	EH_ADD_TEST(tests, n, test_write_error);

@@ -6,6 +6,7 @@
 
 #include "eh/error.h"
 #include "eh/run.h"
+#include "eh/text.h"
 
 enum eh_format {
 	EH_FORMAT_TEXT,    /* one line per scenario, for people */
@@ -24,15 +25,24 @@ const char *eh_format_name(enum eh_format fmt);
 /*
  * Write res to f. Every format names the tool version and the seed; only
  * JUnit carries timings, so that the others are byte-identical for a seed.
- * A write error on f is EH_EIO.
+ * style lays out the text format. A write error on f is EH_EIO.
  */
-int eh_report_write(FILE *f, const struct eh_results *res, enum eh_format fmt, struct eh_error *err);
+int eh_report_write(FILE *f, const struct eh_results *res, enum eh_format fmt,
+		    const struct eh_text_style *style, struct eh_error *err);
 
 /*
- * The per-commit report: one line per commit of the series, in order, with
- * the cases that verify it and what they showed, then the totals.
+ * The per-commit report: a line per commit of the series, in order, with what
+ * the cases that verify it showed wrapped under it, then the totals.
  */
-int eh_report_write_commits(FILE *f, const struct eh_results *res, struct eh_error *err);
+int eh_report_write_commits(FILE *f, const struct eh_results *res, const struct eh_text_style *style,
+			    struct eh_error *err);
+
+struct eh_json;
+
+/* "format", "schema_version" and "tool" (name and version): how every JSON report starts. */
+void eh_report_json_header(struct eh_json *j, const char *format, int schema_version);
+/* One event of a trace as the JSON reports write it (an object; text is eh_event_format's line). */
+void eh_report_json_event(struct eh_json *j, const struct eh_event *ev, const char *text);
 
 /* Whether the per-commit report flags a failure (an outcome or a commit that should fail the run). */
 bool eh_report_commits_fail(const struct eh_results *res);
