@@ -75,7 +75,14 @@ void cli_print_input_limits(FILE *f, bool mem);
 /* The width of text output to f: --width, else the terminal's when f is one, else EH_TEXT_WIDTH. */
 void cli_text_style(struct cli *cli, FILE *f);
 
-/* The trace of m, one numbered line per event, as replay and exec print it (cli/output.c). */
+/*
+ * The trace of m, one numbered line per event, as replay and exec print it
+ * (cli/output.c): the words screened as the image was mapped in one line before
+ * it (in the trace only those the run reached), each loop's first pass and then
+ * how often it ran.
+ */
 void cli_print_trace(struct eh_machine *m);
+/* cli_print_trace's line on the screened words alone, for a summary without the trace. */
+void cli_print_screened(struct eh_machine *m);
 
 #endif

@@ -290,3 +290,86 @@ const char *eh_event_format(struct eh_machine *m, const struct eh_event *ev, cha
 	}
 	return buf;
 }
+
+/* What identifies an event when a loop repeats it: everything but its sequence and instruction numbers. */
+static uint64_t event_hash(const struct eh_event *ev)
+{
+	uint64_t h = ev->kind | (uint64_t)ev->thread << 8 | (uint64_t)ev->victim << 16 |
+		     (uint64_t)ev->size << 24 | (uint64_t)ev->in_window << 32 | (uint64_t)ev->stop << 40 |
+		     (uint64_t)ev->taken << 48 | (uint64_t)ev->el2 << 56;
+	const uint64_t f[] = { (uint64_t)ev->flags << 32 | ev->sysreg, ev->kind == EH_EV_ACCESS ? 0 : ev->count,
+			       ev->aflags, ev->pc, ev->addr, ev->value, ev->esr };
+	size_t i;
+
+	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		h = (h ^ f[i]) * 0x9e3779b97f4a7c15ull + (h >> 29);
+	return h;
+}
+
+static bool same_event(const struct eh_event *a, const struct eh_event *b)
+{
+	return a->kind == b->kind && a->thread == b->thread && a->victim == b->victim && a->size == b->size &&
+	       a->in_window == b->in_window && a->stop == b->stop && a->taken == b->taken && a->el2 == b->el2 &&
+	       a->flags == b->flags && a->sysreg == b->sysreg && a->aflags == b->aflags &&
+	       (a->kind == EH_EV_ACCESS || a->count == b->count) && a->pc == b->pc && a->addr == b->addr &&
+	       a->value == b->value && a->esr == b->esr;
+}
+
+/* Whether events [a, a + len) and [b, b + len) are the same, hashes first. */
+static bool same_run(const struct eh_trace *tr, const uint64_t *h, size_t a, size_t b, size_t len)
+{
+	size_t k;
+
+	for (k = 0; k < len; k++)
+		if (h[a + k] != h[b + k])
+			return false;
+	for (k = 0; k < len; k++)
+		if (!same_event(&tr->events[a + k], &tr->events[b + k]))
+			return false;
+	return true;
+}
+
+int eh_trace_loops(const struct eh_trace *tr, struct eh_trace_loop **out, size_t *n, struct eh_error *err)
+{
+	struct eh_trace_loop *loops = NULL;
+	uint64_t *h;
+	size_t i, cap = 0;
+
+	*out = NULL;
+	*n = 0;
+	h = eh_alloc((tr->n ? tr->n : 1) * sizeof(*h));
+	if (!h)
+		return eh_error_set(err, EH_ENOMEM, "out of memory for %zu events", tr->n);
+	for (i = 0; i < tr->n; i++)
+		h[i] = event_hash(&tr->events[i]);
+	for (i = 0; i < tr->n;) {
+		size_t p, passes = 0;
+
+		for (p = 1; p <= EH_TRACE_LOOP_MAX_PERIOD && i + 2 * p <= tr->n; p++)
+			if (h[i] == h[i + p] && same_run(tr, h, i, i + p, p))
+				break;
+		if (p <= EH_TRACE_LOOP_MAX_PERIOD && i + 2 * p <= tr->n)
+			for (passes = 2; i + (passes + 1) * p <= tr->n && same_run(tr, h, i, i + passes * p, p);)
+				passes++;
+		if (!passes || (passes - 1) * p < 2) {
+			i++;
+			continue;
+		}
+		if (*n == cap) {
+			struct eh_trace_loop *more = eh_realloc(loops, (cap = cap ? 2 * cap : 16) * sizeof(*loops));
+
+			if (!more) {
+				eh_free(loops);
+				eh_free(h);
+				*n = 0;
+				return eh_error_set(err, EH_ENOMEM, "out of memory for the trace's loops");
+			}
+			loops = more;
+		}
+		loops[(*n)++] = (struct eh_trace_loop){ .start = i, .period = p, .passes = passes };
+		i += passes * p;
+	}
+	eh_free(h);
+	*out = loops;
+	return 0;
+}

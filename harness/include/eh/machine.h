@@ -255,4 +255,26 @@ struct eh_hyp_summary {
 
 void eh_trace_summarise_hyp(const struct eh_trace *tr, struct eh_hyp_summary *out);
 
+/*
+ * A loop in a trace: events [start, start + period) happen again, the same
+ * (thread, pc, values; only sequence and instruction numbers differ), back to
+ * back, passes times in all (the first pass included).
+ */
+struct eh_trace_loop {
+	size_t start;
+	size_t period;
+	size_t passes;
+};
+
+/* The longest run of events a loop's pass may have. */
+#define EH_TRACE_LOOP_MAX_PERIOD 128
+
+/*
+ * The loops of tr, in trace order and disjoint, so that a trace printed or drawn
+ * with every loop's first pass only, and a count, loses nothing but repetition.
+ * From each event, the shortest period that repeats is taken; a loop is reported
+ * when folding it saves at least two events. *out (eh_free it) holds *n loops.
+ */
+int eh_trace_loops(const struct eh_trace *tr, struct eh_trace_loop **out, size_t *n, struct eh_error *err);
+
 #endif
