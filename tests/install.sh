@@ -32,7 +32,7 @@ eh=$tmp/moved/bin/errata-harness
 expect "moved prefix still runs" 0 "passed, 0 failed" "$eh" run --case tx2-219-prfm
 rm "$tmp/moved/share/errata-harness/cases/tx2-219-prfm.elf"
 expect "the snippets read are the prefix's (one removed: named)" 1 \
-  "$tmp/moved/bin/../share/errata-harness/cases/tx2-219-prfm.elf: cannot open" "$eh" run --case tx2-219-prfm
+  "$tmp/moved/bin/../share/errata-harness/cases/tx2-219-prfm.elf: cannot open" "$eh" run --case tx2-219-prfm -v --width 0
 expect "--cases-dir wins over the prefix" 0 "passed, 0 failed" \
   "$eh" run --case tx2-219-prfm --cases-dir "$build/cases"
 expect "EH_CASES_DIR wins over the prefix" 0 "passed, 0 failed" \
