@@ -3,6 +3,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "eh/disasm.h"
 #include "eh/sysreg.h"
@@ -291,32 +292,50 @@ const char *eh_event_format(struct eh_machine *m, const struct eh_event *ev, cha
 	return buf;
 }
 
-/* What identifies an event when a loop repeats it: everything but its sequence and instruction numbers. */
-static uint64_t event_hash(const struct eh_event *ev)
+/*
+ * What identifies an event when a loop repeats it: where it is (kind, thread,
+ * instruction and its class, the window, EL2, how a stop or an injection went),
+ * and with EH_LOOP_SAME_EVENTS also its addresses and values; never its sequence
+ * and instruction numbers.
+ */
+static void event_key(const struct eh_event *ev, enum eh_loop_match match, uint64_t key[4])
 {
-	uint64_t h = ev->kind | (uint64_t)ev->thread << 8 | (uint64_t)ev->victim << 16 |
-		     (uint64_t)ev->size << 24 | (uint64_t)ev->in_window << 32 | (uint64_t)ev->stop << 40 |
-		     (uint64_t)ev->taken << 48 | (uint64_t)ev->el2 << 56;
-	const uint64_t f[] = { (uint64_t)ev->flags << 32 | ev->sysreg, ev->kind == EH_EV_ACCESS ? 0 : ev->count,
-			       ev->aflags, ev->pc, ev->addr, ev->value, ev->esr };
+	bool values = match == EH_LOOP_SAME_EVENTS;
+
+	key[0] = ev->kind | (uint64_t)ev->thread << 8 | (uint64_t)ev->victim << 16 | (uint64_t)ev->size << 24 |
+		 (uint64_t)ev->in_window << 32 | (uint64_t)ev->stop << 40 | (uint64_t)ev->taken << 48 |
+		 (uint64_t)ev->el2 << 56;
+	key[1] = (uint64_t)ev->flags << 32 | ev->sysreg;
+	key[2] = ev->pc ^ (uint64_t)ev->aflags << 32;
+	key[3] = values ? ev->addr ^ (ev->value * 0x9e3779b97f4a7c15ull) ^ (ev->esr << 17) ^
+			  ((uint64_t)(ev->kind == EH_EV_ACCESS ? 0 : ev->count) << 40) : 0;
+}
+
+static uint64_t event_hash(const struct eh_event *ev, enum eh_loop_match match)
+{
+	uint64_t key[4], h = 0;
 	size_t i;
 
-	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++)
-		h = (h ^ f[i]) * 0x9e3779b97f4a7c15ull + (h >> 29);
+	event_key(ev, match, key);
+	for (i = 0; i < 4; i++)
+		h = (h ^ key[i]) * 0x9e3779b97f4a7c15ull + (h >> 29);
 	return h;
 }
 
-static bool same_event(const struct eh_event *a, const struct eh_event *b)
+static bool same_event(const struct eh_event *a, const struct eh_event *b, enum eh_loop_match match)
 {
-	return a->kind == b->kind && a->thread == b->thread && a->victim == b->victim && a->size == b->size &&
-	       a->in_window == b->in_window && a->stop == b->stop && a->taken == b->taken && a->el2 == b->el2 &&
-	       a->flags == b->flags && a->sysreg == b->sysreg && a->aflags == b->aflags &&
-	       (a->kind == EH_EV_ACCESS || a->count == b->count) && a->pc == b->pc && a->addr == b->addr &&
-	       a->value == b->value && a->esr == b->esr;
+	uint64_t ka[4], kb[4];
+
+	event_key(a, match, ka);
+	event_key(b, match, kb);
+	return !memcmp(ka, kb, sizeof(ka)) && (match != EH_LOOP_SAME_EVENTS ||
+					       (a->addr == b->addr && a->value == b->value && a->esr == b->esr &&
+						(a->kind == EH_EV_ACCESS || a->count == b->count)));
 }
 
 /* Whether events [a, a + len) and [b, b + len) are the same, hashes first. */
-static bool same_run(const struct eh_trace *tr, const uint64_t *h, size_t a, size_t b, size_t len)
+static bool same_run(const struct eh_trace *tr, enum eh_loop_match match, const uint64_t *h, size_t a,
+		     size_t b, size_t len)
 {
 	size_t k;
 
@@ -324,12 +343,13 @@ static bool same_run(const struct eh_trace *tr, const uint64_t *h, size_t a, siz
 		if (h[a + k] != h[b + k])
 			return false;
 	for (k = 0; k < len; k++)
-		if (!same_event(&tr->events[a + k], &tr->events[b + k]))
+		if (!same_event(&tr->events[a + k], &tr->events[b + k], match))
 			return false;
 	return true;
 }
 
-int eh_trace_loops(const struct eh_trace *tr, struct eh_trace_loop **out, size_t *n, struct eh_error *err)
+int eh_trace_loops(const struct eh_trace *tr, enum eh_loop_match match, struct eh_trace_loop **out,
+		   size_t *n, struct eh_error *err)
 {
 	struct eh_trace_loop *loops = NULL;
 	uint64_t *h;
@@ -341,15 +361,15 @@ int eh_trace_loops(const struct eh_trace *tr, struct eh_trace_loop **out, size_t
 	if (!h)
 		return eh_error_set(err, EH_ENOMEM, "out of memory for %zu events", tr->n);
 	for (i = 0; i < tr->n; i++)
-		h[i] = event_hash(&tr->events[i]);
+		h[i] = event_hash(&tr->events[i], match);
 	for (i = 0; i < tr->n;) {
 		size_t p, passes = 0;
 
 		for (p = 1; p <= EH_TRACE_LOOP_MAX_PERIOD && i + 2 * p <= tr->n; p++)
-			if (h[i] == h[i + p] && same_run(tr, h, i, i + p, p))
+			if (h[i] == h[i + p] && same_run(tr, match, h, i, i + p, p))
 				break;
 		if (p <= EH_TRACE_LOOP_MAX_PERIOD && i + 2 * p <= tr->n)
-			for (passes = 2; i + (passes + 1) * p <= tr->n && same_run(tr, h, i, i + passes * p, p);)
+			for (passes = 2; i + (passes + 1) * p <= tr->n && same_run(tr, match, h, i, i + passes * p, p);)
 				passes++;
 		if (!passes || (passes - 1) * p < 2) {
 			i++;
