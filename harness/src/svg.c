@@ -169,7 +169,7 @@ static void put_row_label(FILE *f, struct layout *l, unsigned t, enum row row, l
 	char attrs[64];
 
 	x = reserve(l, t, row, col, centred && x > w / 2 ? x - w / 2 : x, w);
-	snprintf(attrs, sizeof(attrs), "class=\"small %s\"", cls);
+	snprintf(attrs, sizeof(attrs), "class=\"small%s%s\"", *cls ? " " : "", cls);
 	put_text(f, x, lane_y(l, t, col) + row_y[row], attrs, text);
 }
 
@@ -868,18 +868,22 @@ static void put_injections(FILE *f, struct layout *l)
 		y1 = cell_mid_y(l, ev->thread, c1);
 		x2 = cell_mid_x(l, c2);
 		y2 = cell_mid_y(l, ev->victim, c2);
+		put_row_label(f, l, ev->thread, ROW_EXC, c1, x1, true, "bad", "culprit");
 		fprintf(f, "<g class=\"inject%s\">", ev->taken ? "" : " idle");
 		put_title(f, eh_event_format(l->m, ev, text, sizeof(text)));
-		if (ev->victim == ev->thread)
-			/* The culprit is its own victim: loop below its cells. */
+		if (ev->victim == ev->thread) {
+			/* The culprit is its own victim: down into the row below its cells, clear of their labels. */
+			unsigned ye = lane_y(l, ev->thread, c2) + row_y[ROW_EXC] - 2;
+
+			x2 = reserve(l, ev->thread, ROW_EXC, c2, x2 - 5, 10) + 5;
 			fprintf(f, "<path d=\"M%u,%u C%u,%u %u,%u %u,%u\" marker-end=\"url(#arrow)\"/>", x1,
-				y1 + CELL_H / 2, x1, y1 + CELL_H + 6, x2, y2 + CELL_H + 6, x2, y2 + CELL_H / 2);
-		else
+				y1 + CELL_H / 2, x1, ye, x2, ye - 16, x2, ye);
+		} else {
 			fprintf(f, "<path d=\"M%u,%u C%u,%u %u,%u %u,%u\" marker-end=\"url(#arrow)\"/>", x1, y1, x1,
 				(y1 + y2) / 2, x2, (y1 + y2) / 2, x2, y2);
+		}
 		fprintf(f, "<circle cx=\"%u\" cy=\"%u\" r=\"3\" class=\"culprit\"/>", x1, y1);
 		fputs("</g>\n", f);
-		put_row_label(f, l, ev->thread, ROW_EXC, c1, x1, true, "bad", "culprit");
 		snprintf(label, sizeof(label), "spurious Data Abort -> thread %u%s", ev->victim,
 			 ev->taken ? "" : " (idle: not taken)");
 		put_row_label(f, l, ev->victim, ev->victim == ev->thread ? ROW_EXC : ROW_SYNC, c2, x2, false,
