@@ -1,5 +1,5 @@
 # Writes the man page errata-harness(1) with help2man from the tool's own help: the global --help
-# becomes the page, and the help of the commands that have their own (audit, exec) its later sections.
+# becomes the page, and each command's own --help one section of it.
 #   cmake -DTOOL=errata-harness -DHELP2MAN=help2man -DOUT=errata-harness.1 -P harness/man-page.cmake
 foreach(var TOOL HELP2MAN OUT)
   if(NOT DEFINED ${var})
@@ -9,7 +9,7 @@ endforeach()
 
 set(include ${OUT}.sections)
 file(WRITE ${include} "")
-foreach(cmd audit exec)
+foreach(cmd list models run replay audit exec)
   execute_process(COMMAND ${TOOL} ${cmd} --help OUTPUT_VARIABLE help RESULT_VARIABLE rc)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "man-page.cmake: ${TOOL} ${cmd} --help exited ${rc}")

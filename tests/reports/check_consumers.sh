@@ -271,8 +271,8 @@ EOF
 while read -r c v m; do
 	"$tool" replay "$c" --model "$m" --variant "$v" --svg "tl-$c-$v.svg" >/dev/null 2>&1
 	case $? in 0|1) ;; *) fail "replay $c --variant $v --svg"; continue ;; esac
-	if rsvg-convert "tl-$c-$v.svg" >"tl-$c-$v.png" && size=$($py "$here/png_check.py" \
-		"tl-$c-$v.png" 1920 2>&1); then
+	if rsvg-convert "tl-$c-$v.svg" >"tl-$c-$v.png" && rsvg-convert -z 0.25 "tl-$c-$v.svg" >"tl-$c-$v.small.png" &&
+		size=$($py "$here/png_check.py" "tl-$c-$v.png" 1920 "tl-$c-$v.small.png" 2>&1); then
 		ok "timeline of $c $v on $m renders, $size"
 	else
 		fail "timeline of $c $v on $m: $size"

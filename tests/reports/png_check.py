@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Checks a PNG that rsvg-convert rendered: at most MAX_WIDTH pixels wide (it fits a screen) and not
-blank (enough pixels that are not the white background). Prints "WIDTHxHEIGHT, N% drawn".
-  png_check.py FILE MAX_WIDTH"""
+"""Checks what rsvg-convert rendered of a picture: FILE at full size is at most MAX_WIDTH pixels wide
+(it fits a screen), and SMALL, the same rendered smaller (decoding every pixel of FILE takes Python
+long), is not blank: enough pixels are not the white background. Prints "WIDTHxHEIGHT, N% drawn".
+  png_check.py FILE MAX_WIDTH SMALL"""
 import struct
 import sys
 import zlib
@@ -31,8 +32,8 @@ def rows(data, width, height, bpp):
         prev = line
 
 
-def main():
-    path, max_width = sys.argv[1], int(sys.argv[2])
+def read(path):
+    """The header fields and the decompressed image data of a PNG."""
     raw = open(path, "rb").read()
     assert raw[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
     pos, idat, header = 8, b"", None
@@ -44,18 +45,25 @@ def main():
         elif kind == b"IDAT":
             idat += body
         pos += 12 + length
+    return header, zlib.decompress(idat)
+
+
+def main():
+    path, max_width, small = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+    (full_width, full_height, *_), _ = read(path)
+    header, data = read(small)
     width, height, depth, colour, _, _, interlace = header
     assert depth == 8 and interlace == 0 and colour in (2, 6), f"unexpected PNG format {header}"
     bpp = 3 if colour == 2 else 4
     drawn = 0
-    for line in rows(zlib.decompress(idat), width, height, bpp):
+    for line in rows(data, width, height, bpp):
         for x in range(0, width * bpp, bpp):
             if line[x] < 0xf0 or line[x + 1] < 0xf0 or line[x + 2] < 0xf0:
                 drawn += 1
     share = 100.0 * drawn / (width * height)
-    print(f"{width}x{height}, {share:.1f}% drawn")
-    if width > max_width:
-        sys.exit(f"{path}: {width} pixels wide, more than {max_width}")
+    print(f"{full_width}x{full_height}, {share:.1f}% drawn")
+    if full_width > max_width:
+        sys.exit(f"{path}: {full_width} pixels wide, more than {max_width}")
     if share < 4:
         sys.exit(f"{path}: blank ({share:.1f}% of the pixels drawn)")
 
