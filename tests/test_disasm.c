@@ -8,6 +8,7 @@
 
 #include "eh/disasm.h"
 #include "eh/sysreg.h"
+#include "reports/rows.h"
 
 #define HINT(imm) (0xd503201fu | (uint32_t)(imm) << 5)
 
@@ -89,12 +90,9 @@ static void test_event_names(void **state)
 int main(void)
 {
 	struct CMUnitTest tests[sizeof(rows) / sizeof(rows[0]) + 1];
-	size_t i;
+	size_t n = 0;
 
-	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
-		tests[i] = (struct CMUnitTest){
-			.name = rows[i].name, .test_func = run_row, .initial_state = (void *)&rows[i],
-		};
-	tests[i++] = (struct CMUnitTest)cmocka_unit_test(test_event_names);
-	return _cmocka_run_group_tests("disasm", tests, i, NULL, NULL);
+	EH_ADD_ROWS(tests, n, rows, run_row);
+	EH_ADD_TEST(tests, n, test_event_names);
+	return EH_RUN_TESTS("disasm", tests, n);
 }

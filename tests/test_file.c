@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "eh/file.h"
+#include "reports/rows.h"
 
 #define LIMIT 4096          /* the max each row reads with */
 
@@ -113,12 +114,9 @@ static void run_row(void **state)
 
 int main(void)
 {
-	struct CMUnitTest tests[sizeof(rows) / sizeof(rows[0])];
-	size_t i;
+	struct CMUnitTest tests[sizeof(rows) / sizeof(rows[0]) + 0];
+	size_t n = 0;
 
-	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
-		tests[i] = (struct CMUnitTest){
-			.name = rows[i].name, .test_func = run_row, .initial_state = (void *)&rows[i],
-		};
-	return _cmocka_run_group_tests("file", tests, i, NULL, NULL);
+	EH_ADD_ROWS(tests, n, rows, run_row);
+	return EH_RUN_TESTS("file", tests, n);
 }

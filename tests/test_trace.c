@@ -7,6 +7,7 @@
 #include <cmocka.h>
 
 #include "eh/machine.h"
+#include "reports/rows.h"
 
 #define MAX_EVENTS 400
 #define MAX_LOOPS 4
@@ -132,12 +133,9 @@ static void test_period_limit(void **state)
 int main(void)
 {
 	struct CMUnitTest tests[sizeof(rows) / sizeof(rows[0]) + 1];
-	size_t i;
+	size_t n = 0;
 
-	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
-		tests[i] = (struct CMUnitTest){
-			.name = rows[i].name, .test_func = run_row, .initial_state = (void *)&rows[i],
-		};
-	tests[i++] = (struct CMUnitTest)cmocka_unit_test(test_period_limit);
-	return _cmocka_run_group_tests("trace", tests, i, NULL, NULL);
+	EH_ADD_ROWS(tests, n, rows, run_row);
+	EH_ADD_TEST(tests, n, test_period_limit);
+	return EH_RUN_TESTS("trace", tests, n);
 }
