@@ -234,10 +234,9 @@ static int follow(struct walk *wk, struct step st)
 	rc = note_site(wk, st.addr);
 	if (rc)
 		return rc;
-	if (in->flags & EH_INSN_INVALID)
-		return add_end(wk, EH_AUDIT_LEFT, st.addr, NULL, in->text);
 	if (in->flags & EH_INSN_CTX_SYNC)
 		return add_end(wk, EH_AUDIT_CLOSED, st.addr, NULL, in->text);
+	/* An access first: one that Capstone cannot name is still an access (eh/insn.h). */
 	if (in->flags & EH_INSN_ACCESS) {
 		struct eh_audit_window *w = wk->w;
 		struct eh_audit_access *a;
@@ -250,6 +249,8 @@ static int follow(struct walk *wk, struct step st)
 		a->site = site_at(wk, st.addr);
 		snprintf(a->text, sizeof(a->text), "%s", in->text);
 	}
+	if (in->flags & EH_INSN_INVALID)
+		return add_end(wk, EH_AUDIT_LEFT, st.addr, NULL, in->text);
 	if (!(in->flags & EH_INSN_BRANCH))
 		return push(wk, st.addr + 4, st.ret);
 	if (in->flags & EH_INSN_INDIRECT) {
