@@ -63,7 +63,8 @@ static void audit_help(FILE *f)
 		"                      never detected (default: every option on)\n"
 		"  --format text|json  output (default text)\n"
 		"  --list-alternatives list every alternative site instead: symbol+offset, capability,\n"
-		"                      applied or not on M and why, callbacks with their function\n"
+		"                      applied or not on M and why; a callback with its function and\n"
+		"                      what it did (emulated: alt_cb_patch_nops, KVM's, Spectre's)\n"
 		"  --baseline OLD      compare: audit OLD too (same model, numbering and config) and report\n"
 		"                      each hazard or unclosed path as introduced, removed or unchanged,\n"
 		"                      matched by symbol+offset of the TTBR write and of the access. OLD\n"
@@ -159,8 +160,12 @@ static const char *where(const struct audit_ctx *a, uint64_t addr, char *buf, si
 /* Why a site is or is not patched on this model. */
 static const char *site_state(const struct eh_alt_site *s)
 {
-	if (s->callback)
-		return "callback";
+	switch (s->callback ? s->cb_result : EH_ALT_CB_NOT_RUN) {
+	case EH_ALT_CB_PATCHED: return "applied by its callback";
+	case EH_ALT_CB_KEPT: return "kept by its callback";
+	case EH_ALT_CB_UNCERTAIN: return "uncertain: its callback";
+	default: break;  /* not run: the capability says why */
+	}
 	if (s->applied)
 		return "applied";
 	switch (s->state) {
@@ -197,9 +202,10 @@ static void print_site_text(const struct audit_ctx *a, const struct eh_alt_site 
 	insn_at(a, s->orig, false, &before);
 	printf("%s%-40s %-40s %s", indent, where(a, s->orig, loc, sizeof(loc)),
 	       cap_name(s, cn, sizeof(cn)), site_state(s));
-	if (s->callback) {
-		printf(" %s (not emulated)", s->cb_name ? s->cb_name : where(a, s->repl, cb, sizeof(cb)));
-	} else if (s->applied) {
+	if (s->callback)
+		printf(" [callback %s%s%s]", s->cb_name ? eh_alt_cb_name(s) : where(a, s->repl, cb, sizeof(cb)),
+		       s->cb_why[0] ? ": " : "", s->cb_why);
+	if (s->applied) {
 		insn_at(a, s->orig, true, &after);
 		printf(": %s -> %s", before.text, after.text);
 	} else {
@@ -226,9 +232,11 @@ static void print_site_json(const struct audit_ctx *a, const struct eh_alt_site 
 	printf(",\"capability_number\":%u,\"callback\":", s->cap);
 	if (s->callback) {
 		if (s->cb_name)
-			json_str(s->cb_name);
+			json_str(eh_alt_cb_name(s));
 		else
 			json_str(where(a, s->repl, loc, sizeof(loc)));
+		printf(",\"callback_why\":");
+		json_str(s->cb_why);
 	} else {
 		printf("null");
 	}

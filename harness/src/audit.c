@@ -152,6 +152,7 @@ const char *eh_audit_end_name(enum eh_audit_end_kind kind)
 		[EH_AUDIT_EXTERN] = "branch out of the object",
 		[EH_AUDIT_LEFT] = "left the code",
 		[EH_AUDIT_BOUND] = "too long to follow",
+		[EH_AUDIT_UNCERTAIN] = "uncertain",
 	};
 
 	return (unsigned)kind < sizeof(names) / sizeof(names[0]) ? names[kind] : "?";
@@ -200,6 +201,16 @@ static int note_site(struct walk *wk, uint64_t addr)
 
 	if (!s)
 		return 0;
+	if (s->callback && s->cb_result == EH_ALT_CB_UNCERTAIN) {
+		char text[sizeof(w->ends->text)];
+		int rc;
+
+		snprintf(text, sizeof(text), "callback %s %s", eh_alt_cb_name(s) ? eh_alt_cb_name(s) : "?",
+			 s->cb_why);
+		rc = add_end(wk, EH_AUDIT_UNCERTAIN, s->orig, NULL, text);
+		if (rc)
+			return rc;
+	}
 	for (i = 0; i < w->nsites; i++)
 		if (w->sites[i] == s)
 			return 0;

@@ -17,6 +17,8 @@ enum eh_audit_end_kind {
 	EH_AUDIT_EXTERN,     /* a branch to a symbol the object does not define */
 	EH_AUDIT_LEFT,       /* ran out of executable code, or into words that do not decode */
 	EH_AUDIT_BOUND,      /* EH_AUDIT_MAX_INSNS instructions followed without closing */
+	EH_AUDIT_UNCERTAIN,  /* through a callback site the kernel may rewrite (EH_ALT_CB_UNCERTAIN):
+	                        what follows it cannot close the window */
 };
 
 /* How many distinct instructions one window may hold before the audit gives up on it. */
@@ -26,7 +28,7 @@ struct eh_audit_end {
 	enum eh_audit_end_kind kind;
 	uint64_t addr;          /* the closing or branching instruction */
 	const char *symbol;     /* EH_AUDIT_EXTERN: the symbol */
-	char text[64];
+	char text[160];         /* its disassembly, or (EH_AUDIT_UNCERTAIN) which callback and why */
 };
 
 /* A load, store or prefetch inside a window: the erratum 219 hazard. */
@@ -91,7 +93,7 @@ struct eh_audit_finding {
 	uint32_t flags;                 /* the access: EH_INSN_LOAD / _STORE / _PREFETCH */
 	char window[EH_AUDIT_WHERE_MAX];/* the TTBR write, symbol+offset */
 	char where[EH_AUDIT_WHERE_MAX]; /* the access or the end of the path, symbol+offset */
-	char text[64];                  /* its disassembly in the new build (the baseline's when removed) */
+	char text[160];                 /* its disassembly in the new build (the baseline's when removed) */
 	uint64_t old_addr, new_addr;    /* 0 in the build it is missing from */
 };
 
