@@ -64,7 +64,8 @@ static void load(struct loaded *l, const char *path, const char *entry, const ch
 	if (!model)
 		die("no such model", NULL);
 	if (eh_elf_open(&l->elf, path, &err) ||
-	    eh_image_new(&l->img, l->elf, eh_cpucaps_builtin("5.4"), model, NULL, &err) ||
+	    eh_image_new(&l->img, l->elf, eh_cpucaps_builtin("5.4"),
+			 &(struct eh_target){ .model = model }, &err) ||
 	    (entry && eh_elf_resolve(l->elf, entry, &l->entry, &err)) ||
 	    eh_machine_new(&l->m, model, l->img, &(struct eh_machine_opts){ .seed = 1 }, &err))
 		die(path, &err);

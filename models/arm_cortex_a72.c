@@ -16,7 +16,6 @@ const struct eh_model eh_model_cortex_a72 = {
 	.desc = "Arm Cortex-A72 r0p3, 1 thread per core, no modelled errata",
 	.midr = EH_MIDR(0x41, 0, 0xd08, 3),
 	.threads_per_core = 1,
-	.hyp_mode = true,
 	.uc_cpu = UC_CPU_ARM64_A72,
 	.id_regs = cortex_a72_id_regs,
 };

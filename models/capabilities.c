@@ -15,45 +15,50 @@ static const struct midr_part tx2_family_cpus[] = {
 	{ 0 },
 };
 
-static bool is_tx2_family(const struct eh_model *m)
+static bool is_tx2_family(const struct eh_capability *cap, const struct eh_target *t)
 {
 	const struct midr_part *p;
 
+	(void)cap;
 	for (p = tx2_family_cpus; p->implementer; p++)
-		if (EH_MIDR_IMPL(m->midr) == p->implementer && EH_MIDR_PART(m->midr) == p->part)
+		if (EH_MIDR_IMPL(t->model->midr) == p->implementer &&
+		    EH_MIDR_PART(t->model->midr) == p->part)
 			return true;
 	return false;
 }
 
 /* 93916beb7014: trap VM ops only with a hypervisor and SMT siblings (some MPIDR.Aff0 != 0). */
-static bool needs_tx2_tvm_workaround(const struct eh_model *m)
+static bool needs_tx2_tvm_workaround(const struct eh_capability *cap, const struct eh_target *t)
 {
-	unsigned t;
+	unsigned i;
 
-	if (!is_tx2_family(m) || !m->hyp_mode)
+	if (!is_tx2_family(cap, t) || !eh_target_hyp_mode(t))
 		return false;
-	for (t = 0; t < m->threads_per_core; t++)
-		if (eh_model_mpidr(m, t) & 0xff)
+	for (i = 0; i < t->model->threads_per_core; i++)
+		if (eh_model_mpidr(t->model, i) & 0xff)
 			return true;
 	return false;
 }
 
-static bool has_pan(const struct eh_model *m)
+static bool has_pan(const struct eh_capability *cap, const struct eh_target *t)
 {
-	return m->pan;
+	(void)cap;
+	return t->model->pan;
 }
 
-static bool has_sve(const struct eh_model *m)
+static bool has_sve(const struct eh_capability *cap, const struct eh_target *t)
 {
 	uint64_t pfr0;
 
-	return !eh_model_id_reg(m, EH_ID_AA64PFR0_EL1, &pfr0) && ((pfr0 >> 32) & 0xf);
+	(void)cap;
+	return !eh_model_id_reg(t->model, EH_ID_AA64PFR0_EL1, &pfr0) && ((pfr0 >> 32) & 0xf);
 }
 
 /* 6.1's ARM64_ALWAYS_BOOT / _SYSTEM: set on every CPU, so callbacks and alternatives can depend on them. */
-static bool always(const struct eh_model *m)
+static bool always(const struct eh_capability *cap, const struct eh_target *t)
 {
-	(void)m;
+	(void)cap;
+	(void)t;
 	return true;
 }
 

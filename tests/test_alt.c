@@ -113,7 +113,8 @@ static void test_apply_per_model(void **state)
 		struct eh_error err = { 0 };
 		uint32_t prfm, isb;
 
-		if (eh_image_new(&img, elf, eh_cpucaps_builtin("5.4"), eh_model_find(r->model), NULL, &err))
+		if (eh_image_new(&img, elf, eh_cpucaps_builtin("5.4"),
+				 &(struct eh_target){ .model = eh_model_find(r->model) }, &err))
 			fail_msg("%s: %s", r->model, err.msg);
 		assert_int_equal(eh_image_word(img, img->sites[0].orig, &prfm), 0);
 		assert_int_equal(eh_image_word(img, img->sites[1].orig, &isb), 0);
@@ -134,8 +135,9 @@ static void test_kconfig_off_keeps_prfm(void **state)
 
 	(void)state;
 	assert_int_equal(eh_kconfig_parse(&cfg, ".config", config, strlen(config), NULL), 0);
-	assert_int_equal(eh_image_new(&img, elf, eh_cpucaps_builtin("5.4"), eh_model_find("thunderx2"),
-				      cfg, NULL), 0);
+	assert_int_equal(eh_image_new(&img, elf, eh_cpucaps_builtin("5.4"),
+				      &(struct eh_target){ .model = eh_model_find("thunderx2"), .config = cfg },
+				      NULL), 0);
 	assert_int_equal(eh_image_word(img, img->sites[0].orig, &w), 0);
 	assert_int_equal(w, 0xf98203c9);
 	eh_image_free(img);
@@ -198,7 +200,8 @@ static struct eh_image *callbacks_image(const char *model, struct eh_elf **cb_el
 	*obj = test_object_load("callbacks", &len, path, sizeof(path));
 	assert_non_null(*obj);
 	if (eh_elf_parse(cb_elf, path, *obj, len, &err) ||
-	    eh_image_new(&img, *cb_elf, eh_cpucaps_builtin("6.1"), eh_model_find(model), NULL, &err))
+	    eh_image_new(&img, *cb_elf, eh_cpucaps_builtin("6.1"), &(struct eh_target){ .model = eh_model_find(model) },
+			 &err))
 		fail_msg("%s: %s", model, err.msg);
 	return img;
 }
@@ -262,15 +265,16 @@ static void test_callbacks_follow_the_model(void **state)
 		uint64_t ctr;
 		char t[4][64];
 		const char *text[5] = { NULL };
-		bool v3a = eh_model_has_cap(*m, "ARM64_SPECTRE_V3A", NULL) &&
-			   !eh_model_has_cap(*m, "ARM64_HAS_VIRT_HOST_EXTN", NULL);
+		const struct eh_target tg = { .model = *m };
+		bool v3a = eh_target_has_cap(&tg, "ARM64_SPECTRE_V3A") &&
+			   !eh_target_has_cap(&tg, "ARM64_HAS_VIRT_HOST_EXTN");
 
 		if (!eh_model_id_reg(*m, EH_CTR_EL0, &ctr)) {
 			for (unsigned k = 0; k < 4; k++) {
 				unsigned piece = (unsigned)(ctr >> (16 * k)) & 0xffff;
 
 				if (piece < 10)
-					snprintf(t[k], sizeof(t[k]), "%s x5, #%u%s", k ? "movk" : "movz", piece, "");
+					snprintf(t[k], sizeof(t[k]), "%s x5, #%u", k ? "movk" : "movz", piece);
 				else
 					snprintf(t[k], sizeof(t[k]), "%s x5, #0x%x", k ? "movk" : "movz", piece);
 				if (k)
@@ -281,7 +285,7 @@ static void test_callbacks_follow_the_model(void **state)
 		} else {
 			check_cb_row("kvm_compute_final_ctr_el0", "final_ctr", (*m)->name, EH_ALT_CB_UNCERTAIN, text);
 		}
-		text[0] = eh_model_has_cap(*m, "ARM64_SSBS", NULL) ? NULL : "nop";
+		text[0] = eh_target_has_cap(&tg, "ARM64_SSBS") ? NULL : "nop";
 		check_cb_row("spectre_v4_patch_fw_mitigation_enable", "ssbd", (*m)->name,
 			     text[0] ? EH_ALT_CB_PATCHED : EH_ALT_CB_KEPT, text);
 		text[0] = NULL;

@@ -32,7 +32,8 @@ static void open_audit(struct fixture *f, const char *model, const char *config_
 	assert_non_null(eh_model_find(model));
 	if ((config_text && eh_kconfig_parse(&cfg, "test.config", config_text, strlen(config_text), &err)) ||
 	    eh_elf_parse(&f->elf, path, buf, len, &err) ||
-	    eh_image_new(&f->img, f->elf, eh_cpucaps_builtin("6.1"), eh_model_find(model), cfg, &err) ||
+	    eh_image_new(&f->img, f->elf, eh_cpucaps_builtin("6.1"),
+			 &(struct eh_target){ .model = eh_model_find(model), .config = cfg }, &err) ||
 	    eh_audit_run(&f->audit, f->img, &err))
 		fail_msg("%s", err.msg);
 	eh_kconfig_free(cfg);
@@ -333,7 +334,8 @@ static void run_hostile(void **state)
 	h->mutate(buf, &len);
 	rc = eh_elf_parse(&elf, path, buf, len, &err);
 	if (!rc && h->stage == AT_IMAGE)
-		rc = eh_image_new(&img, elf, eh_cpucaps_builtin("6.1"), eh_model_find("thunderx2"), NULL, &err);
+		rc = eh_image_new(&img, elf, eh_cpucaps_builtin("6.1"),
+				  &(struct eh_target){ .model = eh_model_find("thunderx2") }, &err);
 	if (rc != EH_EINPUT || strncmp(err.msg, path, strlen(path)) || !strstr(err.msg, h->what))
 		fail_msg("%s: rc %d, message '%s'; expected EH_EINPUT naming %s and saying '%s'", h->name,
 			 rc, err.msg, path, h->what);
@@ -356,8 +358,9 @@ static void test_overlap(void **state)
 	assert_non_null(buf);
 	if (eh_elf_parse(&elf, path, buf, len, &err))
 		fail_msg("%s", err.msg);
-	assert_int_equal(eh_image_new(&img, elf, eh_cpucaps_builtin("6.1"), eh_model_find("thunderx2"),
-				      NULL, &err), EH_EINPUT);
+	assert_int_equal(eh_image_new(&img, elf, eh_cpucaps_builtin("6.1"),
+				      &(struct eh_target){ .model = eh_model_find("thunderx2") },
+				      &err), EH_EINPUT);
 	assert_non_null(strstr(err.msg, path));
 	assert_non_null(strstr(err.msg, "overlap: twice+0x0"));
 	assert_null(img);
@@ -383,8 +386,8 @@ static void test_alloc_failures(void **state)
 		eh_alloc_fail_at(n);
 		rc = eh_elf_parse(&f.elf, path, buf, len, &err);
 		if (!rc)
-			rc = eh_image_new(&f.img, f.elf, eh_cpucaps_builtin("6.1"), eh_model_find("thunderx2"),
-					  NULL, &err);
+			rc = eh_image_new(&f.img, f.elf, eh_cpucaps_builtin("6.1"),
+					  &(struct eh_target){ .model = eh_model_find("thunderx2") }, &err);
 		if (!rc)
 			rc = eh_audit_run(&f.audit, f.img, &err);
 		eh_alloc_fail_at(0);

@@ -62,7 +62,8 @@ static const struct eh_thread_result *run(const char *model, const char *symbol,
 	struct eh_error err = { 0 };
 	uint64_t entry;
 
-	if (eh_image_new(img, elf, eh_cpucaps_builtin("5.4"), eh_model_find(model), NULL, &err) ||
+	if (eh_image_new(img, elf, eh_cpucaps_builtin("5.4"),
+			 &(struct eh_target){ .model = eh_model_find(model) }, &err) ||
 	    eh_elf_resolve(elf, symbol, &entry, &err) ||
 	    eh_machine_new(m, eh_model_find(model), *img, &opts, &err) ||
 	    eh_machine_start(*m, 0, entry, &arg, 1, &err) || eh_machine_run(*m, &err))

@@ -26,7 +26,9 @@ static struct eh_exec *run(const char *obj, const char *model, struct eh_exec_op
 	o->symbol = symbol;
 	if (!o->seed)
 		o->seed = 1;
-	if (eh_exec_run(&x, obj, eh_model_find(model), eh_cpucaps_builtin("6.1"), NULL, o, &err))
+	if (eh_exec_run(&x, obj,
+			&(struct eh_target){ .model = eh_model_find(model) },
+			eh_cpucaps_builtin("6.1"), o, &err))
 		fail_msg("exec %s at %s on %s: %s", obj, symbol, model, err.msg);
 	return x;
 }
@@ -365,7 +367,9 @@ static void run_bad_row(void **state)
 	int rc;
 
 	snprintf(path, sizeof(path), "%s/%s.o", EH_TEST_OBJ_DIR, r->obj);
-	rc = eh_exec_run(&x, path, eh_model_find("cortex-a72"), eh_cpucaps_builtin("6.1"), NULL, &o, &err);
+	rc = eh_exec_run(&x, path,
+			 &(struct eh_target){ .model = eh_model_find("cortex-a72") },
+			 eh_cpucaps_builtin("6.1"), &o, &err);
 	if (rc != r->rc || x || !strstr(err.msg, r->says))
 		fail_msg("%s: rc %d, message '%s'; expected rc %d saying '%s'", r->name, rc, err.msg, r->rc, r->says);
 }
@@ -386,7 +390,9 @@ static void test_allocation_failures(void **state)
 			int rc;
 
 			eh_alloc_fail_at(n);
-			rc = eh_exec_run(&x, OBJ("exec"), eh_model_find("thunderx2"), eh_cpucaps_builtin("6.1"), NULL,
+			rc = eh_exec_run(&x, OBJ("exec"),
+					 &(struct eh_target){ .model = eh_model_find("thunderx2") },
+					 eh_cpucaps_builtin("6.1"),
 					 &o, &err);
 			eh_exec_free(x);
 			if (eh_alloc_count() < n) {  /* finished before the failure point: every path covered */
@@ -431,7 +437,9 @@ static void run_twin_row(void **state)
 		struct eh_exec_opts o = { .symbol = r->entry, .seed = 1, .trace_insns = true };
 		struct eh_error err = { 0 };
 
-		if (eh_exec_run(&x[k], paths[k], eh_model_find(r->model), eh_cpucaps_builtin("5.4"), NULL, &o, &err))
+		if (eh_exec_run(&x[k], paths[k],
+				&(struct eh_target){ .model = eh_model_find(r->model) },
+				eh_cpucaps_builtin("5.4"), &o, &err))
 			fail_msg("%s: %s", r->name, err.msg);
 		tr[k] = eh_machine_trace(x[k]->machine);
 	}

@@ -28,7 +28,8 @@ static int setup(void **state)
 	assert_non_null(f);
 	f->row = *state;
 	if (eh_elf_open(&f->elf, EH_TEST_ELF_DIR "/engine-tests.elf", &err) ||
-	    eh_image_new(&f->img, f->elf, eh_cpucaps_builtin("5.4"), model, NULL, &err) ||
+	    eh_image_new(&f->img, f->elf, eh_cpucaps_builtin("5.4"),
+			 &(struct eh_target){ .model = model }, &err) ||
 	    eh_machine_new(&f->m, model, f->img, NULL, &err))
 		fail_msg("setting up engine-tests.elf on %s: %s", model->name, err.msg);
 	*state = f;

@@ -42,7 +42,8 @@ static struct eh_machine *run_symbol(struct eh_image **img, const char *model, c
 	struct eh_error err = { 0 };
 	uint64_t entry;
 
-	if (eh_image_new(img, engine_elf, eh_cpucaps_builtin("5.4"), eh_model_find(model), NULL, &err) ||
+	if (eh_image_new(img, engine_elf, eh_cpucaps_builtin("5.4"),
+			 &(struct eh_target){ .model = eh_model_find(model) }, &err) ||
 	    eh_elf_resolve(engine_elf, symbol, &entry, &err) ||
 	    eh_machine_new(&m, eh_model_find(model), *img, &opts, &err) ||
 	    eh_machine_start(m, 0, entry, &arg, 1, &err) || eh_machine_run(m, &err))

@@ -1,4 +1,4 @@
-/* The erratum 219 detection rules (93916beb7014) over a matrix of parts, hyp mode and threads per core. */
+/* The erratum 219 detection rules (93916beb7014) over a matrix of parts, boot modes and threads per core. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -18,60 +18,64 @@
 struct row {
 	const char *name;
 	uint32_t midr;
-	bool hyp;
+	enum eh_boot boot;
 	unsigned threads;
-	bool tvm;   /* TX2 family, hyp mode available, and some CPU with MPIDR.Aff0 != 0 */
+	bool tvm;   /* TX2 family, booted at EL2 (hyp mode available), and some CPU with MPIDR.Aff0 != 0 */
 	bool prfm;  /* TX2 family, whatever else */
 };
 
 static const struct row rows[] = {
-	{ "tx2, hyp, 1 thread", TX2, true, 1, false, true },
-	{ "tx2, hyp, 2 threads", TX2, true, 2, true, true },
-	{ "tx2, hyp, 4 threads", TX2, true, 4, true, true },
-	{ "tx2, no hyp, 1 thread", TX2, false, 1, false, true },
-	{ "tx2, no hyp, 2 threads", TX2, false, 2, false, true },
-	{ "tx2, no hyp, 4 threads", TX2, false, 4, false, true },
-	{ "vulcan, hyp, 1 thread", VULCAN, true, 1, false, true },
-	{ "vulcan, hyp, 2 threads", VULCAN, true, 2, true, true },
-	{ "vulcan, hyp, 4 threads", VULCAN, true, 4, true, true },
-	{ "vulcan, no hyp, 1 thread", VULCAN, false, 1, false, true },
-	{ "vulcan, no hyp, 2 threads", VULCAN, false, 2, false, true },
-	{ "vulcan, no hyp, 4 threads", VULCAN, false, 4, false, true },
-	{ "a72, hyp, 1 thread", A72, true, 1, false, false },
-	{ "a72, hyp, 2 threads", A72, true, 2, false, false },
-	{ "a72, hyp, 4 threads", A72, true, 4, false, false },
-	{ "a72, no hyp, 1 thread", A72, false, 1, false, false },
-	{ "a72, no hyp, 2 threads", A72, false, 2, false, false },
-	{ "a72, no hyp, 4 threads", A72, false, 4, false, false },
-	{ "tx2 r0p0, hyp, 4 threads", TX2_R0, true, 4, true, true },
-	{ "thunderx, hyp, 4 threads", THUNDERX, true, 4, false, false },
+	{ "tx2, el2, 1 thread", TX2, EH_BOOT_EL2, 1, false, true },
+	{ "tx2, el2, 2 threads", TX2, EH_BOOT_EL2, 2, true, true },
+	{ "tx2, el2, 4 threads", TX2, EH_BOOT_EL2, 4, true, true },
+	{ "tx2, el1, 1 thread", TX2, EH_BOOT_EL1, 1, false, true },
+	{ "tx2, el1, 2 threads", TX2, EH_BOOT_EL1, 2, false, true },
+	{ "tx2, el1, 4 threads", TX2, EH_BOOT_EL1, 4, false, true },
+	{ "vulcan, el2, 1 thread", VULCAN, EH_BOOT_EL2, 1, false, true },
+	{ "vulcan, el2, 2 threads", VULCAN, EH_BOOT_EL2, 2, true, true },
+	{ "vulcan, el2, 4 threads", VULCAN, EH_BOOT_EL2, 4, true, true },
+	{ "vulcan, el1, 1 thread", VULCAN, EH_BOOT_EL1, 1, false, true },
+	{ "vulcan, el1, 2 threads", VULCAN, EH_BOOT_EL1, 2, false, true },
+	{ "vulcan, el1, 4 threads", VULCAN, EH_BOOT_EL1, 4, false, true },
+	{ "a72, el2, 1 thread", A72, EH_BOOT_EL2, 1, false, false },
+	{ "a72, el2, 2 threads", A72, EH_BOOT_EL2, 2, false, false },
+	{ "a72, el2, 4 threads", A72, EH_BOOT_EL2, 4, false, false },
+	{ "a72, el1, 1 thread", A72, EH_BOOT_EL1, 1, false, false },
+	{ "a72, el1, 2 threads", A72, EH_BOOT_EL1, 2, false, false },
+	{ "a72, el1, 4 threads", A72, EH_BOOT_EL1, 4, false, false },
+	{ "tx2, nvhe, 1 thread", TX2, EH_BOOT_NVHE, 1, false, true },
+	{ "tx2, nvhe, 4 threads", TX2, EH_BOOT_NVHE, 4, true, true },
+	{ "vulcan, nvhe, 2 threads", VULCAN, EH_BOOT_NVHE, 2, true, true },
+	{ "tx2 r0p0, el2, 4 threads", TX2_R0, EH_BOOT_EL2, 4, true, true },
+	{ "thunderx, el2, 4 threads", THUNDERX, EH_BOOT_EL2, 4, false, false },
 };
 
 static void run_row(void **state)
 {
 	const struct row *r = *state;
-	const struct eh_model model = {
-		.name = r->name, .midr = r->midr, .threads_per_core = r->threads, .hyp_mode = r->hyp,
-	};
-	bool tvm = eh_model_has_cap(&model, "ARM64_WORKAROUND_CAVIUM_TX2_219_TVM", NULL);
-	bool prfm = eh_model_has_cap(&model, "ARM64_WORKAROUND_CAVIUM_TX2_219_PRFM", NULL);
+	const struct eh_model model = { .name = r->name, .midr = r->midr, .threads_per_core = r->threads };
+	const struct eh_target target = { .model = &model, .boot = r->boot };
+	bool tvm = eh_target_has_cap(&target, "ARM64_WORKAROUND_CAVIUM_TX2_219_TVM");
+	bool prfm = eh_target_has_cap(&target, "ARM64_WORKAROUND_CAVIUM_TX2_219_PRFM");
 
 	if (tvm != r->tvm || prfm != r->prfm)
-		fail_msg("%s (MIDR 0x%08x): TVM %d PRFM %d, expected TVM %d PRFM %d", r->name, r->midr, tvm,
-			 prfm, r->tvm, r->prfm);
+		fail_msg("%s (MIDR 0x%08x, boot %s): TVM %d PRFM %d, expected TVM %d PRFM %d", r->name, r->midr,
+			 eh_boot_names[r->boot], tvm, prfm, r->tvm, r->prfm);
 }
 
 /* With CONFIG_CAVIUM_TX2_ERRATUM_219 off neither capability is built in, even where it would match. */
 static void test_configured_out(void **state)
 {
 	static const char text[] = "# CONFIG_CAVIUM_TX2_ERRATUM_219 is not set\n";
-	const struct eh_model model = { .name = "tx2", .midr = TX2, .threads_per_core = 4, .hyp_mode = true };
+	const struct eh_model model = { .name = "tx2", .midr = TX2, .threads_per_core = 4 };
+	struct eh_target target = { .model = &model };
 	struct eh_kconfig *cfg;
 
 	(void)state;
 	assert_int_equal(eh_kconfig_parse(&cfg, "test", text, strlen(text), NULL), 0);
-	assert_false(eh_model_has_cap(&model, "ARM64_WORKAROUND_CAVIUM_TX2_219_TVM", cfg));
-	assert_false(eh_model_has_cap(&model, "ARM64_WORKAROUND_CAVIUM_TX2_219_PRFM", cfg));
+	target.config = cfg;
+	assert_false(eh_target_has_cap(&target, "ARM64_WORKAROUND_CAVIUM_TX2_219_TVM"));
+	assert_false(eh_target_has_cap(&target, "ARM64_WORKAROUND_CAVIUM_TX2_219_PRFM"));
 	eh_kconfig_free(cfg);
 }
 

@@ -130,6 +130,7 @@ static const char *describe_access(char *buf, size_t len, const struct eh_walk *
 static int run(struct eh_case_run *r, const struct eh_run_opts *opts, struct eh_error *err)
 {
 	struct pan_run st = { 0 };
+	const struct eh_target target = { .model = r->model };
 	struct eh_outcome *out = &r->outcome;
 	const struct eh_thread_result *res;
 	char where[256], tick[256], got[96], required[96];
@@ -138,7 +139,7 @@ static int run(struct eh_case_run *r, const struct eh_run_opts *opts, struct eh_
 	int rc;
 
 	(void)opts;
-	st.required_pan = eh_model_has_cap(r->model, "ARM64_HAS_PAN", NULL);
+	st.required_pan = eh_target_has_cap(&target, "ARM64_HAS_PAN");
 	r->priv = &st;
 	rc = eh_case_call(r, r->v->entry, NULL, 0, &res, err);
 	r->priv = NULL;

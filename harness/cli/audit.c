@@ -397,9 +397,11 @@ static bool erratum_shows(const struct eh_model *m)
 static int audit_build(struct audit_ctx *a, const char *path, const struct cli_inputs *in,
 		       struct eh_audit **au, struct eh_error *err)
 {
+	const struct eh_target target = { .model = a->model, .config = in->config };
+
 	a->caps = in->caps;
 	if (eh_elf_open(&a->elf, path, err) ||
-	    eh_image_new(&a->img, a->elf, a->caps, a->model, in->config, err) ||
+	    eh_image_new(&a->img, a->elf, a->caps, &target, err) ||
 	    (!a->dec && eh_decoder_new(&a->dec, err)) ||
 	    (!a->o->list && eh_audit_run(au, a->img, err)))
 		return EXIT_BAD_INPUT;

@@ -332,6 +332,7 @@ int cli_exec(int argc, char **argv)
 	struct exec_args a = { 0 };
 	struct cli_inputs in;
 	const struct eh_model *model;
+	struct eh_target target;
 	struct eh_exec *x = NULL;
 	struct eh_error err = { 0 };
 	int rc = parse_args(argc, argv, &a);
@@ -345,7 +346,8 @@ int cli_exec(int argc, char **argv)
 	if (rc)
 		return rc;
 	a.o.trace_insns = true;
-	if (eh_exec_run(&x, a.file, model, in.caps, in.config, &a.o, &err)) {
+	target = (struct eh_target){ .model = model, .config = in.config };
+	if (eh_exec_run(&x, a.file, &target, in.caps, &a.o, &err)) {
 		fprintf(stderr, "errata-harness exec: %s\n", err.msg);
 		cli_inputs_close(&in);
 		return EXIT_BAD_INPUT;

@@ -210,18 +210,19 @@ static int cmd_models(void)
 		const struct eh_capability *cap;
 		int none;
 
-		printf("%s\n  %s\n  MIDR_EL1 0x%08x, %u thread%s per core, %s\n", (*m)->name, (*m)->desc,
-		       (*m)->midr, (*m)->threads_per_core, (*m)->threads_per_core == 1 ? "" : "s",
-		       (*m)->hyp_mode ? "hyp mode available" : "no hyp mode");
+		const struct eh_target target = { .model = *m };
+
+		printf("%s\n  %s\n  MIDR_EL1 0x%08x, %u thread%s per core\n", (*m)->name, (*m)->desc,
+		       (*m)->midr, (*m)->threads_per_core, (*m)->threads_per_core == 1 ? "" : "s");
 		printf("  errata:");
 		for (e = (*m)->errata; e && *e; e++)
 			printf(" %s%s", (*e)->id, (*e)->manifests && !(*e)->manifests(*m) ? " (not exposed)" : "");
 		if (!(*m)->errata || !(*m)->errata[0])
 			printf(" none");
-		printf("\n  detected capabilities (every Kconfig option on):");
+		printf("\n  detected capabilities (booted at EL2, every Kconfig option on):");
 		none = 1;
 		for (cap = eh_capabilities; cap->name; cap++)
-			if (cap->matches(*m)) {
+			if (cap->matches(cap, &target)) {
 				printf(" %s", cap->name);
 				none = 0;
 			}

@@ -220,7 +220,7 @@ static enum eh_alt_cb_result cb_compute_final_ctr_el0(struct cb_ctx *c)
 {
 	uint64_t ctr;
 
-	if (eh_model_id_reg(c->img->model, EH_CTR_EL0, &ctr))
+	if (eh_model_id_reg(c->img->target.model, EH_CTR_EL0, &ctr))
 		return result(c, EH_ALT_CB_UNCERTAIN, "the model gives no CTR_EL0");
 	mov_q(c->w, ctr);
 	return result(c, EH_ALT_CB_PATCHED, "the model's CTR_EL0");
@@ -312,7 +312,7 @@ enum bhb { BHB_HW, BHB_INSN, BHB_LOOP, BHB_FW };
  */
 static enum tri bhb_mitigation(const struct eh_image *img, enum bhb which, unsigned *max_k)
 {
-	const struct eh_model *m = img->model;
+	const struct eh_model *m = img->target.model;
 	bool clearbhb = id_field(m, EH_ID_AA64ISAR2_EL1, 28), v2_known;
 	enum bhb chosen;
 
@@ -323,7 +323,7 @@ static enum tri bhb_mitigation(const struct eh_image *img, enum bhb which, unsig
 		*max_k = bhb_loop_k(m->midr);
 	/* Spectre-v2 is unaffected with CSV2 or on a safe CPU; otherwise the firmware's WA1 decides. */
 	v2_known = id_field(m, EH_ID_AA64PFR0_EL1, 56) || midr_in(m->midr, spectre_v2_safe);
-	if (!eh_kconfig_enabled(img->config, "CONFIG_MITIGATE_SPECTRE_BRANCH_HISTORY"))
+	if (!eh_kconfig_enabled(img->target.config, "CONFIG_MITIGATE_SPECTRE_BRANCH_HISTORY"))
 		return NO;
 	if (id_field(m, EH_ID_AA64MMFR1_EL1, 60))
 		chosen = BHB_HW;
@@ -357,7 +357,7 @@ static enum eh_alt_cb_result cb_bhb_loop_iter(struct cb_ctx *c)
 {
 	unsigned k;
 
-	if (!eh_kconfig_enabled(c->img->config, "CONFIG_MITIGATE_SPECTRE_BRANCH_HISTORY"))
+	if (!eh_kconfig_enabled(c->img->target.config, "CONFIG_MITIGATE_SPECTRE_BRANCH_HISTORY"))
 		return result(c, EH_ALT_CB_KEPT, "kept: CONFIG_MITIGATE_SPECTRE_BRANCH_HISTORY off");
 	bhb_mitigation(c->img, BHB_LOOP, &k);
 	c->w[0] = movz(reg_rd(c->w[0]), (uint16_t)k, 0);

@@ -67,6 +67,7 @@ int eh_case_run(struct eh_case_run **out, const struct eh_case *c, const struct 
 		.hooks = c->hooks,
 	};
 	struct eh_kconfig *config = NULL;
+	struct eh_target target = { .model = model };  /* a host booted at EL2, the kernel's default */
 	struct timespec t0, t1;
 	char path[4096];
 	int rc;
@@ -94,7 +95,8 @@ int eh_case_run(struct eh_case_run **out, const struct eh_case *c, const struct 
 		if (rc)
 			goto fail;
 	}
-	rc = eh_image_new(&r->img, r->elf, eh_cpucaps_builtin(EH_SNIPPET_KERNEL), model, config, err);
+	target.config = config;
+	rc = eh_image_new(&r->img, r->elf, eh_cpucaps_builtin(EH_SNIPPET_KERNEL), &target, err);
 	eh_kconfig_free(config);
 	if (rc)
 		goto fail;

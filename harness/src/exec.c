@@ -101,9 +101,8 @@ static int parse_range(struct eh_exec *x, const char *spec, struct eh_error *err
 	return 0;
 }
 
-int eh_exec_run(struct eh_exec **out, const char *path, const struct eh_model *model,
-		const struct eh_cpucaps *caps, const struct eh_kconfig *config,
-		const struct eh_exec_opts *o, struct eh_error *err)
+int eh_exec_run(struct eh_exec **out, const char *path, const struct eh_target *target,
+		const struct eh_cpucaps *caps, const struct eh_exec_opts *o, struct eh_error *err)
 {
 	struct eh_machine_opts mopts = {
 		.seed = o->seed, .budget = o->budget, .trace_insns = o->trace_insns,
@@ -158,9 +157,9 @@ int eh_exec_run(struct eh_exec **out, const char *path, const struct eh_model *m
 	mopts.until = x->until;
 	mopts.code_lo = x->code_lo;
 	mopts.code_hi = x->code_hi;
-	rc = eh_image_new(&x->img, x->elf, caps, model, config, err);
+	rc = eh_image_new(&x->img, x->elf, caps, target, err);
 	if (!rc)
-		rc = eh_machine_new(&x->machine, model, x->img, &mopts, err);
+		rc = eh_machine_new(&x->machine, target->model, x->img, &mopts, err);
 	if (!rc)
 		rc = eh_machine_start(x->machine, 0, x->entry, NULL, 0, err);
 	for (i = 0; !rc && i < o->nregs; i++)

@@ -52,21 +52,53 @@ const struct eh_capability *eh_capability_find(const char *name)
 	return NULL;
 }
 
-enum eh_cap_state eh_model_cap_state(const struct eh_model *model, const char *name,
-				     const struct eh_kconfig *config)
+const char *const eh_boot_names[] = {
+	[EH_BOOT_EL2] = "el2",
+	[EH_BOOT_NVHE] = "nvhe",
+	[EH_BOOT_EL1] = "el1",
+	NULL,
+};
+
+int eh_boot_parse(const char *name, enum eh_boot *out)
+{
+	unsigned i;
+
+	for (i = 0; eh_boot_names[i]; i++)
+		if (!strcmp(eh_boot_names[i], name)) {
+			*out = (enum eh_boot)i;
+			return 0;
+		}
+	return EH_EINVAL;
+}
+
+bool eh_target_hyp_mode(const struct eh_target *t)
+{
+	return t->boot != EH_BOOT_EL1;
+}
+
+bool eh_target_vhe(const struct eh_target *t)
+{
+	uint64_t mmfr1 = 0;
+
+	/* ID_AA64MMFR1_EL1.VH, bits 11:8 (Arm ARM D17.2.65): 1 = FEAT_VHE. */
+	eh_model_id_reg(t->model, EH_ID_AA64MMFR1_EL1, &mmfr1);
+	return t->boot == EH_BOOT_EL2 && ((mmfr1 >> 8) & 0xf);
+}
+
+enum eh_cap_state eh_target_cap_state(const struct eh_target *t, const char *name)
 {
 	const struct eh_capability *c = eh_capability_find(name);
 
 	if (!c)
 		return EH_CAP_UNKNOWN;
-	if (c->config && !eh_kconfig_enabled(config, c->config))
+	if (c->config && !eh_kconfig_enabled(t->config, c->config))
 		return EH_CAP_CONFIGURED_OUT;
-	return c->matches(model) ? EH_CAP_DETECTED : EH_CAP_NOT_DETECTED;
+	return c->matches(c, t) ? EH_CAP_DETECTED : EH_CAP_NOT_DETECTED;
 }
 
-bool eh_model_has_cap(const struct eh_model *model, const char *name, const struct eh_kconfig *config)
+bool eh_target_has_cap(const struct eh_target *t, const char *name)
 {
-	return eh_model_cap_state(model, name, config) == EH_CAP_DETECTED;
+	return eh_target_cap_state(t, name) == EH_CAP_DETECTED;
 }
 
 bool eh_model_has_erratum(const struct eh_model *model, const char *id)

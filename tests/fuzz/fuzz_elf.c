@@ -19,7 +19,8 @@ static void audit_all(const struct eh_elf *elf)
 	for (k = 0; k < sizeof(kernels) / sizeof(kernels[0]); k++) {
 		struct eh_audit *audit;
 
-		if (eh_image_new(&img, elf, eh_cpucaps_builtin(kernels[k]), eh_model_find("thunderx2"), NULL,
+		if (eh_image_new(&img, elf, eh_cpucaps_builtin(kernels[k]),
+				 &(struct eh_target){ .model = eh_model_find("thunderx2") },
 				 &err))
 			continue;
 		if (!eh_audit_run(&audit, img, &err))

@@ -27,7 +27,8 @@ static void load_once(void)
 	strcpy(path, dir ? dir : EH_CASES_DIR);
 	strcat(path, "/engine-tests.elf");
 	if (eh_elf_open(&elf, path, NULL) ||
-	    eh_image_new(&img, elf, eh_cpucaps_builtin("5.4"), eh_model_find("thunderx2"), NULL, NULL) ||
+	    eh_image_new(&img, elf, eh_cpucaps_builtin("5.4"),
+			 &(struct eh_target){ .model = eh_model_find("thunderx2") }, NULL) ||
 	    eh_elf_resolve(elf, "spin", &entry, NULL))
 		abort();  /* the fuzzer cannot run without its snippet */
 }

@@ -399,7 +399,8 @@ static char *engine_timeline(const char *entry, uint64_t budget)
 	*r = (struct eh_case_run){ .c = &engine_case, .v = &engine_variant, .model = model, .pass = true };
 	snprintf(r->outcome.evidence, sizeof(r->outcome.evidence), "ran %s", entry);
 	if (eh_elf_open(&r->elf, EH_TEST_ELF_DIR "/engine-tests.elf", &err) ||
-	    eh_image_new(&r->img, r->elf, eh_cpucaps_builtin("5.4"), model, NULL, &err) ||
+	    eh_image_new(&r->img, r->elf, eh_cpucaps_builtin("5.4"),
+			 &(struct eh_target){ .model = model }, &err) ||
 	    eh_machine_new(&r->machine, model, r->img, &mopts, &err) ||
 	    eh_elf_resolve(r->elf, entry, &addr, &err) ||
 	    eh_machine_start(r->machine, 0, addr, &ttbr, 1, &err) || eh_machine_run(r->machine, &err))

@@ -52,17 +52,16 @@ struct eh_exec {
 
 /*
  * Load path (a linked image, or an ET_REL object linked against harness stubs:
- * eh_elf_bind_stubs), patch its alternatives for model (caps numbering, config
- * may be NULL), and run thread 0 from o->symbol until ERET, a return to the
+ * eh_elf_bind_stubs), patch its alternatives for target (its model, .config and
+ * boot mode; caps numbers the capabilities), and run thread 0 from o->symbol until ERET, a return to the
  * harness, leaving the entry's section (or o->range), o->until, an exception or
  * the budget.
  * Loads and stores outside the image are served from zero pages (EH_EV_PAGE).
  * Bad input is EH_EINPUT/EH_EINVAL/EH_ENOENT with a message naming the file,
  * symbol or address.
  */
-int eh_exec_run(struct eh_exec **out, const char *path, const struct eh_model *model,
-		const struct eh_cpucaps *caps, const struct eh_kconfig *config,
-		const struct eh_exec_opts *o, struct eh_error *err);
+int eh_exec_run(struct eh_exec **out, const char *path, const struct eh_target *target,
+		const struct eh_cpucaps *caps, const struct eh_exec_opts *o, struct eh_error *err);
 void eh_exec_free(struct eh_exec *x);
 
 #endif

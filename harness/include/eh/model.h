@@ -43,23 +43,53 @@ struct eh_model {
 	uint32_t midr;
 	uint32_t revidr;
 	unsigned threads_per_core;  /* MPIDR_EL1.Aff0 numbers the thread */
-	bool hyp_mode;              /* the kernel was entered at EL2 */
 	bool pan;                   /* ARMv8.1 PAN implemented */
 	int uc_cpu;                 /* the Unicorn CPU the model runs on (UC_CPU_ARM64_*) */
 	const struct eh_id_reg *id_regs;          /* ends with { 0 } */
 	const struct eh_erratum *const *errata;   /* NULL-terminated, may be NULL */
 };
 
+/* A kernel configuration: which CONFIG_ symbols are on (NULL means every known one). */
+struct eh_kconfig;
+
+/*
+ * How the kernel was booted, an input of capability detection (the kernel's
+ * is_hyp_mode_available() and is_kernel_in_hyp_mode()).
+ */
+enum eh_boot {
+	EH_BOOT_EL2 = 0,  /* entered at EL2, a host: VHE where the CPU has it (the kernel's default) */
+	EH_BOOT_NVHE,     /* entered at EL2 with kvm-arm.mode=nvhe: the kernel at EL1, KVM's hyp code at EL2 */
+	EH_BOOT_EL1,      /* entered at EL1: a guest kernel; no hyp mode, KVM code never runs */
+};
+
+/* "el2", "nvhe", "el1", indexed by enum eh_boot; NULL-terminated. */
+extern const char *const eh_boot_names[];
+/* The boot mode called name; EH_EINVAL when there is none. */
+int eh_boot_parse(const char *name, enum eh_boot *out);
+
+/* What a kernel runs on: the CPU, the .config the kernel was built with, how it was booted. */
+struct eh_target {
+	const struct eh_model *model;
+	const struct eh_kconfig *config;  /* NULL: every option on */
+	enum eh_boot boot;                /* EH_BOOT_EL2 unless told */
+};
+
+/* Whether the kernel was entered at EL2, so KVM has a hypervisor (is_hyp_mode_available()). */
+bool eh_target_hyp_mode(const struct eh_target *t);
+/*
+ * Whether the kernel's EL1 code runs at EL2 with HCR_EL2.E2H set (is_kernel_in_hyp_mode()):
+ * booted at EL2 on a CPU with VHE (ID_AA64MMFR1_EL1.VH != 0). There, accesses to *_EL1
+ * registers reach the EL2 ones, and *_EL12 encodings reach the EL1 (guest) ones.
+ */
+bool eh_target_vhe(const struct eh_target *t);
+
 /* A kernel capability and what detects it, in the manner of arm64_errata[] in cpu_errata.c. */
 struct eh_capability {
 	const char *name;       /* "ARM64_WORKAROUND_CAVIUM_TX2_219_PRFM" */
 	const char *desc;
 	const char *config;     /* the Kconfig symbol that builds the detection in; NULL: always built */
-	bool (*matches)(const struct eh_model *model);
+	bool (*matches)(const struct eh_capability *cap, const struct eh_target *t);
 };
-
-/* A kernel configuration: which CONFIG_ symbols are on (NULL means every known one). */
-struct eh_kconfig;
 
 /* Registries, NULL-terminated, in models/. */
 extern const struct eh_model *const eh_models[];
@@ -79,10 +109,9 @@ enum eh_cap_state {
 };
 
 const struct eh_capability *eh_capability_find(const char *name);
-enum eh_cap_state eh_model_cap_state(const struct eh_model *model, const char *name,
-				     const struct eh_kconfig *config);
-/* Whether a kernel built with config would detect capability name on this model. */
-bool eh_model_has_cap(const struct eh_model *model, const char *name, const struct eh_kconfig *config);
+enum eh_cap_state eh_target_cap_state(const struct eh_target *t, const char *name);
+/* Whether the kernel of target t detects capability name. */
+bool eh_target_has_cap(const struct eh_target *t, const char *name);
 bool eh_model_has_erratum(const struct eh_model *model, const char *id);
 
 #endif
