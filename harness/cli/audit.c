@@ -13,12 +13,13 @@
 #include "eh/insn.h"
 #include "eh/kconfig.h"
 #include "eh/model.h"
+#include "eh/regime.h"
 
 /* The erratum whose hazard the audit looks for (models/erratum_tx2_219.c). */
 #define AUDIT_ERRATUM "tx2-219"
 
 struct audit_opts {
-	const char *file, *model, *cpucaps, *kernel, *config, *baseline;
+	const char *file, *model, *cpucaps, *kernel, *config, *boot, *baseline;
 	bool json, list;
 };
 
@@ -61,6 +62,7 @@ static void audit_help(FILE *f)
 	fprintf(f, "\n"
 		"  --config FILE       the tree's .config: a capability whose CONFIG_ option is off is\n"
 		"                      never detected (default: every option on)\n"
+		"%s"
 		"  --format text|json  output (default text)\n"
 		"  --list-alternatives list every alternative site instead: symbol+offset, capability,\n"
 		"                      applied or not on M and why; a callback with its function and\n"
@@ -74,7 +76,7 @@ static void audit_help(FILE *f)
 		"window that cannot be followed to its end (an indirect branch, a branch out of the object)\n"
 		"on a model that has it (with --baseline: one that OLD does not have), 2 bad usage or bad\n"
 		"input (the message names the file and the problem)\n"
-		"\nmodels:", AUDIT_ERRATUM);
+		"\nmodels:", cli_boot_help, AUDIT_ERRATUM);
 	for (m = eh_models; *m; m++)
 		fprintf(f, " %s", (*m)->name);
 	fputs("\n", f);
@@ -95,6 +97,7 @@ static int parse_args(int argc, char **argv, struct audit_opts *o)
 		{ "cpucaps", required_argument, NULL, 'c' },
 		{ "kernel", required_argument, NULL, 'k' },
 		{ "config", required_argument, NULL, 'C' },
+		{ "boot", required_argument, NULL, 'b' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "list-alternatives", no_argument, NULL, 'l' },
 		{ "baseline", required_argument, NULL, 'B' },
@@ -111,6 +114,7 @@ static int parse_args(int argc, char **argv, struct audit_opts *o)
 		case 'c': o->cpucaps = optarg; break;
 		case 'k': o->kernel = optarg; break;
 		case 'C': o->config = optarg; break;
+		case 'b': o->boot = optarg; break;
 		case 'l': o->list = true; break;
 		case 'B': o->baseline = optarg; break;
 		case 'f':
@@ -264,8 +268,9 @@ static void print_text(const struct audit_ctx *a, const struct eh_audit *au)
 	char loc[160], cn[32];
 
 	printf("audit of %s on %s (%s)\n", a->elf->path, a->model->name, a->model->desc);
-	printf("  capabilities numbered as in %s; config %s\n", a->caps->source,
-	       a->o->config ? a->o->config : "with every option on");
+	printf("  capabilities numbered as in %s; config %s; booted at %s%s\n", a->caps->source,
+	       a->o->config ? a->o->config : "with every option on", eh_boot_names[a->img->target.boot],
+	       eh_target_vhe(&a->img->target) ? " (VHE)" : "");
 	printf("  alternatives: %zu sites, %zu applied on this model\n", a->img->nsites,
 	       applied_count(a->img));
 	if (a->o->list) {
@@ -277,7 +282,8 @@ static void print_text(const struct audit_ctx *a, const struct eh_audit *au)
 	for (i = 0; i < au->nwindows; i++) {
 		const struct eh_audit_window *w = &au->windows[i];
 
-		printf("  %s (0x%016" PRIx64 "): %s\n", where(a, w->msr, loc, sizeof(loc)), w->msr, w->text);
+		printf("  %s (0x%016" PRIx64 "): %s  [%s: %s]\n", where(a, w->msr, loc, sizeof(loc)), w->msr,
+		       w->text, eh_regime_name(w->regime), w->run_why);
 		for (j = 0; j < w->nsites; j++)
 			print_site_text(a, w->sites[j], "    passes ");
 		for (j = 0; j < w->naccesses; j++) {
@@ -301,6 +307,11 @@ static void print_text(const struct audit_ctx *a, const struct eh_audit *au)
 				printf("      (to %s)\n", e->symbol);
 		}
 	}
+	printf("TTBR writes by the regime they change:\n");
+	for (i = 0; i < sizeof(au->nregime) / sizeof(au->nregime[0]); i++)
+		if (au->nregime[i])
+			printf("  %-22s %4zu  %s\n", eh_regime_name((enum eh_regime)i), au->nregime[i],
+			       eh_regime_rule((enum eh_regime)i));
 	printf("summary: %zu TTBR writes, %zu hazards, %zu windows not closed on every path; "
 	       "erratum %s %s %s\n", au->nwindows, au->naccesses, au->nopen, AUDIT_ERRATUM,
 	       a->affected ? "affects" : "does not affect", a->model->name);
@@ -341,6 +352,10 @@ static void print_json(const struct audit_ctx *a, const struct eh_audit *au)
 		json_str(where(a, w->msr, loc, sizeof(loc)));
 		printf(",\"text\":");
 		json_str(w->text);
+		printf(",\"regime\":");
+		json_str(eh_regime_name(w->regime));
+		printf(",\"live\":%s,\"runs\":", eh_regime_live(w->regime) ? "true" : "false");
+		json_str(w->run_why);
 		printf(",\"instructions\":%zu,\"accesses\":[", w->ninsns);
 		for (j = 0; j < w->naccesses; j++) {
 			const struct eh_audit_access *x = &w->accesses[j];
@@ -397,7 +412,7 @@ static bool erratum_shows(const struct eh_model *m)
 static int audit_build(struct audit_ctx *a, const char *path, const struct cli_inputs *in,
 		       struct eh_audit **au, struct eh_error *err)
 {
-	const struct eh_target target = { .model = a->model, .config = in->config };
+	const struct eh_target target = { .model = a->model, .config = in->config, .boot = in->boot };
 
 	a->caps = in->caps;
 	if (eh_elf_open(&a->elf, path, err) ||
@@ -496,7 +511,7 @@ int cli_audit(int argc, char **argv)
 	if (!a.model)
 		return bad("unknown model '%s' (see errata-harness models)", o.model);
 	a.affected = old.affected = erratum_shows(a.model);
-	rc = cli_inputs_open(&in, "audit", o.cpucaps, o.kernel, o.config);
+	rc = cli_inputs_open(&in, "audit", o.cpucaps, o.kernel, o.config, o.boot);
 	if (rc)
 		return rc;
 	rc = audit_build(&a, o.file, &in, &au, &err);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "eh/insn.h"
+#include "eh/regime.h"
 #include "eh/sysreg.h"
 
 /* A point to follow: an address, and where a RET there returns to (0: not known). */
@@ -286,6 +287,120 @@ static int follow(struct walk *wk, struct step st)
 	return rc;
 }
 
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	return n >= k && !strcmp(s + n - k, suffix);
+}
+
+/*
+ * KVM's write_sysreg_el1() (asm/kvm_hyp.h): MSR of the EL1 encoding, an
+ * alternative on ARM64_HAS_VIRT_HOST_EXTN to the same register's EL12
+ * encoding. The EL1 form is what runs without VHE, and then the code runs at
+ * EL2 with E2H clear: only KVM's hyp code uses the macro.
+ */
+static bool is_write_sysreg_el1(const struct walk *wk, uint64_t addr, uint32_t word)
+{
+	const struct eh_alt_site *s = site_at(wk, addr);
+	uint32_t repl;
+
+	return s && !s->callback && !s->applied && s->cap_name &&
+	       !strcmp(s->cap_name, "ARM64_HAS_VIRT_HOST_EXTN") &&
+	       !eh_elf_word(wk->img->elf, s->repl + (addr - s->orig), &repl) &&
+	       repl == (word | 5u << 16);  /* op1 0 -> 5: TTBRn_EL1 -> TTBRn_EL12 */
+}
+
+/* The image's word at addr, or 0 (UDF) where it has none. */
+static uint32_t word_at(const struct walk *wk, uint64_t addr)
+{
+	uint32_t w = 0;
+
+	eh_image_word(wk->img, addr, &w);
+	return w;
+}
+
+/*
+ * The constant a MOVZ (or MOVN) and MOVKs right before addr put in Xrt, as the
+ * kernel's mov_q writes one; -1 when they do not.
+ */
+static int64_t mov_q_value(const struct walk *wk, uint64_t addr, unsigned rt, uint64_t lo)
+{
+	uint64_t v = 0, set = 0, a;
+
+	for (a = addr - 4; a >= lo && a < addr; a -= 4) {
+		uint32_t w = word_at(wk, a);
+		unsigned hw = (w >> 21) & 3;
+		uint64_t imm = (uint64_t)((w >> 5) & 0xffff) << (16 * hw);
+
+		if ((w & 31) != rt)
+			return -1;
+		if ((w & 0xff800000) == 0xf2800000) {  /* MOVK Xd: this halfword, unless a later one set it */
+			if (!(set & 0xffffull << (16 * hw)))
+				v |= imm;
+			set |= 0xffffull << (16 * hw);
+			continue;
+		}
+		if ((w & 0xff800000) == 0xd2800000)  /* MOVZ Xd */
+			return (int64_t)((v & set) | (imm & ~set));
+		if ((w & 0xff800000) == 0x92800000)  /* MOVN Xd */
+			return (int64_t)((v & set) | (~imm & ~set));
+		return -1;
+	}
+	return -1;
+}
+
+/*
+ * Whether EL2 code at addr runs with HCR_EL2.E2H set: from the nearest write
+ * of HCR_EL2 before it in its function (the hyp stub's __finalise_el2 sets
+ * HCR_HOST_VHE_FLAGS with mov_q; msr hcr_el2; isb). 1 set, 0 clear, -1 unknown.
+ */
+static int e2h_before(const struct walk *wk, uint64_t addr)
+{
+	uint64_t off = 0, a;
+	const struct eh_elf_symbol *sym = eh_elf_symbol_at(wk->img->elf, addr, &off);
+	uint64_t lo = addr - off;
+
+	for (a = addr - 4; sym && a >= lo && a < addr; a -= 4) {
+		uint32_t w = word_at(wk, a);
+		int64_t v;
+
+		if ((w & 0xffffffe0) != 0xd51c1100)  /* MSR HCR_EL2, Xt */
+			continue;
+		v = mov_q_value(wk, a, w & 31, lo);
+		return v < 0 ? -1 : (int)((uint64_t)v >> 34 & 1);  /* HCR_EL2.E2H, bit 34 */
+	}
+	return -1;
+}
+
+/* Where the code at addr runs, and what says so. */
+static enum eh_run_el run_el(const struct walk *wk, uint64_t addr, uint32_t word, const char **why)
+{
+	const struct eh_elf *elf = wk->img->elf;
+	const struct eh_elf_section *sec = eh_elf_section_at(elf, addr);
+	const struct eh_elf_symbol *sym = eh_elf_symbol_at(elf, addr, NULL);
+
+	/* KVM's nVHE hyp code runs at EL2 with E2H clear: its symbol prefix, its objects. */
+	if (sym && !strncmp(sym->name, "__kvm_nvhe_", 11))
+		return *why = "nVHE hyp code (a __kvm_nvhe_ symbol)", EH_RUN_EL2_NVHE;
+	if (ends_with(elf->path, ".nvhe.o"))
+		return *why = "nVHE hyp code (a .nvhe.o object)", EH_RUN_EL2_NVHE;
+	if (is_write_sysreg_el1(wk, addr, word))
+		return *why = "KVM's write_sysreg_el1() without VHE: hyp code at EL2", EH_RUN_EL2_NVHE;
+	/* Other EL2 code (__hyp_text: the hyp stub): E2H as its own write of HCR_EL2 set it. */
+	if (sec && !strncmp(sec->name, ".hyp.", 5)) {
+		switch (e2h_before(wk, addr)) {
+		case 1: return *why = "EL2 code (section .hyp.*) after its write of HCR_EL2 with E2H", EH_RUN_EL2_VHE;
+		case 0: return *why = "EL2 code (section .hyp.*) after its write of HCR_EL2 without E2H",
+			       EH_RUN_EL2_NVHE;
+		default: return *why = "EL2 code (section .hyp.*), E2H not known: taken as live", EH_RUN_EL2_VHE;
+		}
+	}
+	if (eh_target_vhe(&wk->img->target))
+		return *why = "kernel code, booted at EL2 with VHE", EH_RUN_EL2_VHE;
+	return *why = "kernel code at EL1", EH_RUN_EL1;
+}
+
 static int audit_window(struct walk *wk, uint64_t msr, const struct eh_insn *in)
 {
 	struct eh_audit_window *w = wk->w;
@@ -295,6 +410,10 @@ static int audit_window(struct walk *wk, uint64_t msr, const struct eh_insn *in)
 	w->msr = msr;
 	w->sysreg = in->sysreg;
 	snprintf(w->text, sizeof(w->text), "%s", in->text);
+	w->regime = eh_regime_of_ttbr_write(in->sysreg, run_el(wk, msr, in->word, &w->run_why));
+	/* Only a write of the regime the code runs in opens a window (eh/regime.h). */
+	if (!eh_regime_live(w->regime))
+		return 0;
 	wk->ntodo = 0;
 	wk->gen++;
 	wk->cap_acc = wk->cap_end = wk->cap_site = 0;
@@ -364,8 +483,8 @@ int eh_audit_run(struct eh_audit **out, const struct eh_image *img, struct eh_er
 					(uint32_t)p[3] << 24;
 			const struct eh_insn *in;
 
-			/* MSR TTBR0_EL1, Xt / MSR TTBR1_EL1, Xt (op0 3, op1 0, CRn 2, CRm 0, op2 0 / 1). */
-			if ((word & 0xffffffe0) != 0xd5182000 && (word & 0xffffffe0) != 0xd5182020)
+			/* MSR TTBR0/1_EL1, Xt (op0 3, op1 0, CRn 2, CRm 0, op2 0 / 1), or the EL12 form (op1 5). */
+			if ((word & 0xffffffc0) != 0xd5182000 && (word & 0xffffffc0) != 0xd51d2000)
 				continue;
 			if (is_replacement(&wk, s->addr + off))
 				continue;
@@ -386,6 +505,7 @@ int eh_audit_run(struct eh_audit **out, const struct eh_image *img, struct eh_er
 				break;
 			a->naccesses += wk.w->naccesses;
 			a->nopen += window_open(wk.w);
+			a->nregime[wk.w->regime]++;
 		}
 	}
 	if (rc) {

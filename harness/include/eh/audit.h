@@ -9,6 +9,7 @@
 #include "eh/alt.h"
 #include "eh/error.h"
 #include "eh/image.h"
+#include "eh/regime.h"
 
 /* How one path out of a TTBR window ends. */
 enum eh_audit_end_kind {
@@ -40,9 +41,11 @@ struct eh_audit_access {
 };
 
 struct eh_audit_window {
-	uint64_t msr;           /* the MSR TTBR0_EL1 / TTBR1_EL1 */
+	uint64_t msr;           /* the MSR TTBR0_EL1 / TTBR1_EL1 (or _EL12) */
 	uint32_t sysreg;
 	char text[64];
+	enum eh_regime regime;  /* what it changes; only a live one is followed (the rest are empty) */
+	const char *run_why;    /* what says where the code runs: "nVHE hyp code (section .hyp.*)", ... */
 	size_t ninsns;          /* distinct instructions followed after the MSR */
 	struct eh_audit_access *accesses;  /* sorted by address */
 	size_t naccesses;
@@ -58,15 +61,21 @@ struct eh_audit {
 	size_t nwindows;
 	size_t naccesses;       /* hazards over every window */
 	size_t nopen;           /* windows with a path that does not reach a context synchronisation */
+	size_t nregime[3];      /* TTBR writes by enum eh_regime */
 };
 
 /*
- * Find every MSR TTBR0_EL1 / TTBR1_EL1 in the executable sections of the
- * patched image (a word-level scan of the encoding, then the decoder to
+ * Find every MSR TTBR0/1_EL1 and TTBR0/1_EL12 in the executable sections of
+ * the patched image (a word-level scan of the encoding, then the decoder to
  * confirm), skipping replacement code that only runs once copied to its site,
- * and follow the code from each: straight on, through direct branches, both
- * ways at conditional ones, into direct calls and back, up to a context
- * synchronisation event (Arm ARM: ISB, exception entry, exception return).
+ * and classify each by the regime it changes (eh/regime.h): where the code
+ * runs follows from KVM's nVHE hyp code (a section .hyp.*, a __kvm_nvhe_
+ * symbol, a *.nvhe.o object, KVM's write_sysreg_el1() alternative) and from
+ * the image's target (VHE when booted at EL2 on a CPU with it). From each
+ * write to the regime the code runs in, follow the code: straight on, through
+ * direct branches, both ways at conditional ones, into direct calls and back,
+ * up to a context synchronisation event (Arm ARM: ISB, exception entry,
+ * exception return).
  */
 int eh_audit_run(struct eh_audit **out, const struct eh_image *img, struct eh_error *err);
 void eh_audit_free(struct eh_audit *a);

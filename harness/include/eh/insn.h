@@ -17,7 +17,7 @@ enum eh_insn_flag {
 	EH_INSN_EXC_GEN = 1u << 5,  /* SVC, HVC, SMC, BRK */
 	EH_INSN_MSR = 1u << 6,      /* write of a system register: .sysreg, .rt */
 	EH_INSN_MRS = 1u << 7,      /* read of a system register: .sysreg, .rt */
-	EH_INSN_TTBR_WRITE = 1u << 8, /* MSR TTBR0_EL1 / TTBR1_EL1 */
+	EH_INSN_TTBR_WRITE = 1u << 8, /* MSR TTBR0_EL1 / TTBR1_EL1, or their EL12 aliases (eh/regime.h) */
 	EH_INSN_NOP = 1u << 9,
 	EH_INSN_BRANCH = 1u << 10,  /* any change of flow; .target when direct */
 	EH_INSN_COND = 1u << 11,    /* the branch may fall through */

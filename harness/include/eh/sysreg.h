@@ -31,6 +31,8 @@
 #define EH_TTBR0_EL1         EH_SYSREG(3, 0, 2, 0, 0)
 #define EH_TTBR1_EL1         EH_SYSREG(3, 0, 2, 0, 1)
 #define EH_TCR_EL1           EH_SYSREG(3, 0, 2, 0, 2)
+#define EH_TTBR0_EL12        EH_SYSREG(3, 5, 2, 0, 0)
+#define EH_TTBR1_EL12        EH_SYSREG(3, 5, 2, 0, 1)
 #define EH_SPSR_EL1          EH_SYSREG(3, 0, 4, 0, 0)
 #define EH_ELR_EL1           EH_SYSREG(3, 0, 4, 0, 1)
 #define EH_AFSR0_EL1         EH_SYSREG(3, 0, 5, 1, 0)
