@@ -114,6 +114,32 @@ static const struct expect_window stub_unknown = {
 	.msr = "stub_unknown", .access = { "stub_unknown+0x4 load" }, .end = { "stub_unknown+0x8 closed" },
 };
 
+/* tests/objects/recall.S, on thunderx2 booted at EL2: what the audit must see in each window. */
+static const struct expect_window lse = {
+	.msr = "lse_in_window", .access = { "lse_in_window+0x4 load+store", "lse_in_window+0x8 load" },
+	.end = { "lse_in_window+0xc closed" },
+};
+static const struct expect_window ldapr = {
+	.msr = "ldapr_in_window", .access = { "ldapr_in_window+0x4 load", "ldapr_in_window+0x8 load+store" },
+	.end = { "ldapr_in_window+0xc closed" },
+};
+static const struct expect_window dc_zva = {
+	.msr = "dc_zva_in_window", .access = { "dc_zva_in_window+0x4 store" }, .end = { "dc_zva_in_window+0x8 closed" },
+};
+static const struct expect_window behind_nops = {
+	.msr = "behind_nops", .access = { "behind_nops+0x8 load" }, .end = { "behind_nops+0xc closed" },
+};
+static const struct expect_window two_deep = {
+	.msr = "two_deep", .access = { "level1+0x0 store", "level1+0x8 load", "level2+0x0 load" },
+	.end = { "two_deep+0x8 closed" },
+};
+static const struct expect_window returns_first = {
+	.msr = "switch_then_return", .access = { "switch_then_return+0x4 store" }, .end = { "caller+0x8 closed" },
+};
+static const struct expect_window behind_unknown_cb = {
+	.msr = "behind_unknown_cb", .end = { "behind_unknown_cb+0x4 uncertain", "behind_unknown_cb+0x8 closed" },
+};
+
 static const struct window_row rows[] = {
 	{ "straight to ISB", "thunderx2", NULL, &win_isb, 8 },
 	{ "PRFM patched away on thunderx2", "thunderx2", NULL, &win_prfm_tx2, 8 },
@@ -149,6 +175,13 @@ static const struct window_row rows[] = {
 	  "regimes", EH_BOOT_NVHE, "guest EL1&0 from EL2" },
 	{ "nVHE hyp code by its .nvhe.o object", "thunderx2", NULL, &guest_only("__sysreg_restore_el1_state"), 1,
 	  "switch.nvhe", EH_BOOT_NVHE, "guest EL1&0 from EL2" },
+	{ "an LSE atomic, and the load after it", "thunderx2", NULL, &lse, 7, "recall" },
+	{ "LDAPR and CASP, which Capstone 4 cannot decode", "thunderx2", NULL, &ldapr, 7, "recall" },
+	{ "DC ZVA writes memory", "thunderx2", NULL, &dc_zva, 7, "recall" },
+	{ "a load behind a branch alt_cb_patch_nops removes", "thunderx2", NULL, &behind_nops, 7, "recall" },
+	{ "an access two calls deep", "thunderx2", NULL, &two_deep, 7, "recall" },
+	{ "a return to the caller, which closes the window", "thunderx2", NULL, &returns_first, 7, "recall" },
+	{ "a callback the harness does not emulate", "thunderx2", NULL, &behind_unknown_cb, 7, "recall" },
 	{ 0 },
 };
 

@@ -14,12 +14,15 @@
 /* How one path out of a TTBR window ends. */
 enum eh_audit_end_kind {
 	EH_AUDIT_CLOSED,     /* ISB, ERET or an exception-generating instruction */
-	EH_AUDIT_INDIRECT,   /* BR, BLR or RET with no known target */
+	EH_AUDIT_INDIRECT,   /* BR, BLR, or RET of a register other than x30: no known target */
 	EH_AUDIT_EXTERN,     /* a branch to a symbol the object does not define */
 	EH_AUDIT_LEFT,       /* ran out of executable code, or into words that do not decode */
-	EH_AUDIT_BOUND,      /* EH_AUDIT_MAX_INSNS instructions followed without closing */
+	EH_AUDIT_BOUND,      /* EH_AUDIT_MAX_INSNS instructions followed without closing, too many
+	                        paths queued, or calls nested too deep */
 	EH_AUDIT_UNCERTAIN,  /* through a callback site the kernel may rewrite (EH_ALT_CB_UNCERTAIN):
 	                        what follows it cannot close the window */
+	EH_AUDIT_NO_CALLER,  /* RET of the window's own function, with callers the file does not hold:
+	                        none, or (a global in a relocatable object) others elsewhere */
 };
 
 /* How many distinct instructions one window may hold before the audit gives up on it. */
@@ -73,9 +76,11 @@ struct eh_audit {
  * symbol, a *.nvhe.o object, KVM's write_sysreg_el1() alternative) and from
  * the image's target (VHE when booted at EL2 on a CPU with it). From each
  * write to the regime the code runs in, follow the code: straight on, through
- * direct branches, both ways at conditional ones, into direct calls and back,
- * up to a context synchronisation event (Arm ARM: ISB, exception entry,
- * exception return).
+ * direct branches, both ways at conditional ones, into direct calls and back
+ * (a return stack), and from a RET of the window's own function to every
+ * return site of its callers (the file's calls, through tail calls), up to a
+ * context synchronisation event (Arm ARM: ISB, exception entry, exception
+ * return). Callers through function pointers are not known.
  */
 int eh_audit_run(struct eh_audit **out, const struct eh_image *img, struct eh_error *err);
 void eh_audit_free(struct eh_audit *a);
