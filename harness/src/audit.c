@@ -364,7 +364,8 @@ static int return_to_callers(struct walk *wk, uint64_t f, size_t *n)
 			else
 				hi = mid;
 		}
-		for (j = lo; j < wk->ncalls && wk->calls[j].target == funcs[k] && !rc; j++) {
+		for (j = lo; j < wk->ncalls && wk->calls[j].target == funcs[k] && !rc && wk->nqueued < MAX_QUEUED;
+		     j++) {
 			const struct call_edge *c = &wk->calls[j];
 			uint64_t g = function_start(wk->img->elf, c->site);
 			size_t m;
@@ -513,7 +514,7 @@ static int64_t mov_q_value(const struct walk *wk, uint64_t addr, unsigned rt, ui
 {
 	uint64_t v = 0, set = 0, a;
 
-	for (a = addr - 4; a >= lo && a < addr; a -= 4) {
+	for (a = addr - 4; a >= lo && a < addr && addr - a <= 4 * 4; a -= 4) {  /* MOVZ and 3 MOVKs */
 		uint32_t w = word_at(wk, a);
 		unsigned hw = (w >> 21) & 3;
 		uint64_t imm = (uint64_t)((w >> 5) & 0xffff) << (16 * hw);
@@ -535,10 +536,14 @@ static int64_t mov_q_value(const struct walk *wk, uint64_t addr, unsigned rt, ui
 	return -1;
 }
 
+/* How far before a TTBR write its function's write of HCR_EL2 is looked for. */
+#define E2H_LOOKBACK 256
+
 /*
  * Whether EL2 code at addr runs with HCR_EL2.E2H set: from the nearest write
- * of HCR_EL2 before it in its function (the hyp stub's __finalise_el2 sets
- * HCR_HOST_VHE_FLAGS with mov_q; msr hcr_el2; isb). 1 set, 0 clear, -1 unknown.
+ * of HCR_EL2 before it in its function, within E2H_LOOKBACK instructions (the
+ * hyp stub's __finalise_el2 sets HCR_HOST_VHE_FLAGS with mov_q; msr hcr_el2;
+ * isb, some 30 instructions before). 1 set, 0 clear, -1 unknown.
  */
 static int e2h_before(const struct walk *wk, uint64_t addr)
 {
@@ -546,7 +551,7 @@ static int e2h_before(const struct walk *wk, uint64_t addr)
 	const struct eh_elf_symbol *sym = eh_elf_symbol_at(wk->img->elf, addr, &off);
 	uint64_t lo = addr - off;
 
-	for (a = addr - 4; sym && a >= lo && a < addr; a -= 4) {
+	for (a = addr - 4; sym && a >= lo && a < addr && addr - a <= 4 * E2H_LOOKBACK; a -= 4) {
 		uint32_t w = word_at(wk, a);
 		int64_t v;
 
