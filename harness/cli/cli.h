@@ -9,6 +9,7 @@
 #include "eh/case.h"
 #include "eh/cpucaps.h"
 #include "eh/kconfig.h"
+#include "eh/model.h"
 #include "eh/report.h"
 #include "eh/run.h"
 #include "eh/text.h"
@@ -127,20 +128,24 @@ int cli_audit(int argc, char **argv);
 /* errata-harness exec FILE ...: argv[0] is "exec" (cli/exec.c). */
 int cli_exec(int argc, char **argv);
 
-/* The capability numbering and .config of audit and exec (cli/inputs.c). */
+/* The capability numbering, .config and boot mode of audit and exec (cli/inputs.c). */
 struct cli_inputs {
 	const struct eh_cpucaps *caps;
 	struct eh_cpucaps *owned_caps;
 	struct eh_kconfig *config;    /* NULL: every option on */
+	enum eh_boot boot;            /* --boot, EH_BOOT_EL2 unless given */
 };
 
-/* Exactly one of cpucaps (a header) and kernel (a built-in table); config optional. On bad
- * input print why, naming cmd and the file, and return EXIT_BAD_INPUT. */
+/* Exactly one of cpucaps (a header) and kernel (a built-in table); config and boot (a name
+ * of eh_boot_names) optional. On bad input print why, naming cmd and the file, and return
+ * EXIT_BAD_INPUT. */
 int cli_inputs_open(struct cli_inputs *in, const char *cmd, const char *cpucaps, const char *kernel,
-		    const char *config);
+		    const char *config, const char *boot);
+/* The help text of --boot, shared by audit and exec. */
+extern const char cli_boot_help[];
 void cli_inputs_close(struct cli_inputs *in);
-/* The help's paragraph on what an input file may be (eh/file.h limits); mem: exec's --mem too. */
-void cli_print_input_limits(FILE *f, bool mem);
+/* The help's paragraph on what an input file of cmd ("audit", "exec") may be (eh/file.h limits). */
+void cli_print_input_limits(FILE *f, const char *cmd);
 
 /* The width of text output to f: --width, else the terminal's when f is one, else EH_TEXT_WIDTH. */
 void cli_text_style(struct cli *cli, FILE *f);

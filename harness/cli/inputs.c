@@ -1,9 +1,18 @@
 /* The inputs audit and exec share: the capability numbering (a header or a built-in table) and a .config. */
+#include <string.h>
+
 #include "cli.h"
 
 #include "eh/cpucaps.h"
 #include "eh/file.h"
 #include "eh/kconfig.h"
+#include "eh/model.h"
+
+const char cli_boot_help[] =
+	"  --boot el2|nvhe|el1 how the kernel was booted (default el2): el2 a host, VHE where the\n"
+	"                      CPU has it (the kernel's default); nvhe a host with kvm-arm.mode=nvhe,\n"
+	"                      the kernel at EL1 and KVM's hyp code at EL2; el1 a guest kernel, where\n"
+	"                      KVM's code never runs\n";
 
 /* "2 GiB", "64 MiB": the limits are whole powers of 1024. */
 static const char *size_text(size_t n, char *buf, size_t len)
@@ -19,24 +28,42 @@ static const char *size_text(size_t n, char *buf, size_t len)
 	return buf;
 }
 
-void cli_print_input_limits(FILE *f, bool mem)
-{
-	char elf[32], config[32], cpucaps[32], image[32];
+/* Each input and its limit, and the commands that read it. */
+static const struct {
+	const char *what;
+	size_t max;
+	const char *cmds;     /* "audit exec" */
+} input_limits[] = {
+	{ "FILE", EH_FILE_MAX_ELF, "audit exec" },
+	{ "--config", EH_FILE_MAX_CONFIG, "audit exec" },
+	{ "--cpucaps", EH_FILE_MAX_CPUCAPS, "audit exec" },
+	{ "--suppress", EH_FILE_MAX_SUPPRESS, "audit" },
+	{ "--mem", EH_FILE_MAX_MEM, "exec" },
+};
 
-	fprintf(f, "\n  Every input is a regular file (not a directory, FIFO or device) of at most\n"
-		"  %s (FILE), %s (--config), %s (--cpucaps)%s%s%s; others are refused\n"
-		"  before they are read.\n", size_text(EH_FILE_MAX_ELF, elf, sizeof(elf)),
-		size_text(EH_FILE_MAX_CONFIG, config, sizeof(config)),
-		size_text(EH_FILE_MAX_CPUCAPS, cpucaps, sizeof(cpucaps)), mem ? ", " : "",
-		mem ? size_text(EH_FILE_MAX_MEM, image, sizeof(image)) : "", mem ? " (--mem)" : "");
+void cli_print_input_limits(FILE *f, const char *cmd)
+{
+	char size[32];
+	size_t i, n = 0;
+
+	fputs("\n  Every input is a regular file (not a directory, FIFO or device) of at most\n  ", f);
+	for (i = 0; i < sizeof(input_limits) / sizeof(input_limits[0]); i++)
+		if (strstr(input_limits[i].cmds, cmd))
+			fprintf(f, "%s%s (%s)", n++ ? ", " : "", size_text(input_limits[i].max, size, sizeof(size)),
+				input_limits[i].what);
+	fputs(";\n  others are refused before they are read.\n", f);
 }
 
 int cli_inputs_open(struct cli_inputs *in, const char *cmd, const char *cpucaps, const char *kernel,
-		    const char *config)
+		    const char *config, const char *boot)
 {
 	struct eh_error err = { 0 };
 
 	*in = (struct cli_inputs){ 0 };
+	if (boot && eh_boot_parse(boot, &in->boot)) {
+		fprintf(stderr, "errata-harness %s: --boot: '%s' is none of el2, nvhe, el1\n", cmd, boot);
+		return EXIT_BAD_INPUT;
+	}
 	if (!cpucaps == !kernel) {
 		fprintf(stderr, "errata-harness %s: give the capability numbering: --cpucaps HEADER or "
 			"--kernel VERSION, one of them\n", cmd);

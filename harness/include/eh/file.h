@@ -11,6 +11,7 @@
 #define EH_FILE_MAX_CONFIG ((size_t)64 << 20)   /* a .config */
 #define EH_FILE_MAX_CPUCAPS ((size_t)16 << 20)  /* a cpucaps.h */
 #define EH_FILE_MAX_MEM ((size_t)16 << 20)      /* an exec --mem image */
+#define EH_FILE_MAX_SUPPRESS ((size_t)16 << 20) /* an audit --suppress file */
 
 /*
  * Read path into *buf (eh_free it), *len bytes. Only a regular file of at most
