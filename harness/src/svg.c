@@ -229,7 +229,7 @@ static unsigned put_header(FILE *f, const struct layout *l, const struct eh_svg_
 	/* They happen as the image is mapped, before any instruction: a note, not a column. */
 	if (l->screened) {
 		snprintf(line, sizeof(line), "%zu instruction word%s Unicorn 2.0.1 cannot run became UDF #0 "
-			 "(the text trace says where)", l->screened, l->screened == 1 ? "" : "s");
+			 "(the text trace names those the run reached)", l->screened, l->screened == 1 ? "" : "s");
 		n += put_wrapped(f, 10, 20 + n * LINE_H, "class=\"bad\"", line, cols);
 	}
 	while (*p) {
