@@ -9,7 +9,7 @@ set -euo pipefail
 harness=${1:?usage: builtin-audit.sh ERRATA_HARNESS WORKDIR}
 work=${2:?usage: builtin-audit.sh ERRATA_HARNESS WORKDIR}
 here=$(cd "$(dirname "$0")" && pwd)
-failures=0
+. "$here/check.sh"
 
 start=$(date +%s)
 "$here/build-arm64.sh" "$work"
@@ -17,15 +17,6 @@ echo "# arm64-built-in.o ready in $(( $(date +%s) - start )) s"
 out=$(cd "$work/out" && pwd)
 obj=$out/arm64-built-in.o
 inputs=(--cpucaps "$out/cpucaps.h" --config "$out/config")
-
-check() {  # check NAME EXPECTED ACTUAL
-  if [ "$2" = "$3" ]; then
-    echo "ok - $1: $3"
-  else
-    echo "not ok - $1: expected $2, got $3"
-    failures=$((failures + 1))
-  fi
-}
 
 # What GNU objdump sees: the EL1 encodings of the TTBR writes (the EL12 ones also sit in replacement code).
 objdump_el1=$(aarch64-linux-gnu-objdump -d "$obj" | grep -cE $'\tmsr\tttbr[01]_el1, ' || true)

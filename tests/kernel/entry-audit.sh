@@ -9,22 +9,13 @@ set -euo pipefail
 harness=${1:?usage: entry-audit.sh ERRATA_HARNESS WORKDIR}
 work=${2:?usage: entry-audit.sh ERRATA_HARNESS WORKDIR}
 here=$(cd "$(dirname "$0")" && pwd)
-failures=0
+. "$here/check.sh"
 
 start=$(date +%s)
 "$here/build-entry.sh" "$work"
 echo "# kernel objects ready in $(( $(date +%s) - start )) s"
 out=$(cd "$work/out" && pwd)
 caps=(--cpucaps "$out/cpucaps.h")
-
-check() {  # check NAME EXPECTED ACTUAL
-  if [ "$2" = "$3" ]; then
-    echo "ok - $1: $3"
-  else
-    echo "not ok - $1: expected $2, got $3"
-    failures=$((failures + 1))
-  fi
-}
 
 # audit OUTFILE ARGS...: run the audit, keep its JSON, return its exit status.
 audit() {
