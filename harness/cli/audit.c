@@ -208,7 +208,7 @@ static void print_site_text(const struct audit_ctx *a, const struct eh_alt_site 
 	if (s->orig_len > 4)
 		printf(" (+%u more)", s->orig_len / 4 - 1);
 	if (s->state == EH_CAP_CONFIGURED_OUT)
-		printf(" [%s off]", eh_capability_find(s->cap_name)->config);
+		printf(" [%s off]", s->rule->config);
 	printf("\n");
 }
 

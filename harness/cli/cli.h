@@ -41,6 +41,8 @@ int cmd_run(struct cli *cli);
 int cmd_list_matrix(struct cli *cli);
 /* errata-harness audit FILE ...: argv[0] is "audit" (cli/audit.c). */
 int cli_audit(int argc, char **argv);
+/* errata-harness models ...: argv[0] is "models" (cli/models.c). */
+int cli_models(int argc, char **argv);
 /* errata-harness exec FILE ...: argv[0] is "exec" (cli/exec.c). */
 int cli_exec(int argc, char **argv);
 

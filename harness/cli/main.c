@@ -201,36 +201,6 @@ static int cmd_list(void)
 	return 0;
 }
 
-static int cmd_models(void)
-{
-	const struct eh_model *const *m;
-
-	for (m = eh_models; *m; m++) {
-		const struct eh_erratum *const *e;
-		const struct eh_capability *cap;
-		int none;
-
-		const struct eh_target target = { .model = *m };
-
-		printf("%s\n  %s\n  MIDR_EL1 0x%08x, %u thread%s per core\n", (*m)->name, (*m)->desc,
-		       (*m)->midr, (*m)->threads_per_core, (*m)->threads_per_core == 1 ? "" : "s");
-		printf("  errata:");
-		for (e = (*m)->errata; e && *e; e++)
-			printf(" %s%s", (*e)->id, (*e)->manifests && !(*e)->manifests(*m) ? " (not exposed)" : "");
-		if (!(*m)->errata || !(*m)->errata[0])
-			printf(" none");
-		printf("\n  detected capabilities (booted at EL2, every Kconfig option on):");
-		none = 1;
-		for (cap = eh_capabilities; cap->name; cap++)
-			if (cap->matches(cap, &target)) {
-				printf(" %s", cap->name);
-				none = 0;
-			}
-		printf("%s\n", none ? " none" : "");
-	}
-	return 0;
-}
-
 static void print_alternatives(struct eh_case_run *r)
 {
 	size_t i;
@@ -348,6 +318,8 @@ int main(int argc, char **argv)
 		return cli_audit(argc - 1, argv + 1);
 	if (!strcmp(cmd, "exec"))
 		return cli_exec(argc - 1, argv + 1);
+	if (!strcmp(cmd, "models"))
+		return cli_models(argc - 1, argv + 1);
 	rc = parse_options(argc - 1, argv + 1, &cli);
 	if (!rc)
 		rc = check_command_options(cmd, &cli);
@@ -355,8 +327,6 @@ int main(int argc, char **argv)
 		return rc;
 	if (!strcmp(cmd, "list"))
 		return cli.matrix ? cmd_list_matrix(&cli) : cmd_list();
-	if (!strcmp(cmd, "models"))
-		return cmd_models();
 	if (!strcmp(cmd, "run")) {
 		if (optind < argc - 1)
 			return usage_error("run: unexpected argument '%s'", argv[optind + 1]);

@@ -154,9 +154,9 @@ static const struct eh_cpucap linux_6_1[] = {
 };
 
 static const struct eh_cpucaps builtin[] = {
-	{ "linux-5.4", linux_5_4, sizeof(linux_5_4) / sizeof(linux_5_4[0]), 47, EH_ALT_CB_NCAPS },
+	{ "linux-5.4", "5.4", linux_5_4, sizeof(linux_5_4) / sizeof(linux_5_4[0]), 47, EH_ALT_CB_NCAPS },
 	/* 6.1 marks callbacks with ARM64_CB_BIT (asm/alternative-macros.h: ARM64_CB_SHIFT 15). */
-	{ "linux-6.1", linux_6_1, sizeof(linux_6_1) / sizeof(linux_6_1[0]), 85, EH_ALT_CB_BIT15 },
+	{ "linux-6.1", "6.1", linux_6_1, sizeof(linux_6_1) / sizeof(linux_6_1[0]), 85, EH_ALT_CB_BIT15 },
 };
 
 const char *const eh_cpucaps_builtin_versions[] = { "5.4", "6.1", NULL };
@@ -166,7 +166,7 @@ const struct eh_cpucaps *eh_cpucaps_builtin(const char *version)
 	size_t i;
 
 	for (i = 0; i < sizeof(builtin) / sizeof(builtin[0]); i++)
-		if (!strcmp(builtin[i].source + strlen("linux-"), version))
+		if (!strcmp(builtin[i].kernel, version))
 			return &builtin[i];
 	return NULL;
 }
@@ -378,6 +378,8 @@ int eh_cpucaps_parse(struct eh_cpucaps **out, const char *name, const char *text
 	 * callbacks take a cap"); before it a callback carried ARM64_NCAPS.
 	 */
 	o->t.cb_style = always_boot ? EH_ALT_CB_BIT15 : EH_ALT_CB_NCAPS;
+	/* A 5.x header is decided by the 5.4 rules, a 6.x one by 6.1's: the nearest versions with rules. */
+	o->t.kernel = always_boot ? "6.1" : "5.4";
 	*out = &o->t;
 	return 0;
 }

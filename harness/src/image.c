@@ -73,6 +73,11 @@ int eh_image_new(struct eh_image **out, const struct eh_elf *elf, const struct e
 		return eh_error_set(err, EH_ENOMEM, "%s: out of memory", elf->path);
 	img->elf = elf;
 	img->caps = caps;
+	img->rules = eh_cap_rules_find(caps->kernel);
+	if (!img->rules) {
+		rc = eh_error_set(err, EH_EINVAL, "%s: no capability rules for Linux %s", elf->path, caps->kernel);
+		goto fail;
+	}
 	img->data = eh_alloc((elf->nsections ? elf->nsections : 1) * sizeof(*img->data));
 	if (!img->data) {
 		rc = eh_error_set(err, EH_ENOMEM, "%s: out of memory", elf->path);
@@ -97,7 +102,7 @@ int eh_image_new(struct eh_image **out, const struct eh_elf *elf, const struct e
 	for (i = 0; i < img->nsites; i++) {
 		struct eh_alt_site *s = &img->sites[i];
 
-		s->state = s->cap_name ? eh_target_cap_state(target, s->cap_name) : EH_CAP_UNKNOWN;
+		s->state = s->cap_name ? eh_cap_decide(img->rules, target, s->cap_name, &s->rule) : EH_CAP_UNKNOWN;
 		/* Callbacks run kernel code at boot; they are listed, never emulated. */
 		if (s->callback || s->state != EH_CAP_DETECTED)
 			continue;

@@ -6,9 +6,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "eh/cap.h"
 #include "eh/cpucaps.h"
 #include "eh/elf.h"
-#include "eh/model.h"
 
 /* struct alt_instr (arch/arm64/include/asm/alternative.h, 5.x and 6.x): 12 bytes. */
 #define EH_ALT_ENTRY_SIZE 12
@@ -24,6 +24,7 @@ struct eh_alt_site {
 	bool callback;
 	bool applied;           /* filled in by eh_image_new */
 	enum eh_cap_state state; /* filled in by eh_image_new: why it is applied or not */
+	const struct eh_capability *rule;  /* filled in by eh_image_new: the rule that decided, NULL if unknown */
 };
 
 /*

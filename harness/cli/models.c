@@ -1,0 +1,286 @@
+/* errata-harness models: each CPU model's identity and ID registers, and the capabilities a kernel detects on it and why. */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "eh/cap.h"
+#include "eh/escape.h"
+#include "eh/kconfig.h"
+#include "eh/model.h"
+#include "eh/sysreg.h"
+
+struct models_opts {
+	const char *kernel, *boot, *config, *model;
+	bool rules, json;
+};
+
+static void models_help(FILE *f)
+{
+	const struct eh_cap_rules *const *r;
+	const struct eh_model *const *m;
+
+	fputs("usage: errata-harness models [--model M] [--kernel V] [--boot el2|nvhe|el1] [--config .config]\n"
+	      "       errata-harness models --rules [--kernel V] [--format text|json]\n"
+	      "\n"
+	      "Prints each CPU model: MIDR_EL1, REVIDR_EL1, threads, errata, every ID register the kernel\n"
+	      "reads (and where the values come from), and each capability kernel V detects on it when\n"
+	      "booted as --boot says, with the rule that detected it and what it read. --rules prints the\n"
+	      "kernel's rules instead: how each capability is detected (arm64_features[], arm64_errata[]).\n"
+	      "\n"
+	      "  --kernel V   the kernel version whose rules decide (default 6.1):", f);
+	for (r = eh_cap_rules_all; *r; r++)
+		fprintf(f, " %s", (*r)->kernel);
+	fputs("\n  --boot B     el2 (a host, VHE where the CPU has it; the default), nvhe\n"
+	      "               (kvm-arm.mode=nvhe), el1 (a guest)\n"
+	      "  --config F   the kernel's .config (default: every option on)\n"
+	      "\nmodels:", f);
+	for (m = eh_models; *m; m++)
+		fprintf(f, " %s", (*m)->name);
+	fputs("\n", f);
+}
+
+static int bad(const char *fmt, const char *arg)
+{
+	fputs("errata-harness models: ", stderr);
+	fprintf(stderr, fmt, arg);
+	fputs("\n", stderr);
+	return EXIT_BAD_INPUT;
+}
+
+static int parse_args(int argc, char **argv, struct models_opts *o)
+{
+	static const struct option opts[] = {
+		{ "model", required_argument, NULL, 'm' },
+		{ "kernel", required_argument, NULL, 'k' },
+		{ "boot", required_argument, NULL, 'b' },
+		{ "config", required_argument, NULL, 'C' },
+		{ "rules", no_argument, NULL, 'r' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	int c;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'm': o->model = optarg; break;
+		case 'k': o->kernel = optarg; break;
+		case 'b': o->boot = optarg; break;
+		case 'C': o->config = optarg; break;
+		case 'r': o->rules = true; break;
+		case 'f':
+			if (strcmp(optarg, "text") && strcmp(optarg, "json"))
+				return bad("--format: '%s' is neither text nor json", optarg);
+			o->json = !strcmp(optarg, "json");
+			break;
+		case 'h': models_help(stdout); return -1;
+		default:
+			return bad("%s: unknown option or missing argument (see models --help)", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return bad("unexpected argument '%s'", argv[optind]);
+	if (o->json && !o->rules)
+		return bad("%s", "--format json is for --rules");
+	if (o->rules && (o->model || o->boot || o->config))
+		return bad("%s", "--rules takes only --kernel and --format");
+	return 0;
+}
+
+/* text on lines of at most 80 columns, each starting with indent spaces, broken at spaces. */
+static void print_wrapped(unsigned indent, const char *text)
+{
+	const unsigned width = 80 - indent;
+
+	while (*text) {
+		size_t n = strlen(text), cut = n;
+
+		if (n > width) {
+			for (cut = width; cut > 0 && text[cut] != ' '; cut--)
+				;
+			if (!cut)
+				cut = width;
+		}
+		printf("%*s%.*s\n", (int)indent, "", (int)cut, text);
+		text += cut;
+		while (*text == ' ')
+			text++;
+	}
+}
+
+/* Each capability once, in the order of its first entry. */
+static bool first_entry(const struct eh_cap_rules *rules, const struct eh_capability *c)
+{
+	const struct eh_capability *e;
+
+	for (e = rules->caps; e != c; e++)
+		if (!strcmp(e->name, c->name))
+			return false;
+	return true;
+}
+
+static void print_model(const struct eh_model *m, const struct eh_cap_rules *rules, const struct eh_target *t,
+			const char *config)
+{
+	const struct eh_erratum *const *e;
+	const struct eh_id_reg *r;
+	const struct eh_capability *c, *rule;
+	char name[32], why[512];
+	unsigned n = 0, total = 0;
+
+	printf("%s\n  %s\n  MIDR_EL1 0x%08x, REVIDR_EL1 0x%08x, %u thread%s per core\n", m->name, m->desc, m->midr,
+	       m->revidr, m->threads_per_core, m->threads_per_core == 1 ? "" : "s");
+	printf("  errata:");
+	for (e = m->errata; e && *e; e++)
+		printf(" %s%s", (*e)->id, (*e)->manifests && !(*e)->manifests(m) ? " (not exposed)" : "");
+	printf("%s\n  ID registers (%s):\n", m->errata && m->errata[0] ? "" : " none", m->id_source);
+	for (r = m->id_regs; r && r->reg; r++)
+		printf("    %-18s 0x%016" PRIx64 "\n", eh_sysreg_name(r->reg, name, sizeof(name)), r->value);
+	for (c = rules->caps; c->name; c++) {
+		if (!first_entry(rules, c))
+			continue;
+		total++;
+		n += eh_cap_decide(rules, t, c->name, NULL) == EH_CAP_DETECTED;
+	}
+	printf("  capabilities Linux %s detects booted at %s, %s (%u of %u):\n", rules->kernel,
+	       eh_boot_names[t->boot], config ? config : "every Kconfig option on", n, total);
+	for (c = rules->caps; c->name; c++)
+		if (first_entry(rules, c) && eh_cap_decide(rules, t, c->name, &rule) == EH_CAP_DETECTED)
+		{
+			printf("    %s\n", c->name);
+			print_wrapped(6, eh_cap_explain(rule, t, why, sizeof(why)));
+		}
+}
+
+static void print_rules_text(const struct eh_cap_rules *rules)
+{
+	const struct eh_capability *c;
+	char why[1024], line[1200];
+
+	printf("Linux %s capability rules, arm64_features[] then arm64_errata[]:\n", rules->kernel);
+	for (c = rules->caps; c->name; c++) {
+		snprintf(line, sizeof(line), "%s scope, %s()%s%s: %s", eh_cap_scope_name(c->type), c->kernel_matches,
+			 c->config ? ", " : "", c->config ? c->config : "", eh_cap_explain(c, NULL, why, sizeof(why)));
+		printf("%s\n", c->name);
+		print_wrapped(2, line);
+	}
+}
+
+static void json_field(const char *key, const char *value)
+{
+	printf(",\"%s\":", key);
+	if (value)
+		eh_json_puts(stdout, value);
+	else
+		printf("null");
+}
+
+static void print_midr_json(const struct eh_midr_range *r)
+{
+	printf("[");
+	for (; r && r->model; r++) {
+		printf("{\"cpu\":");
+		eh_json_puts(stdout, r->cpu);
+		printf(",\"model\":\"0x%08x\",\"from\":[%u,%u],\"to\":[%u,%u]", r->model, r->var_min, r->rev_min,
+		       r->var_max, r->rev_max);
+		json_field("config", r->config);
+		printf("}%s", r[1].model ? "," : "");
+	}
+	printf("]");
+}
+
+/* One rule as JSON: what tests/kernel/ compares with the kernel's source. */
+static void print_rule_json(const struct eh_capability *c)
+{
+	char name[32], why[1024];
+	const struct eh_capability *e;
+
+	printf("{\"name\":");
+	if (c->name)
+		eh_json_puts(stdout, c->name);
+	else
+		printf("null");  /* an entry of a match list */
+	json_field("desc", c->desc);
+	json_field("config", c->config);
+	printf(",\"type\":%u", (unsigned)c->type);
+	json_field("kernel_matches", c->kernel_matches);
+	if (c->field.reg)
+		printf(",\"field\":{\"reg\":\"%s\",\"name\":\"%s\",\"shift\":%u,\"width\":%u,\"signed\":%s,\"min\":%d}",
+		       eh_sysreg_name(c->field.reg, name, sizeof(name)), c->field.name, c->field.shift, c->field.width,
+		       c->field.sign ? "true" : "false", c->field.min);
+	if (c->midr) {
+		printf(",\"midr\":");
+		print_midr_json(c->midr);
+	}
+	if (c->fixed && c->fixed->revidr_mask)
+		printf(",\"fixed\":{\"variant\":%u,\"revision\":%u,\"revidr_mask\":\"0x%x\"}", c->fixed->var,
+		       c->fixed->rev, c->fixed->revidr_mask);
+	if (c->any) {
+		printf(",\"any\":[");
+		for (e = c->any; e->matches; e++) {
+			print_rule_json(e);
+			printf("%s", e[1].matches ? "," : "");
+		}
+		printf("]");
+	}
+	json_field("rule", eh_cap_explain(c, NULL, why, sizeof(why)));
+	json_field("assumed", c->assumed);
+	printf("}");
+}
+
+static void print_rules_json(const struct eh_cap_rules *rules)
+{
+	const struct eh_capability *c;
+
+	printf("{\"kernel\":\"%s\",\"rules\":[", rules->kernel);
+	for (c = rules->caps; c->name; c++) {
+		print_rule_json(c);
+		printf("%s", c[1].name ? ",\n" : "");
+	}
+	printf("]}\n");
+}
+
+int cli_models(int argc, char **argv)
+{
+	struct models_opts o = { 0 };
+	struct eh_target t = { 0 };
+	const struct eh_cap_rules *rules;
+	const struct eh_model *const *m;
+	struct eh_kconfig *config = NULL;
+	struct eh_error err = { 0 };
+	int rc = parse_args(argc, argv, &o);
+
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	rules = eh_cap_rules_find(o.kernel ? o.kernel : "6.1");
+	if (!rules)
+		return bad("--kernel: no capability rules for '%s' (see models --help)", o.kernel);
+	if (o.rules) {
+		if (o.json)
+			print_rules_json(rules);
+		else
+			print_rules_text(rules);
+		return 0;
+	}
+	if (o.boot && eh_boot_parse(o.boot, &t.boot))
+		return bad("--boot: '%s' is not el2, nvhe or el1", o.boot);
+	if (o.model && !eh_model_find(o.model))
+		return bad("unknown model '%s' (see models --help)", o.model);
+	if (o.config && eh_kconfig_open(&config, o.config, &err)) {
+		fprintf(stderr, "errata-harness models: %s\n", err.msg);
+		return EXIT_BAD_INPUT;
+	}
+	t.config = config;
+	for (m = eh_models; *m; m++) {
+		if (o.model && strcmp(o.model, (*m)->name))
+			continue;
+		t.model = *m;
+		print_model(*m, rules, &t, o.config);
+	}
+	eh_kconfig_free(config);
+	return 0;
+}
