@@ -18,9 +18,14 @@ static bool tx2_219_manifests(const struct eh_model *model)
  */
 static void tx2_219_on_event(struct eh_machine *m, const struct eh_event *ev)
 {
+	struct eh_culprit culprit;
+
 	if (ev->kind != EH_EV_WINDOW_CLOSE || !ev->count)
 		return;
-	eh_machine_inject_abort(m, (unsigned)(eh_machine_random(m) % eh_machine_threads(m)), ev);
+	culprit = (struct eh_culprit){
+		.thread = ev->thread, .pc = ev->value, .va = ev->addr, .flags = ev->aflags,
+	};
+	eh_machine_inject_abort(m, (unsigned)(eh_machine_random(m) % eh_machine_threads(m)), &culprit);
 }
 
 const struct eh_erratum eh_erratum_tx2_219 = {

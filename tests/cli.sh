@@ -68,5 +68,24 @@ expect "replay vse after: the trap stays in the fast path" 0 "the hypervisor's E
 if grep -q 'SLOW PATH' <<<"$vsea"; then echo "not ok - vse after reaches the slow path"; failures=$((failures + 1));
 else echo "ok - vse after never reaches the slow path"; fi
 
+# Text for terminals and CI logs: every line of run, --by-commit and --mutants within 80 columns by
+# default, whatever the evidence; -v puts the evidence under each line; --width changes the limit.
+fits() {  # fits WHAT COLUMNS CMD...: every line of CMD's output within COLUMNS
+	local what=$1 cols=$2 long
+	shift 2
+	long=$("$@" | awk -v c="$cols" 'length($0) > c' | head -3)
+	if [ -z "$long" ]; then echo "ok - $what"; else echo "not ok - $what: $long"; failures=$((failures + 1)); fi
+}
+fits "run fits 80 columns" 80 "$eh" run
+fits "run -v fits 80 columns" 80 "$eh" run -v --case tx2-219-prfm
+fits "run --by-commit fits 80 columns" 80 "$eh" run --by-commit
+fits "run --mutants fits 80 columns" 80 "$eh" run --mutants --case tx2-219-prfm
+fits "--width 60 is kept" 60 "$eh" run --width 60 --case par-el1
+expect "-v: the evidence under each line" 0 '^     window opened at tramp_entry_after_kaslr\+0x18' \
+  "$eh" run -v --case tx2-219-prfm --variant after-kaslr --model thunderx2
+expect "--width 0: no limit, the evidence of a failure whole" 1 'did not complete: instruction budget exhausted at tramp_entry_after_kaslr\+0x10: add x30, x30, #2, lsl #12$' \
+  "$eh" run --width 0 --case tx2-219-prfm --variant after-kaslr --model thunderx2 --budget 3
+expect "--width x is bad usage" 2 "--width: 'x' is not" "$eh" run --width x
+
 echo "# $failures failed"
 [ "$failures" -eq 0 ]

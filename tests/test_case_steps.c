@@ -1,8 +1,9 @@
-/* A case's steps: symbols run one after the other on thread 0 before the variant's entry. */
+/* A case's steps and ends: symbols run one after the other before the entry, and a run that does not end as declared is incomplete. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "eh/case.h"
@@ -39,18 +40,47 @@ static const struct eh_expect expect[] = {
 
 static const struct eh_case stepped = {
 	.id = "stepped", .object = "engine-tests.elf", .variants = variants, .expect = expect,
-	.steps = steps, .judge = judge,
+	.steps = steps, .ends = EH_END_RETURN, .judge = judge,
+};
+
+/* A case whose entry ends at a symbol it reaches, not by returning. */
+static const struct eh_variant ending_variants[] = {
+	{ "reaches", "falls through into reached_end", "to_the_end" },
+	{ "returns", "returns without passing reached_end: not its declared end", "read_ids" },
+	{ "spins", "never gets there", "spin" },
+	{ 0 },
+};
+
+static const struct eh_expect ending_expect[] = {
+	{ "reaches", "cortex-a72", EH_VERDICT_FIXED },
+	{ "returns", "cortex-a72", EH_VERDICT_FIXED },
+	{ "spins", "cortex-a72", EH_VERDICT_FIXED },
+	{ 0 },
+};
+
+static const struct eh_case ending = {
+	.id = "ending", .object = "engine-tests.elf", .variants = ending_variants, .expect = ending_expect,
+	.ends = EH_END_SYMBOL, .end_symbol = "reached_end", .judge = judge,
 };
 
 struct row {
+	const struct eh_case *c;
 	const char *variant;
 	const char *const started[4];  /* the symbols started, in order */
+	enum eh_verdict outcome;
+	const char *why;               /* incomplete: what the evidence says */
 };
 
 static const struct row rows[] = {
-	{ "in-order", { "read_ids", "el2_roundtrip", "read_ids" } },
-	{ "stops", { "read_ids", "svc_no_vectors" } },
-	{ "none", { "read_ids" } },
+	{ &stepped, "in-order", { "read_ids", "el2_roundtrip", "read_ids" }, EH_VERDICT_FIXED },
+	{ &stepped, "stops", { "read_ids", "svc_no_vectors" }, EH_VERDICT_INCOMPLETE,
+	  "set-up step: svc_no_vectors did not complete: exception not taken to a vector at svc_no_vectors+0x4" },
+	{ &stepped, "none", { "read_ids" }, EH_VERDICT_FIXED },
+	{ &ending, "reaches", { "to_the_end" }, EH_VERDICT_FIXED },
+	{ &ending, "returns", { "read_ids" }, EH_VERDICT_INCOMPLETE,
+	  "read_ids did not complete: it returned to the harness" },
+	{ &ending, "spins", { "spin" }, EH_VERDICT_INCOMPLETE,
+	  "spin did not complete: instruction budget exhausted at spin+0x0" },
 };
 
 static void run_row(void **state)
@@ -63,9 +93,12 @@ static void run_row(void **state)
 	unsigned n = 0;
 	size_t i;
 
-	if (eh_case_run(&run, &stepped, eh_case_variant(&stepped, r->variant), eh_model_find("cortex-a72"),
-			&opts, &err))
+	if (eh_case_run(&run, r->c, eh_case_variant(r->c, r->variant), eh_model_find("cortex-a72"), &opts, &err))
 		fail_msg("%s: %s", r->variant, err.msg);
+	if (run->outcome.verdict != r->outcome || (r->why && !strstr(run->outcome.evidence, r->why)) ||
+	    run->pass != (r->outcome == EH_VERDICT_FIXED))
+		fail_msg("%s: %s (pass %d): %s", r->variant, eh_verdict_name(run->outcome.verdict), run->pass,
+			 run->outcome.evidence);
 	tr = eh_machine_trace(run->machine);
 	for (i = 0; i < tr->n; i++) {
 		uint64_t want = 0;

@@ -1,4 +1,4 @@
-/* Tests of case hibernate-alloc: allocation names, the NULL-table slot and run endings against values worked by hand. */
+/* Tests of case hibernate-alloc: the NULL-table slot, run endings and each variant run, against values worked by hand. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,21 +9,6 @@
 
 #include "../cases/hibernate-alloc/hibernate_alloc.h"
 #include "eh/case.h"
-
-struct what_row {
-	unsigned k;
-	const char *want;
-};
-
-static void run_what_row(void **state)
-{
-	const struct what_row *row = *state;
-
-	assert_string_equal(eh_hibernate_alloc_what(row->k), row->want);
-}
-
-#define WHAT_ROW(name_, ...) \
-	{ .name = name_, .test_func = run_what_row, .initial_state = &(struct what_row){ __VA_ARGS__ } }
 
 struct slot_row {
 	uint64_t va, want;
@@ -85,12 +70,6 @@ static void run_case_row(void **state)
 	{ .name = name_, .test_func = run_case_row, .initial_state = &(struct case_row){ __VA_ARGS__ } }
 
 static const struct CMUnitTest tests[] = {
-	/* create_safe_exec_page: the page first, then the tables from the top level down. */
-	WHAT_ROW("allocation 1 is the page for the code", .k = 1, .want = "the page for the code"),
-	WHAT_ROW("allocation 2 is the top-level table", .k = 2, .want = "the top-level table"),
-	WHAT_ROW("allocation 3 is the level 1 table", .k = 3, .want = "the level 1 table"),
-	WHAT_ROW("allocation 5 is the last-level table", .k = 5, .want = "the level 3 table"),
-	WHAT_ROW("allocation 6 is past the walk", .k = 6, .want = "an allocation past the walk"),
 	/* VA[47:39] times 8. */
 	SLOT_ROW("kernel image address: index 256", .va = 0xffff800008010000, .want = 0x800),
 	SLOT_ROW("low user address: index 0", .va = 0x0000000012345000, .want = 0),

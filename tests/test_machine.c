@@ -33,11 +33,11 @@ static int unload(void **state)
 	return 0;
 }
 
-/* Run symbol on thread 0 of model with x0 = arg; the machine stays for inspection. */
-static struct eh_machine *run_symbol(struct eh_image **img, const char *model, const char *symbol,
-				     uint64_t arg, uint64_t budget)
+/* Run symbol on thread 0 of model with x0 = arg and seed; the machine stays for inspection. */
+static struct eh_machine *run_seeded(struct eh_image **img, const char *model, const char *symbol,
+				     uint64_t arg, uint64_t budget, uint64_t seed)
 {
-	struct eh_machine_opts opts = { .seed = 1, .budget = budget };
+	struct eh_machine_opts opts = { .seed = seed, .budget = budget };
 	struct eh_machine *m;
 	struct eh_error err = { 0 };
 	uint64_t entry;
@@ -49,6 +49,12 @@ static struct eh_machine *run_symbol(struct eh_image **img, const char *model, c
 	    eh_machine_start(m, 0, entry, &arg, 1, &err) || eh_machine_run(m, &err))
 		fail_msg("%s on %s: %s", symbol, model, err.msg);
 	return m;
+}
+
+static struct eh_machine *run_symbol(struct eh_image **img, const char *model, const char *symbol,
+				     uint64_t arg, uint64_t budget)
+{
+	return run_seeded(img, model, symbol, arg, budget, 1);
 }
 
 static const struct eh_event *find_event(const struct eh_machine *m, enum eh_event_kind kind,
@@ -73,6 +79,7 @@ struct window_row {
 
 static const struct window_row window_rows[] = {
 	{ "win_isb", EH_INSN_ISB, 2, 1, 1, EH_STOP_RETURNED },
+	{ "win_store", EH_INSN_ISB, 2, 1, 1, EH_STOP_RETURNED },
 	{ "win_eret", EH_INSN_ERET, 1, 1, 0, EH_STOP_RETURNED },
 	{ "win_exception", EH_INSN_EXC_GEN, 1, 1, 0, EH_STOP_RETURNED },
 };
@@ -120,6 +127,56 @@ static void test_exception_entry_registers(void **state)
 	assert_int_equal(elr, ev->pc);  /* the preferred return: the instruction after the SVC */
 	eh_machine_free(m);
 	eh_image_free(img);
+}
+
+/*
+ * The spurious abort erratum 219 injects is reported as a Data Abort reports the access it
+ * blames (Arm ARM, ESR_ELx ISS for Data Aborts): FAR its virtual address, WnR set for a
+ * store, DFSC translation fault level 3. A seed that picks thread 0 as the victim shows it.
+ */
+struct abort_row {
+	const char *symbol;
+	int64_t offset;         /* the first access in the window, from the stack pointer */
+	bool wnr;
+};
+
+static const struct abort_row abort_rows[] = {
+	{ "win_isb", -16, false },
+	{ "win_store", -8, true },
+};
+
+static void test_injected_abort_registers(void **state)
+{
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(abort_rows) / sizeof(abort_rows[0]); i++) {
+		const struct abort_row *r = &abort_rows[i];
+		const uint64_t sp = EH_STACK_TOP;  /* thread 0's */
+		const struct eh_event *inject = NULL, *exc = NULL;
+		struct eh_image *img;
+		struct eh_machine *m = NULL;
+		uint64_t seed;
+
+		for (seed = 1; seed < 64 && !exc; seed++) {
+			if (m) {
+				eh_machine_free(m);
+				eh_image_free(img);
+			}
+			m = run_seeded(&img, "thunderx2", r->symbol, 0x4000, 0, seed);
+			inject = find_event(m, EH_EV_INJECT, 0);
+			exc = inject && inject->victim == 0 ? find_event(m, EH_EV_EXCEPTION, 0) : NULL;
+		}
+		if (!exc)
+			fail_msg("%s: no seed below 64 injects the abort into thread 0", r->symbol);
+		if (inject->addr != sp + r->offset || exc->addr != sp + r->offset ||
+		    exc->esr != ((0x25ull << 26) | (1u << 25) | (r->wnr ? 1u << 6 : 0) | 0x07))
+			fail_msg("%s: culprit address 0x%llx, FAR 0x%llx (expected 0x%llx), ESR 0x%llx", r->symbol,
+				 (unsigned long long)inject->addr, (unsigned long long)exc->addr,
+				 (unsigned long long)(sp + r->offset), (unsigned long long)exc->esr);
+		eh_machine_free(m);
+		eh_image_free(img);
+	}
 }
 
 struct stop_row {
@@ -234,6 +291,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_window_closers),
 		cmocka_unit_test(test_exception_entry_registers),
+		cmocka_unit_test(test_injected_abort_registers),
 		cmocka_unit_test(test_stop_conditions),
 		cmocka_unit_test(test_identity_from_model),
 		cmocka_unit_test(test_virtual_el2),

@@ -1,4 +1,4 @@
-/* zfr0-raz's reference computations: the kernel's ZFR0 sanitising and the architecture's RAZ rule, against hand-worked values. */
+/* zfr0-raz's reference computations: the snippet's field tables through the kernel's sanitising, and the architecture's RAZ rule, against hand-worked values. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,7 +19,7 @@
 
 struct row {
 	const char *name;
-	bool fixed;            /* which table */
+	const char *table;     /* the snippet's symbol */
 	const char *config;
 	uint64_t hw;
 	uint64_t user;         /* what EL0 reads through that table */
@@ -27,26 +27,52 @@ struct row {
 };
 
 static const struct row rows[] = {
-	{ "before, SVE off, SVE2 CPU", false, SVE_OFF, SVE2_ALL, SVE2_ALL, 0 },
-	{ "after, SVE off, SVE2 CPU", true, SVE_OFF, SVE2_ALL, 0, 0 },
-	{ "before, SVE on, SVE2 CPU", false, SVE_ON, SVE2_ALL, SVE2_ALL, SVE2_ALL },
-	{ "after, SVE on, SVE2 CPU", true, SVE_ON, SVE2_ALL, SVE2_ALL, SVE2_ALL },
-	{ "before, SVE on, unknown bits hidden", false, SVE_ON, SVE2_UNKNOWN_BITS, SVE2_ALL, SVE2_ALL },
-	{ "after, SVE on, unknown bits hidden", true, SVE_ON, SVE2_UNKNOWN_BITS, SVE2_ALL, SVE2_ALL },
+	{ "before, SVE off, SVE2 CPU", "ftr_id_aa64zfr0_before", SVE_OFF, SVE2_ALL, SVE2_ALL, 0 },
+	{ "after, SVE off, SVE2 CPU", "ftr_id_aa64zfr0_after", SVE_OFF, SVE2_ALL, 0, 0 },
+	{ "before, SVE on, SVE2 CPU", "ftr_id_aa64zfr0_before", SVE_ON, SVE2_ALL, SVE2_ALL, SVE2_ALL },
+	{ "after, SVE on, SVE2 CPU", "ftr_id_aa64zfr0_after", SVE_ON, SVE2_ALL, SVE2_ALL, SVE2_ALL },
+	{ "before, SVE on, unknown bits hidden", "ftr_id_aa64zfr0_before", SVE_ON, SVE2_UNKNOWN_BITS,
+	  SVE2_ALL, SVE2_ALL },
+	{ "after, SVE on, unknown bits hidden", "ftr_id_aa64zfr0_after", SVE_ON, SVE2_UNKNOWN_BITS,
+	  SVE2_ALL, SVE2_ALL },
 	/* Only SM4 (43:40 = 1): 0x100 << 32. */
-	{ "before, SVE off, SM4 alone", false, SVE_OFF, 0x0000010000000000ull, 0x0000010000000000ull, 0 },
-	{ "before, SVE off, no SVE", false, SVE_OFF, 0, 0, 0 },
-	{ "after, SVE on, no SVE", true, SVE_ON, 0, 0, 0 },
+	{ "before, SVE off, SM4 alone", "ftr_id_aa64zfr0_before", SVE_OFF, 0x0000010000000000ull,
+	  0x0000010000000000ull, 0 },
+	{ "before, SVE off, no SVE", "ftr_id_aa64zfr0_before", SVE_OFF, 0, 0, 0 },
+	{ "after, SVE on, no SVE", "ftr_id_aa64zfr0_after", SVE_ON, 0, 0, 0 },
+	/* Every bit set: the tables must expose exactly SVEver, AES, BitPerm, SHA3 and SM4. */
+	{ "before, SVE on, every bit set", "ftr_id_aa64zfr0_before", SVE_ON, ~0ull, 0x00000f0f000f00ffull,
+	  0x00000f0f000f00ffull },
+	{ "after, SVE off, every bit set", "ftr_id_aa64zfr0_after", SVE_OFF, ~0ull, 0, 0 },
 };
+
+static struct eh_elf *snippet;
+
+static int open_snippet(void **state)
+{
+	(void)state;
+	return eh_elf_open(&snippet, EH_CASES_DIR "/zfr0-raz.elf", NULL);
+}
+
+static int close_snippet(void **state)
+{
+	(void)state;
+	eh_elf_free(snippet);
+	return 0;
+}
 
 static void run_row(void **state)
 {
 	const struct row *r = *state;
+	struct eh_ftr_field table[EH_ZFR0_FIELDS_MAX];
 	struct eh_kconfig *config;
+	struct eh_error err = { 0 };
 	uint64_t user, required;
 
+	if (eh_zfr0_read_table(snippet, r->table, table, &err))
+		fail_msg("%s: %s", r->name, err.msg);
 	assert_int_equal(eh_kconfig_parse(&config, r->name, r->config, strlen(r->config), NULL), 0);
-	user = eh_zfr0_user_value(r->fixed ? eh_zfr0_fields_after : eh_zfr0_fields_before, r->hw, config);
+	user = eh_zfr0_user_value(table, r->hw, config);
 	required = eh_zfr0_required(r->hw, config);
 	eh_kconfig_free(config);
 	if (user != r->user || required != r->required)
@@ -56,22 +82,17 @@ static void run_row(void **state)
 			 (unsigned long long)r->required);
 }
 
-/* The tables hold the five 4-bit fields of the Arm ARM at their shifts, and nothing else. */
-static void test_tables_cover_known_fields(void **state)
+/* A table the snippet does not have, or one without its end entry, is bad input that names it. */
+static void test_bad_table(void **state)
 {
-	const struct eh_ftr_field *const tables[] = { eh_zfr0_fields_before, eh_zfr0_fields_after };
-	unsigned i;
+	struct eh_ftr_field table[EH_ZFR0_FIELDS_MAX];
+	struct eh_error err = { 0 };
 
 	(void)state;
-	for (i = 0; i < 2; i++) {
-		const struct eh_ftr_field *f;
-		uint64_t mask = 0;
-
-		for (f = tables[i]; f->name; f++)
-			mask |= ((1ull << f->width) - 1) << f->shift;
-		assert_int_equal(mask, EH_ZFR0_KNOWN_FIELDS);
-	}
-	assert_int_equal(EH_ZFR0_KNOWN_FIELDS, 0xfull | 0xfull << 4 | 0xfull << 16 | 0xfull << 32 | 0xfull << 40);
+	assert_int_equal(eh_zfr0_read_table(snippet, "zfr0_read_el0", table, &err), EH_EINPUT);
+	assert_non_null(strstr(err.msg, "zfr0_read_el0"));
+	assert_int_equal(eh_zfr0_read_table(snippet, "no_such_table", table, &err), EH_EINPUT);
+	assert_non_null(strstr(err.msg, "no_such_table"));
 }
 
 int main(void)
@@ -82,6 +103,6 @@ int main(void)
 	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
 		tests[n++] = (struct CMUnitTest){ .name = rows[i].name, .test_func = run_row,
 						  .initial_state = (void *)&rows[i] };
-	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_tables_cover_known_fields);
-	return _cmocka_run_group_tests("zfr0-raz", tests, n, NULL, NULL);
+	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_bad_table);
+	return _cmocka_run_group_tests("zfr0-raz", tests, n, open_snippet, close_snippet);
 }

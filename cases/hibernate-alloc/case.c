@@ -29,6 +29,14 @@ static const struct eh_expect expect[] = {
 	{ 0 },
 };
 
+static const struct eh_mutant mutants[] = {
+	{ "no-null-check", "EH_MUTANT_NO_NULL_CHECK",
+	  "`after` without the check of the top-level table: its failure is read through NULL again",
+	  (const struct eh_row[]){ { "after", NULL }, { 0 } } },
+	{ "nop", "EH_MUTANT_NOP", "a NOP after the top-level allocation: nothing changes" },
+	{ 0 },
+};
+
 const char *eh_hibernate_alloc_what(unsigned k)
 {
 	static const char *const what[EH_HIB_ALLOCATIONS + 1] = {
@@ -195,6 +203,8 @@ const struct eh_case eh_case_hibernate_alloc = {
 	.object = "hibernate-alloc.elf",
 	.variants = variants,
 	.expect = expect,
+	.ends = EH_END_RETURN | EH_END_FAULT,
+	.mutants = mutants,
 	.hooks = &hib_hooks,
 	.run = hib_run,
 };

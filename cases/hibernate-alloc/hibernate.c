@@ -141,8 +141,13 @@ static noinline int create_safe_exec_page_after(const void *src_start, u64 lengt
 		return -ENOMEM;
 	copy_text(dst, src_start, length);
 	trans_pgd = allocator(mask);
+#ifndef EH_MUTANT_NO_NULL_CHECK			/* mutant: the fix's check removed */
 	if (!trans_pgd)
 		return -ENOMEM;
+#endif
+#ifdef EH_MUTANT_NOP
+	asm volatile("nop");			/* mutant: neutral */
+#endif
 	pgdp = pgd_offset_raw(trans_pgd, dst_addr);
 	rc = map_below(pgdp, dst_addr, dst, allocator, mask);
 	if (!rc)

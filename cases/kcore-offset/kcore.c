@@ -18,6 +18,12 @@ typedef unsigned long u64;
 #define generic_kc_vaddr_to_offset(v)	((v) - PAGE_OFFSET)
 #define generic_kc_offset_to_vaddr(o)	((o) + PAGE_OFFSET)
 
+#ifdef EH_MUTANT_NOP
+#define MUTANT_NOP() asm volatile("nop")	/* mutant: neutral */
+#else
+#define MUTANT_NOP() do { } while (0)
+#endif
+
 /* Room for the addresses and both results; the harness splits it in three equal parts. */
 u64 kcore_buf[3 * 64];
 
@@ -33,12 +39,21 @@ void kcore_##variant##_va##VA_BITS(const u64 *vaddr, u64 *offset, u64 *back, u64
 											\
 	(void)PAGE_OFFSET;								\
 	for (i = 0; i < n; i++) {							\
+		MUTANT_NOP();								\
 		offset[i] = to_offset(vaddr[i]);					\
 		back[i] = to_vaddr(offset[i]);						\
 	}										\
 }
 
-DEFINE_KCORE(before, 48, arm64_kc_vaddr_to_offset, arm64_kc_offset_to_vaddr)
-DEFINE_KCORE(before, 52, arm64_kc_vaddr_to_offset, arm64_kc_offset_to_vaddr)
-DEFINE_KCORE(after, 48, generic_kc_vaddr_to_offset, generic_kc_offset_to_vaddr)
-DEFINE_KCORE(after, 52, generic_kc_vaddr_to_offset, generic_kc_offset_to_vaddr)
+#ifdef EH_MUTANT_MACROS_SWAPPED			/* mutant: each variant runs the other's macros */
+#define BEFORE(what) generic_##what
+#define AFTER(what) arm64_##what
+#else
+#define BEFORE(what) arm64_##what
+#define AFTER(what) generic_##what
+#endif
+
+DEFINE_KCORE(before, 48, BEFORE(kc_vaddr_to_offset), BEFORE(kc_offset_to_vaddr))
+DEFINE_KCORE(before, 52, BEFORE(kc_vaddr_to_offset), BEFORE(kc_offset_to_vaddr))
+DEFINE_KCORE(after, 48, AFTER(kc_vaddr_to_offset), AFTER(kc_offset_to_vaddr))
+DEFINE_KCORE(after, 52, AFTER(kc_vaddr_to_offset), AFTER(kc_offset_to_vaddr))

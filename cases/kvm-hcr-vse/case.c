@@ -3,6 +3,7 @@
 
 #include "eh/case.h"
 #include "eh/sysreg.h"
+#include "../tx2-219-tvm/guest_check.h"
 
 static const struct eh_commit commits[] = {
 	{ "d3ec3a08fa70", "arm64: KVM: Trap VM ops when ARM64_WORKAROUND_CAVIUM_TX2_219_TVM is set" },
@@ -48,6 +49,21 @@ static const struct eh_expect expect[] = {
 	{ 0 },
 };
 
+/* The KVM code's own mutants (cases/tx2-219-tvm/), seen through this run loop. */
+static const struct eh_mutant mutants[] = {
+	{ "vse-copies-hcr", "EH_MUTANT_VSE_COPIES_HCR",
+	  "__deactivate_traps of `after` copies the whole live HCR_EL2 back, as before the fix",
+	  (const struct eh_row[]){ { "after", "thunderx2" }, { "after", "vulcan" }, { 0 } } },
+	{ "brk-in-setup", "EH_MUTANT_BRK_IN_SETUP",
+	  "a BRK in has_tx2_219_tvm: trap activation never returns, the guest never runs",
+	  (const struct eh_row[]){ { "before", NULL }, { "after", NULL }, { 0 } } },
+	{ "no-ttbr-write", "EH_MUTANT_NO_TTBR_WRITE",
+	  "the fast path skips the MSR without performing it: the guest's TTBR0_EL1 is never written",
+	  (const struct eh_row[]){ { "after", "thunderx2" }, { "after", "vulcan" }, { 0 } } },
+	{ "nop", "EH_MUTANT_NOP", "a NOP after the guest's TTBR0_EL1 write: no access, nothing changes" },
+	{ 0 },
+};
+
 /*
  * The vcpu never asks for TVM here, so a trap that reaches the slow path shows
  * the fast path disabled by a TVM bit the host put in the vcpu's copy. Where
@@ -72,7 +88,10 @@ static void judge(struct eh_machine *m, const struct eh_variant *v, struct eh_ou
 	eh_outcome_append(out, "the vcpu's HCR_EL2 copy is then 0x%" PRIx64 " (TVM %s)", vcpu_hcr,
 			  vcpu_hcr & EH_HCR_TVM ? "set" : "clear");
 
-	if (h.slow) {
+	eh_outcome_append(out, "; ");
+	if (!eh_tvm_guest_switched(m, out)) {
+		out->verdict = EH_VERDICT_BUG;
+	} else if (h.slow) {
 		out->verdict = EH_VERDICT_BUG;
 		eh_outcome_append(out, "; the next trap, of %s, reached the slow path (%u fast, %u slow)",
 				  eh_machine_where(m, h.first_slow_pc, where, sizeof(where)), h.fast, h.slow);
@@ -97,5 +116,7 @@ const struct eh_case eh_case_kvm_hcr_vse = {
 	.variants = variants,
 	.expect = expect,
 	.steps = steps,
+	.ends = EH_END_RETURN,
+	.mutants = mutants,
 	.judge = judge,
 };

@@ -11,7 +11,11 @@
 #define ESR_ELx_FSC_TYPE	0x3c
 #define ESR_ELx_FSC_FAULT	0x04
 #define SYS_PAR_EL1_F_BIT1	BIT(1)		/* e8620cff9994's definition */
+#ifdef EH_MUTANT_WRONG_F_MASK
+#define SYS_PAR_EL1_F_BIT0	BIT(1)		/* mutant: 29a0f5ad87e6 undone */
+#else
 #define SYS_PAR_EL1_F_BIT0	BIT(0)		/* 29a0f5ad87e6 */
+#endif
 #define SYS_PAR_EL1_FST_SHIFT	1		/* FIELD_GET(GENMASK(6, 1), par) */
 #define SYS_PAR_EL1_FST_MASK	0x3f
 
@@ -40,7 +44,12 @@ is_spurious_el1_translation_fault(unsigned long addr, unsigned int esr, unsigned
 
 	flags = local_irq_save();
 	asm volatile("at s1e1r, %0" : : "r"(addr));
+#ifndef EH_MUTANT_NO_ISB			/* mutant: PAR_EL1 read before AT's result is visible */
 	asm volatile("isb" : : : "memory");
+#endif
+#ifdef EH_MUTANT_NOP
+	asm volatile("nop");			/* mutant: neutral */
+#endif
 	asm volatile("mrs %0, par_el1" : "=r"(par));
 	local_irq_restore(flags);
 
@@ -69,5 +78,9 @@ bool spurious_invert_fix(unsigned long addr, unsigned int esr)
 
 bool spurious_after(unsigned long addr, unsigned int esr)
 {
+#ifdef EH_MUTANT_INVERT_FIX_ALONE			/* mutant: 3813733595c0 without 29a0f5ad87e6 */
+	return is_spurious_el1_translation_fault(addr, esr, SYS_PAR_EL1_F_BIT1, true);
+#else
 	return is_spurious_el1_translation_fault(addr, esr, SYS_PAR_EL1_F_BIT0, true);
+#endif
 }

@@ -73,7 +73,12 @@ void preempt_schedule_irq(void)
 /* 19c95f261c65: no preemption from IRQ until every CPU has its features enabled. */
 void arm64_preempt_schedule_irq(void)
 {
+#ifdef EH_MUTANT_NOP
+	asm volatile("nop");			/* mutant: neutral */
+#endif
+#ifndef EH_MUTANT_NO_CAPS_CHECK			/* mutant: the fix's check removed */
 	if (arm64_const_caps_ready)
+#endif
 		preempt_schedule_irq();
 }
 

@@ -32,6 +32,18 @@ static const struct eh_expect expect[] = {
 	{ 0 },
 };
 
+/* The trampoline's own mutants (cases/tx2-219-prfm/tramp.S), seen through this case's configurations. */
+static const struct eh_mutant mutants[] = {
+	{ "no-alternative", "EH_MUTANT_NO_ALTERNATIVE",
+	  "the PRFM without its alternative: configured in or not, it stays in the window",
+	  (const struct eh_row[]){ { "after", "thunderx2" }, { "after", "vulcan" }, { 0 } } },
+	{ "brk-before-ttbr", "EH_MUTANT_BRK_BEFORE_TTBR",
+	  "a BRK before the TTBR1_EL1 write: the trampoline never reaches its window",
+	  (const struct eh_row[]){ { "before", NULL }, { "after", NULL }, { 0 } } },
+	{ "nop", "EH_MUTANT_NOP", "a NOP after the TTBR1_EL1 write: no access, nothing changes" },
+	{ 0 },
+};
+
 const struct eh_case eh_case_tx2_219_kconfig = {
 	.id = "tx2-219-kconfig",
 	.commits = commits,
@@ -40,5 +52,7 @@ const struct eh_case eh_case_tx2_219_kconfig = {
 	.object = "tx2-219-prfm.elf",
 	.variants = variants,
 	.expect = expect,
+	.ends = EH_END_RETURN,
+	.mutants = mutants,
 	.judge = eh_tx2_219_prfm_judge,
 };

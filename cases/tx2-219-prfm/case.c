@@ -31,10 +31,25 @@ static const struct eh_expect expect[] = {
 	{ 0 },
 };
 
+static const struct eh_mutant mutants[] = {
+	{ "no-alternative", "EH_MUTANT_NO_ALTERNATIVE",
+	  "`after` keeps its PRFM without the alternative: it stays in the window and draws the abort",
+	  (const struct eh_row[]){ { "after", "thunderx2" }, { "after", "vulcan" }, { 0 } } },
+	{ "store-in-window", "EH_MUTANT_STORE_IN_WINDOW",
+	  "a store between the TTBR1_EL1 write and the ISB of `after-kaslr`: an access in the window",
+	  (const struct eh_row[]){ { "after-kaslr", NULL }, { 0 } } },
+	{ "brk-before-ttbr", "EH_MUTANT_BRK_BEFORE_TTBR",
+	  "a BRK before the TTBR1_EL1 write: the trampoline never reaches its window",
+	  (const struct eh_row[]){ { "before", NULL }, { "after", NULL }, { "after-kaslr", NULL }, { 0 } } },
+	{ "nop", "EH_MUTANT_NOP", "a NOP after the TTBR1_EL1 write: no access, nothing changes" },
+	{ 0 },
+};
+
 /*
  * The bug is a PRFM inside the TTBR window on a core where erratum 219 shows.
- * A load left in the window is residual: the erratum text covers loads too,
- * and the fix does not move the literal load, so it is reported, not hidden.
+ * A load or store left in the window is residual: the erratum text covers
+ * every access, and the fix does not move the literal load, so it is reported,
+ * not hidden. A run that never wrote TTBR1_EL1 exercised nothing.
  */
 void eh_tx2_219_prfm_judge(struct eh_machine *m, const struct eh_variant *v, struct eh_outcome *out)
 {
@@ -44,28 +59,32 @@ void eh_tx2_219_prfm_judge(struct eh_machine *m, const struct eh_variant *v, str
 
 	(void)v;
 	eh_trace_summarise(eh_machine_trace(m), &s);
-	if (!s.loads && !s.prefetches)
+	if (!s.windows) {
+		out->verdict = EH_VERDICT_INCOMPLETE;
+		eh_outcome_append(out, "the trampoline wrote no TTBR1_EL1: there is no window to judge");
+		return;
+	}
+	if (!s.loads && !s.stores && !s.prefetches)
 		out->verdict = EH_VERDICT_FIXED;
 	else if (!s.injected)
 		out->verdict = EH_VERDICT_BENIGN;
 	else
 		out->verdict = s.prefetches ? EH_VERDICT_BUG : EH_VERDICT_RESIDUAL;
 
-	if (!s.windows) {
-		eh_outcome_append(out, "no TTBR write");
-		return;
-	}
 	eh_outcome_append(out, "window opened at %s",
 			  eh_machine_where(m, s.first_open_pc, where, sizeof(where)));
 	if (!s.nfirst)
 		eh_outcome_append(out, "; closed with nothing inside");
+	else
+		eh_outcome_append(out, "; inside: %u load%s, %u store%s, %u prefetch%s", s.loads,
+				  s.loads == 1 ? "" : "s", s.stores, s.stores == 1 ? "" : "s", s.prefetches,
+				  s.prefetches == 1 ? "" : "es");
 	for (i = 0; i < s.nfirst; i++)
-		eh_outcome_append(out, "; inside: %s",
-				  eh_machine_where(m, s.first_access_pc[i], where, sizeof(where)));
+		eh_outcome_append(out, "; %s", eh_machine_where(m, s.first_access_pc[i], where, sizeof(where)));
 	if (s.injected)
 		eh_outcome_append(out, "; spurious Data Abort injected on thread %d (%s)", s.victim,
 				  s.victim == s.culprit_thread ? "the culprit itself" : "a sibling thread");
-	else if (s.loads || s.prefetches)
+	else if (s.nfirst)
 		eh_outcome_append(out, "; %s does not expose erratum 219: nothing injected",
 				  eh_machine_model(m)->name);
 }
@@ -78,5 +97,7 @@ const struct eh_case eh_case_tx2_219_prfm = {
 	.object = "tx2-219-prfm.elf",
 	.variants = variants,
 	.expect = expect,
+	.ends = EH_END_RETURN,
+	.mutants = mutants,
 	.judge = eh_tx2_219_prfm_judge,
 };

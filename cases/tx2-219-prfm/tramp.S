@@ -15,7 +15,13 @@
 	mrs	\tmp, ttbr1_el1
 	add	\tmp, \tmp, #(PAGE_SIZE + RESERVED_TTBR0_SIZE)
 	bic	\tmp, \tmp, #USER_ASID_FLAG
+#ifdef EH_MUTANT_BRK_BEFORE_TTBR
+	brk	#1				// mutant: the trampoline stops before its TTBR write
+#endif
 	msr	ttbr1_el1, \tmp
+#ifdef EH_MUTANT_NOP
+	nop					// mutant: neutral, the judge must not care
+#endif
 	.endm
 
 	/* One 64-bit vector entry; \table is the vector table it sits in. */
@@ -28,15 +34,22 @@
 2:	tramp_map_kernel x30
 	.if \kaslr
 	adr	x30, tramp_data			// tramp_vectors + PAGE_SIZE in the kernel
+#ifdef EH_MUTANT_STORE_IN_WINDOW
+	str	x30, [x30, #8]			// mutant: a store before the ISB, inside the window
+#endif
 alternative_insn isb, nop, ARM64_WORKAROUND_QCOM_FALKOR_E1003
 	ldr	x30, [x30]
 	.else
 	ldr	x30, =vectors
 	.endif
 	.if \prfm_alt
+#ifdef EH_MUTANT_NO_ALTERNATIVE
+	prfm	plil1strm, [x30, #(1b - \table)]	// mutant: the fix without its alternative
+#else
 alternative_if_not ARM64_WORKAROUND_CAVIUM_TX2_219_PRFM
 	prfm	plil1strm, [x30, #(1b - \table)]
 alternative_else_nop_endif
+#endif
 	.else
 	prfm	plil1strm, [x30, #(1b - \table)]
 	.endif

@@ -3,6 +3,7 @@
 
 #include "eh/case.h"
 #include "eh/sysreg.h"
+#include "guest_check.h"
 
 static const struct eh_commit commits[] = {
 	{ "d3ec3a08fa70", "arm64: KVM: Trap VM ops when ARM64_WORKAROUND_CAVIUM_TX2_219_TVM is set" },
@@ -54,9 +55,53 @@ static const struct eh_expect expect[] = {
 	{ 0 },
 };
 
+static const struct eh_mutant mutants[] = {
+	{ "brk-in-setup", "EH_MUTANT_BRK_IN_SETUP",
+	  "a BRK in has_tx2_219_tvm: trap activation never returns, the guest never runs",
+	  (const struct eh_row[]){ { "after", NULL }, { "vcpu-tvm", NULL }, { 0 } } },
+	{ "no-elr-advance", "EH_MUTANT_NO_ELR_ADVANCE",
+	  "the fast path returns without ELR_EL2 += 4: the guest traps on its MSR forever",
+	  (const struct eh_row[]){ { "after", "thunderx2" }, { "after", "vulcan" }, { 0 } } },
+	{ "no-ttbr-write", "EH_MUTANT_NO_TTBR_WRITE",
+	  "the fast path skips the MSR without performing it: the guest's TTBR0_EL1 is never written",
+	  (const struct eh_row[]){ { "after", "thunderx2" }, { "after", "vulcan" }, { 0 } } },
+	{ "nop", "EH_MUTANT_NOP", "a NOP after the guest's TTBR0_EL1 write: no access, nothing changes" },
+	{ 0 },
+};
+
+bool eh_tvm_guest_switched(struct eh_machine *m, struct eh_outcome *out)
+{
+	const struct eh_trace *tr = eh_machine_trace(m);
+	uint64_t addr, wrote = 0, now = 0;
+	unsigned passes = 0;
+	size_t i;
+
+	/* The guest's own writes (not EL2's, which perform a trapped one), and its trapped ones. */
+	for (i = 0; i < tr->n; i++) {
+		const struct eh_event *ev = &tr->events[i];
+
+		passes += ev->sysreg == EH_TTBR0_EL1 && ev->thread == 0 &&
+			  ((ev->kind == EH_EV_SYSREG_WRITE && !ev->el2) || ev->kind == EH_EV_EL2_ENTRY);
+	}
+	if (eh_elf_resolve(eh_machine_image(m)->elf, "guest_ttbr0", &addr, NULL) ||
+	    eh_machine_read(m, addr, &wrote, sizeof(wrote), NULL) ||
+	    eh_machine_sysreg(m, 0, EH_TTBR0_EL1, &now)) {
+		eh_outcome_append(out, "cannot read guest_ttbr0 or TTBR0_EL1");
+		return false;
+	}
+	eh_outcome_append(out, "the guest's MSR TTBR0_EL1 passed %u time%s; TTBR0_EL1 holds 0x%016" PRIx64
+			  "%s", passes, passes == 1 ? "" : "s", now,
+			  now == wrote ? ", the value the guest wrote" : "");
+	if (now != wrote)
+		eh_outcome_append(out, ", not 0x%016" PRIx64 ", the value the guest wrote: its write was lost",
+				  wrote);
+	return passes == 1 && now == wrote;
+}
+
 /*
  * The bug is a spurious abort drawn by the guest's load in the TTBR window, or
- * a trap the vcpu asked for that the fast path swallowed (or that never came).
+ * a trap the vcpu asked for that the fast path swallowed (or that never came),
+ * or a guest write that was not performed exactly once.
  * A window with accesses and nothing injected is benign: this core does not
  * expose the erratum, and the kernel rightly leaves TVM off.
  */
@@ -91,7 +136,10 @@ static void judge(struct eh_machine *m, const struct eh_variant *v, struct eh_ou
 		eh_outcome_append(out, "; inside the window: %s",
 				  eh_machine_where(m, w.first_access_pc[0], where, sizeof(where)));
 
-	if (w.injected) {
+	eh_outcome_append(out, "; ");
+	if (!eh_tvm_guest_switched(m, out)) {
+		out->verdict = EH_VERDICT_BUG;
+	} else if (w.injected) {
 		out->verdict = EH_VERDICT_BUG;
 		eh_outcome_append(out, "; spurious Data Abort injected on thread %d (%s, %s)", w.victim,
 				  w.victim == w.culprit_thread ? "the guest's own thread" : "a sibling thread",
@@ -119,5 +167,7 @@ const struct eh_case eh_case_tx2_219_tvm = {
 	.variants = variants,
 	.expect = expect,
 	.steps = steps,
+	.ends = EH_END_RETURN,
+	.mutants = mutants,
 	.judge = judge,
 };

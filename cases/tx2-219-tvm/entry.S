@@ -10,6 +10,9 @@
 	/* cpus_have_const_cap(ARM64_WORKAROUND_CAVIUM_TX2_219_TVM), patched at boot. */
 	.globl	has_tx2_219_tvm
 has_tx2_219_tvm:
+#ifdef EH_MUTANT_BRK_IN_SETUP
+	brk	#1				// mutant: the capability check never returns
+#endif
 alternative_insn "mov x0, #0", "mov x0, #1", ARM64_WORKAROUND_CAVIUM_TX2_219_TVM
 	ret
 
@@ -32,14 +35,19 @@ el1_sync:
 
 	.text
 
-	/* A guest switching address space: TTBR0_EL1, then a load before any ISB. */
+	/*
+	 * A guest switching address space: TTBR0_EL1, then a load before any ISB.
+	 * guest_ttbr0 holds the value it writes, for the judge to find in TTBR0_EL1.
+	 */
 	.globl	guest_switch_ttbr0
 guest_switch_ttbr0:
-	adrp	x0, guest_pgd
-	orr	x0, x0, #(1 << 48)	// ASID 1
+	ldr	x0, guest_ttbr0
 	adrp	x1, guest_data
 	add	x1, x1, :lo12:guest_data
 	msr	ttbr0_el1, x0
+#ifdef EH_MUTANT_NOP
+	nop					// mutant: neutral, the judge must not care
+#endif
 	ldr	x2, [x1]
 	isb
 	ret
@@ -68,3 +76,6 @@ guest_pgd:
 	.space	4096
 guest_data:
 	.quad	0x2019
+	.globl	guest_ttbr0
+guest_ttbr0:
+	.quad	guest_pgd + (1 << 48)	// the guest's tables, ASID 1

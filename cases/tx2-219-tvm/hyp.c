@@ -79,6 +79,9 @@ static __always_inline void deactivate_traps(struct kvm_vcpu *v, bool vse_fix)
 	 * "On taking a vSError interrupt, HCR_EL2.VSE is cleared to 0."
 	 */
 	if (v->hcr_el2 & HCR_VSE) {
+#ifdef EH_MUTANT_VSE_COPIES_HCR		/* mutant: the fix reverted */
+		vse_fix = false;
+#endif
 		if (vse_fix) {
 			v->hcr_el2 &= ~HCR_VSE;
 			v->hcr_el2 |= read_sysreg(hcr_el2) & HCR_VSE;
@@ -132,7 +135,9 @@ static bool __hyp_text handle_tx2_tvm(struct kvm_vcpu *v, const u64 *regs)
 		write_sysreg(val, sctlr_el1);
 		break;
 	case SYS_TTBR0_EL1:
+#ifndef EH_MUTANT_NO_TTBR_WRITE		/* mutant: the fast path forgets the write */
 		write_sysreg(val, ttbr0_el1);
+#endif
 		break;
 	case SYS_TTBR1_EL1:
 		write_sysreg(val, ttbr1_el1);
@@ -166,7 +171,9 @@ static bool __hyp_text handle_tx2_tvm(struct kvm_vcpu *v, const u64 *regs)
 	}
 
 	/* __kvm_skip_instr(): every trapped MSR is a 32-bit instruction. */
+#ifndef EH_MUTANT_NO_ELR_ADVANCE	/* mutant: the guest re-runs its MSR forever */
 	write_sysreg(read_sysreg(elr_el2) + 4, elr_el2);
+#endif
 	return true;
 }
 

@@ -13,7 +13,9 @@
 	/* After: AND with the address sign-extended from bit 55, the sequence the C macro uses too. */
 	.macro	untagged_addr, dst, addr
 	sbfx	\dst, \addr, #0, #56
+#ifndef EH_MUTANT_NO_AND			/* mutant: the sign extension alone */
 	and	\dst, \dst, \addr
+#endif
 	.endm
 
 	/* \name(in x0, out x1, count x2): out[i] = \macro(in[i]), one load and one store per address. */
@@ -23,6 +25,9 @@
 \name:
 	cbz	x2, 2f
 1:	ldr	x3, [x0], #8
+#ifdef EH_MUTANT_NOP
+	nop					// mutant: neutral
+#endif
 	\macro	x4, x3
 	str	x4, [x1], #8
 	subs	x2, x2, #1

@@ -6,6 +6,7 @@
 #include "eh/case.h"
 #include "eh/kconfig.h"
 #include "eh/sysreg.h"
+#include "ftr_abi.h"
 #include "zfr0_raz.h"
 
 static const struct eh_commit commits[] = {
@@ -37,42 +38,59 @@ static const struct eh_expect expect[] = {
 	{ 0 },
 };
 
-/* ftr_id_aa64zfr0[] in arch/arm64/kernel/cpufeature.c, highest field first as the kernel lists them. */
-const struct eh_ftr_field eh_zfr0_fields_before[] = {
-	{ .name = "SM4", .shift = 40, .width = 4 },
-	{ .name = "SHA3", .shift = 32, .width = 4 },
-	{ .name = "BitPerm", .shift = 16, .width = 4 },
-	{ .name = "AES", .shift = 4, .width = 4 },
-	{ .name = "SVEver", .shift = 0, .width = 4 },
+static const struct eh_mutant mutants[] = {
+	{ "fields-visible", "EH_MUTANT_FIELDS_VISIBLE",
+	  "the fixed table with its fields FTR_VISIBLE again: EL0 sees SVE2 with the kernel's SVE off",
+	  (const struct eh_row[]){ { "after", NULL }, { "after-sve", NULL }, { 0 } } },
+	{ "nop", "EH_MUTANT_NOP", "a NOP after the EL0 read: nothing changes" },
 	{ 0 },
 };
 
-const struct eh_ftr_field eh_zfr0_fields_after[] = {
-	{ .name = "SM4", .shift = 40, .width = 4, .visible_if = "CONFIG_ARM64_SVE" },
-	{ .name = "SHA3", .shift = 32, .width = 4, .visible_if = "CONFIG_ARM64_SVE" },
-	{ .name = "BitPerm", .shift = 16, .width = 4, .visible_if = "CONFIG_ARM64_SVE" },
-	{ .name = "AES", .shift = 4, .width = 4, .visible_if = "CONFIG_ARM64_SVE" },
-	{ .name = "SVEver", .shift = 0, .width = 4, .visible_if = "CONFIG_ARM64_SVE" },
-	{ 0 },
-};
+#define SVE_OFF "# CONFIG_ARM64_SVE is not set\n"
 
-/* Each variant's kernel: its table and its .config. */
+/* Each variant's kernel: the field table it was built with and its .config. */
 static const struct zfr0_build {
 	const char *variant;
-	const struct eh_ftr_field *fields;
+	const char *table;        /* the snippet's ftr_id_aa64zfr0 */
 	const char *config;
-	bool fixed;
 } builds[] = {
-	{ "before", eh_zfr0_fields_before, "# CONFIG_ARM64_SVE is not set\n", false },
-	{ "after", eh_zfr0_fields_after, "# CONFIG_ARM64_SVE is not set\n", true },
-	{ "before-sve", eh_zfr0_fields_before, "CONFIG_ARM64_SVE=y\n", false },
-	{ "after-sve", eh_zfr0_fields_after, "CONFIG_ARM64_SVE=y\n", true },
+	{ "before", "ftr_id_aa64zfr0_before", SVE_OFF },
+	{ "after", "ftr_id_aa64zfr0_after", SVE_OFF },
+	{ "before-sve", "ftr_id_aa64zfr0_before", "CONFIG_ARM64_SVE=y\n" },
+	{ "after-sve", "ftr_id_aa64zfr0_after", "CONFIG_ARM64_SVE=y\n" },
 	{ 0 },
 };
+
+int eh_zfr0_read_table(const struct eh_elf *elf, const char *sym, struct eh_ftr_field out[EH_ZFR0_FIELDS_MAX],
+		       struct eh_error *err)
+{
+	const struct eh_elf_symbol *s = eh_elf_symbol_by_name(elf, sym);
+	const struct eh_elf_section *sec = s ? eh_elf_section_at(elf, s->value) : NULL;
+	unsigned i;
+
+	if (!sec || !sec->data || s->size % sizeof(struct eh_ftr_bits) ||
+	    s->size > EH_ZFR0_FIELDS_MAX * sizeof(struct eh_ftr_bits) || s->value + s->size > sec->addr + sec->size)
+		return eh_error_set(err, EH_EINPUT, "%s: no field table '%s' of at most %d entries", elf->path,
+				    sym, EH_ZFR0_FIELDS_MAX);
+	for (i = 0; i < s->size / sizeof(struct eh_ftr_bits); i++) {
+		const uint8_t *b = sec->data + (s->value - sec->addr) + i * sizeof(struct eh_ftr_bits);
+
+		out[i] = (struct eh_ftr_field){
+			.shift = b[1], .width = b[2], .hidden = b[0] == EH_FTR_HIDDEN,
+			.visible_if = b[0] == EH_FTR_VISIBLE_IF_SVE ? "CONFIG_ARM64_SVE" : NULL,
+		};
+		if (!out[i].width)
+			return 0;
+		if (b[0] > EH_FTR_VISIBLE_IF_SVE || out[i].shift + out[i].width > 64)
+			return eh_error_set(err, EH_EINPUT, "%s: %s entry %u: visibility %u, bits %u+%u", elf->path,
+					    sym, i, b[0], out[i].shift, out[i].width);
+	}
+	return eh_error_set(err, EH_EINPUT, "%s: field table '%s' has no end entry", elf->path, sym);
+}
 
 static bool field_visible(const struct eh_ftr_field *f, const struct eh_kconfig *config)
 {
-	return !f->visible_if || eh_kconfig_enabled(config, f->visible_if);
+	return !f->hidden && (!f->visible_if || eh_kconfig_enabled(config, f->visible_if));
 }
 
 /*
@@ -85,9 +103,9 @@ uint64_t eh_zfr0_user_value(const struct eh_ftr_field *table, uint64_t hw, const
 	const struct eh_ftr_field *f;
 	uint64_t mask = 0;
 
-	for (f = table; f->name; f++)
+	for (f = table; f->width; f++)
 		if (field_visible(f, config))
-			mask |= ((1ull << f->width) - 1) << f->shift;
+			mask |= (f->width == 64 ? ~0ull : (1ull << f->width) - 1) << f->shift;
 	return hw & mask;
 }
 
@@ -98,9 +116,11 @@ uint64_t eh_zfr0_required(uint64_t hw, const struct eh_kconfig *config)
 
 /* The run's state, reached by the hook through the case run. */
 struct zfr0_run {
-	const struct zfr0_build *build;
+	struct eh_ftr_field table[EH_ZFR0_FIELDS_MAX];
 	struct eh_kconfig *config;
-	uint64_t hw, user;
+	struct eh_kconfig *sve_off;  /* the same kernel with CONFIG_ARM64_SVE off, for the judge */
+	uint64_t hw;
+	uint64_t read;            /* what the emulated MRS put in its register */
 	uint64_t trap_pc;
 	bool trapped;
 };
@@ -115,60 +135,71 @@ static bool emulate_mrs(struct eh_machine *m, unsigned thread, const struct eh_i
 		return false;
 	if (eh_model_id_reg(r->model, EH_ID_AA64ZFR0_EL1, &st->hw))
 		st->hw = 0;  /* a CPU without SVE: the register reads as zero */
-	st->user = eh_zfr0_user_value(st->build->fields, st->hw, st->config);
+	st->read = eh_zfr0_user_value(st->table, st->hw, st->config);
 	st->trapped = true;
 	st->trap_pc = insn->addr;
 	if (insn->rt != 31)
-		eh_machine_set_xreg(m, thread, insn->rt, st->user);
+		eh_machine_set_xreg(m, thread, insn->rt, st->read);
 	return true;
 }
 
+/*
+ * From what the MRS read and what the architecture requires, for every variant
+ * alike: a wrong value is the bug; a right one is benign when the kernel's table
+ * would still show fields to EL0 on an SVE CPU with the kernel's SVE support off
+ * (the hazard is there, this run does not meet it), fixed when it would not.
+ */
 static void judge(struct eh_case_run *r, const struct zfr0_run *st)
 {
-	const struct eh_thread_result *res = eh_machine_result(r->machine, 0);
 	struct eh_outcome *out = &r->outcome;
 	uint64_t required = eh_zfr0_required(st->hw, st->config);
+	uint64_t leak = eh_zfr0_user_value(st->table, EH_ZFR0_KNOWN_FIELDS, st->sve_off);
 	bool sve = eh_kconfig_enabled(st->config, "CONFIG_ARM64_SVE");
 	char where[256];
 
-	if (!st->trapped || res->stop != EH_STOP_RETURNED) {
-		out->verdict = EH_VERDICT_BUG;
-		eh_outcome_append(out, "the EL0 read never reached the kernel's emulation (%s at %s)",
-				  eh_stop_name(res->stop),
-				  eh_machine_where(r->machine, res->pc, where, sizeof(where)));
+	if (!st->trapped) {
+		out->verdict = EH_VERDICT_INCOMPLETE;
+		eh_outcome_append(out, "the EL0 read never reached the kernel's emulation");
 		return;
 	}
-	if (res->x[0] != required)
+	if (st->read != required)
 		out->verdict = EH_VERDICT_BUG;
 	else
-		out->verdict = st->build->fixed ? EH_VERDICT_FIXED : EH_VERDICT_BENIGN;
+		out->verdict = leak ? EH_VERDICT_BENIGN : EH_VERDICT_FIXED;
 	eh_outcome_append(out, "EL0 %s trapped as UNDEFINED; hardware ID_AA64ZFR0_EL1 0x%016" PRIx64
-			  ", CONFIG_ARM64_SVE %s, fields %s; EL0 read 0x%016" PRIx64 "%s 0x%016" PRIx64 "%s",
+			  ", CONFIG_ARM64_SVE %s; EL0 read 0x%016" PRIx64 "%s 0x%016" PRIx64 "%s; the "
+			  "kernel's table shows 0x%016" PRIx64 " of the known fields with SVE off",
 			  eh_machine_where(r->machine, st->trap_pc, where, sizeof(where)), st->hw,
-			  sve ? "on" : "off", st->build->fixed ? "visible if CONFIG_ARM64_SVE" : "always visible",
-			  res->x[0], res->x[0] == required ? ", as required:" : " where the architecture requires",
-			  required, res->x[0] == required ? "" : " (RAZ: SVE is not enabled)");
+			  sve ? "on" : "off", st->read,
+			  st->read == required ? ", as required:" : " where the architecture requires",
+			  required, st->read == required ? "" : " (RAZ: SVE is not enabled)", leak);
 }
 
 static int run(struct eh_case_run *r, const struct eh_run_opts *opts, struct eh_error *err)
 {
+	const struct zfr0_build *build;
 	struct zfr0_run st = { 0 };
 	int rc;
 
 	(void)opts;
-	for (st.build = builds; st.build->variant && strcmp(st.build->variant, r->v->name); st.build++)
+	for (build = builds; build->variant && strcmp(build->variant, r->v->name); build++)
 		;
-	if (!st.build->variant)
+	if (!build->variant)
 		return eh_error_set(err, EH_ENOENT, "zfr0-raz: no kernel build for variant %s", r->v->name);
-	rc = eh_kconfig_parse(&st.config, r->v->name, st.build->config, strlen(st.build->config), err);
-	if (rc)
-		return rc;
-	r->priv = &st;
-	rc = eh_case_call(r, r->v->entry, NULL, 0, NULL, err);
+	rc = eh_zfr0_read_table(r->elf, build->table, st.table, err);
+	if (!rc)
+		rc = eh_kconfig_parse(&st.config, r->v->name, build->config, strlen(build->config), err);
+	if (!rc)
+		rc = eh_kconfig_parse(&st.sve_off, "SVE off", SVE_OFF, strlen(SVE_OFF), err);
+	if (!rc) {
+		r->priv = &st;
+		rc = eh_case_call(r, r->v->entry, NULL, 0, NULL, err);
+		r->priv = NULL;
+	}
 	if (!rc)
 		judge(r, &st);
-	r->priv = NULL;
 	eh_kconfig_free(st.config);
+	eh_kconfig_free(st.sve_off);
 	return rc;
 }
 
@@ -184,6 +215,8 @@ const struct eh_case eh_case_zfr0_raz = {
 	.object = "zfr0-raz.elf",
 	.variants = variants,
 	.expect = expect,
+	.ends = EH_END_RETURN,
+	.mutants = mutants,
 	.hooks = &hooks,
 	.run = run,
 };

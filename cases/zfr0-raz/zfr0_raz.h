@@ -4,18 +4,24 @@
 
 #include <stdint.h>
 
+#include "eh/elf.h"
 #include "eh/kconfig.h"
 
 /* One field of a sanitised ID register as an ARM64_FTR_BITS entry of cpufeature.c describes it to EL0. */
 struct eh_ftr_field {
-	const char *name;
 	unsigned shift, width;
 	const char *visible_if;   /* NULL: FTR_VISIBLE; else FTR_VISIBLE_IF_IS_ENABLED(this symbol) */
+	bool hidden;              /* FTR_HIDDEN */
 };
 
-/* ftr_id_aa64zfr0[] before the fix (every field visible) and after it (visible only with SVE). */
-extern const struct eh_ftr_field eh_zfr0_fields_before[];   /* ends with { 0 } */
-extern const struct eh_ftr_field eh_zfr0_fields_after[];
+#define EH_ZFR0_FIELDS_MAX 16
+
+/*
+ * Read the field table at symbol sym of the snippet (cases/zfr0-raz/ftr_zfr0.c, laid out as
+ * ftr_abi.h says) into out, which ends with width 0.
+ */
+int eh_zfr0_read_table(const struct eh_elf *elf, const char *sym, struct eh_ftr_field out[EH_ZFR0_FIELDS_MAX],
+		       struct eh_error *err);
 
 /* SVEver 3:0, AES 7:4, BitPerm 19:16, SHA3 35:32, SM4 43:40: the fields a 5.4 kernel knows. */
 #define EH_ZFR0_KNOWN_FIELDS 0x00000f0f000f00ffull

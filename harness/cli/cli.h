@@ -11,6 +11,7 @@
 #include "eh/kconfig.h"
 #include "eh/report.h"
 #include "eh/run.h"
+#include "eh/text.h"
 
 #define EXIT_UNEXPECTED 1
 #define EXIT_BAD_INPUT 2
@@ -21,6 +22,9 @@ struct cli {
 	enum eh_format format;
 	bool format_given;
 	bool by_commit;       /* run --by-commit */
+	bool mutants;         /* run --mutants */
+	struct eh_text_style style;  /* -v, --width */
+	bool width_given;
 	bool matrix;          /* list --matrix */
 	const char *output;   /* run --output FILE; NULL is stdout */
 	const char *svg;      /* replay --svg FILE */
@@ -30,10 +34,19 @@ int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* A non-negative integer option (decimal or 0x hex); otherwise print why and return EXIT_BAD_INPUT. */
 int cli_parse_u64(const char *opt, const char *arg, uint64_t *out);
 
+/* A report or picture being written: to stdout, or to a temporary file renamed to path when complete. */
+struct cli_output {
+	const char *path;
+	char *tmp;            /* NULL for stdout */
+	FILE *f;
+};
+
 /* Open path for a report ("-" or NULL is stdout); on failure print why and return EXIT_BAD_INPUT. */
-int cli_open_output(const char *path, FILE **out);
-/* Close what cli_open_output opened; a failed write or close is EXIT_BAD_INPUT. */
-int cli_close_output(const char *path, FILE *f);
+int cli_open_output(struct cli_output *o, const char *path);
+/* Finish it: flush, close and rename into place; a failed write is EXIT_BAD_INPUT (nothing replaced). */
+int cli_close_output(struct cli_output *o);
+/* Drop what was written (the file at path is left as it was). */
+void cli_abandon_output(struct cli_output *o);
 
 /* run: the selected matrix, reported in the chosen format (cli/run.c). */
 int cmd_run(struct cli *cli);
@@ -58,6 +71,9 @@ struct cli_inputs {
 int cli_inputs_open(struct cli_inputs *in, const char *cmd, const char *cpucaps, const char *kernel,
 		    const char *config);
 void cli_inputs_close(struct cli_inputs *in);
+
+/* The width of text output to f: --width, else the terminal's when f is one, else EH_TEXT_WIDTH. */
+void cli_text_style(struct cli *cli, FILE *f);
 
 /* The trace of m, one numbered line per event, as replay and exec print it (cli/output.c). */
 void cli_print_trace(struct eh_machine *m);

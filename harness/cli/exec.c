@@ -306,8 +306,8 @@ static int write_svg(const struct exec_args *a, const struct eh_exec *x, const s
 		.title = title, .heading = heading, .desc = desc, .status = status, .evidence = evidence,
 	};
 	struct eh_error err = { 0 };
-	FILE *f;
-	int rc = cli_open_output(a->svg, &f);
+	struct cli_output out;
+	int rc = cli_open_output(&out, a->svg);
 
 	if (rc)
 		return rc;
@@ -320,11 +320,12 @@ static int write_svg(const struct exec_args *a, const struct eh_exec *x, const s
 	stop_line(x, status, sizeof(status));
 	summary_line(x, evidence, sizeof(evidence));
 	h.bad = exec_failed(x);
-	if (eh_svg_draw(f, x->machine, &h, &err))
+	if (eh_svg_draw(out.f, x->machine, &h, &err)) {
 		fprintf(stderr, "errata-harness exec: %s: %s\n", a->svg, err.msg);
-	if (cli_close_output(a->svg, f) || err.code)
+		cli_abandon_output(&out);
 		return EXIT_BAD_INPUT;
-	return 0;
+	}
+	return cli_close_output(&out);
 }
 
 int cli_exec(int argc, char **argv)

@@ -66,6 +66,11 @@ static void print_help(FILE *f)
 		"      --format F            text (default), tap (TAP 13), junit (JUnit XML), json\n"
 		"      --output FILE         write the report to FILE instead of stdout\n"
 		"      --by-commit           one line per commit of the series: its cases and verdict\n"
+		"      --mutants             run every case's mutants (source changes its judge must\n"
+		"                            see) over its matrix and print the kill table\n"
+		"      -v, --verbose         text: the evidence of every outcome under its line\n"
+		"      --width N             text: N columns a line (default: the terminal's, or 80;\n"
+		"                            0 for no limit)\n"
 		"  replay CASE --model M --variant V [--svg FILE]\n"
 		"                            one run, event by event, instruction by instruction;\n"
 		"                            --svg also draws it as an SVG timeline\n"
@@ -115,6 +120,20 @@ static int set_format(struct cli *cli, const char *arg)
 	return eh_format_parse(arg, &cli->format, &err) ? usage_error("%s", err.msg) : 0;
 }
 
+/* --width N: columns of text output, 0 for no limit. */
+static int set_width(struct cli *cli, const char *arg)
+{
+	uint64_t w;
+
+	if (cli_parse_u64("--width", arg, &w))
+		return EXIT_BAD_INPUT;
+	if (w > 100000)
+		return usage_error("--width: %s columns is more than any terminal has", arg);
+	cli->style.width = (unsigned)w;
+	cli->width_given = true;
+	return 0;
+}
+
 int cli_parse_u64(const char *opt, const char *arg, uint64_t *out)
 {
 	char *end;
@@ -137,6 +156,9 @@ static int parse_options(int argc, char **argv, struct cli *cli)
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "by-commit", no_argument, NULL, 'B' },
+		{ "mutants", no_argument, NULL, 'X' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "width", required_argument, NULL, 'w' },
 		{ "matrix", no_argument, NULL, 'M' },
 		{ "svg", required_argument, NULL, 'g' },
 		{ "seed", required_argument, NULL, 's' },
@@ -151,7 +173,7 @@ static int parse_options(int argc, char **argv, struct cli *cli)
 	cli->run.cases_dir = getenv("EH_CASES_DIR") ? getenv("EH_CASES_DIR") : EH_CASES_DIR;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1 && !rc) {
+	while ((c = getopt_long(argc, argv, "v", opts, NULL)) != -1 && !rc) {
 		switch (c) {
 		case 'c': rc = add_selection(&cli->sel, EH_SELECT_CASE, optarg); break;
 		case 'm': rc = add_selection(&cli->sel, EH_SELECT_MODEL, optarg); break;
@@ -161,6 +183,9 @@ static int parse_options(int argc, char **argv, struct cli *cli)
 		case 'f': rc = set_format(cli, optarg); break;
 		case 'o': cli->output = optarg; break;
 		case 'B': cli->by_commit = true; break;
+		case 'X': cli->mutants = true; break;
+		case 'v': cli->style.verbose = true; break;
+		case 'w': rc = set_width(cli, optarg); break;
 		case 'M': cli->matrix = true; break;
 		case 'g': cli->svg = optarg; break;
 		case 's': rc = cli_parse_u64("--seed", optarg, &cli->run.seed); break;
@@ -240,7 +265,7 @@ static int cmd_replay(int argc, char **argv, struct cli *cli)
 	const struct eh_model *model;
 	struct eh_case_run *r;
 	struct eh_error err = { 0 };
-	FILE *svg = NULL;
+	struct cli_output svg = { 0 };
 	int rc;
 
 	if (optind >= argc)
@@ -259,27 +284,31 @@ static int cmd_replay(int argc, char **argv, struct cli *cli)
 	model = eh_model_find(cli->sel.names[EH_SELECT_MODEL][0]);
 	if (cli->svg && !strcmp(cli->svg, "-"))
 		return usage_error("--svg needs a file name: the trace goes to stdout");
-	if (cli->svg && (rc = cli_open_output(cli->svg, &svg)))
+	if (cli->svg && (rc = cli_open_output(&svg, cli->svg)))
 		return rc;
 	cli->run.trace_insns = true;
 	if (eh_case_run(&r, c, v, model, &cli->run, &err)) {
 		fprintf(stderr, "errata-harness: %s\n", err.msg);
-		if (svg)
-			fclose(svg);
+		if (cli->svg)
+			cli_abandon_output(&svg);
 		return EXIT_BAD_INPUT;
 	}
 	printf("replay %s, variant %s (%s), model %s (%s), seed %" PRIu64 "\n", c->id, v->name, v->desc,
 	       model->name, model->desc, cli->run.seed);
 	print_alternatives(r);
 	cli_print_trace(r->machine);
-	printf("verdict: %s (expected %s): %s\n", eh_verdict_name(r->outcome.verdict),
-	       eh_verdict_name(r->expected), r->outcome.evidence);
+	printf("%s: %s (expected %s): %s\n",
+	       r->outcome.verdict == EH_VERDICT_INCOMPLETE ? "outcome" : "verdict",
+	       eh_verdict_name(r->outcome.verdict), eh_verdict_name(r->expected), r->outcome.evidence);
 	rc = r->pass ? 0 : EXIT_UNEXPECTED;
-	if (svg) {
-		if (eh_svg_timeline(svg, r, cli->run.seed, &err))
+	if (cli->svg) {
+		if (eh_svg_timeline(svg.f, r, cli->run.seed, &err)) {
 			fprintf(stderr, "errata-harness: %s: %s\n", cli->svg, err.msg);
-		if (cli_close_output(cli->svg, svg) || err.code)
+			cli_abandon_output(&svg);
 			rc = EXIT_BAD_INPUT;
+		} else if (cli_close_output(&svg)) {
+			rc = EXIT_BAD_INPUT;
+		}
 	}
 	eh_case_run_free(r);
 	return rc;
@@ -290,8 +319,8 @@ static int check_command_options(const char *cmd, const struct cli *cli)
 {
 	if (cli->svg && strcmp(cmd, "replay"))
 		return usage_error("--svg is an option of replay");
-	if ((cli->format_given || cli->output || cli->by_commit) && strcmp(cmd, "run"))
-		return usage_error("--format, --output and --by-commit are options of run");
+	if ((cli->format_given || cli->output || cli->by_commit || cli->mutants) && strcmp(cmd, "run"))
+		return usage_error("--format, --output, --by-commit and --mutants are options of run");
 	if (cli->matrix && strcmp(cmd, "list"))
 		return usage_error("--matrix is an option of list");
 	return 0;

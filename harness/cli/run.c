@@ -1,7 +1,12 @@
 /* The run command (the matrix in the chosen report format, or per commit) and list --matrix. */
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "eh/mutant.h"
 
 /* Only a person watching a terminal wants progress; CI logs get the report alone. */
 static void show_progress(const struct eh_scenario *next, size_t done, size_t total, void *ctx)
@@ -14,37 +19,162 @@ static void show_progress(const struct eh_scenario *next, size_t done, size_t to
 		fputs("\r\033[K", stderr);
 }
 
+/* The built snippets are where the run expects them, or nothing can run: a fatal error, named. */
+static int check_cases_dir(const struct cli *cli, struct eh_error *err)
+{
+	struct stat st;
+
+	if (stat(cli->run.cases_dir, &st))
+		return eh_error_set(err, EH_EINPUT, "--cases-dir %s: %s", cli->run.cases_dir, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return eh_error_set(err, EH_EINPUT, "--cases-dir %s: not a directory", cli->run.cases_dir);
+	return 0;
+}
+
+static bool row_in(const struct eh_mutant_row *row, bool flipped, bool declared)
+{
+	return row->flipped == flipped && row->declared == declared;
+}
+
+/*
+ * The rows of mr that flipped (or not) and were declared (or not), into buf: a variant whose every
+ * model is among them as "VARIANT/" and a star, the others as "after/thunderx2, after/vulcan".
+ */
+static const char *rows_text(const struct eh_mutant_result *mr, bool flipped, bool declared, char *buf,
+			     size_t len)
+{
+	size_t i, j, n = 0;
+
+	buf[0] = 0;
+	for (i = 0; i < mr->nrows; i++) {
+		const struct eh_mutant_row *row = &mr->rows[i];
+		bool whole = true, first = true;
+
+		if (!row_in(row, flipped, declared))
+			continue;
+		for (j = 0; j < mr->nrows; j++)
+			if (mr->rows[j].v == row->v) {
+				whole &= row_in(&mr->rows[j], flipped, declared);
+				first &= j >= i;
+			}
+		if (whole && !first)
+			continue;
+		n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s/%s", n ? ", " : "", row->v->name,
+				      whole ? "*" : row->model->name);
+	}
+	return buf;
+}
+
+/*
+ * run --mutants: the kill table, one line per mutant. A mutant is killed when
+ * every row it declares flipped; a neutral one must survive. Verbose, or when a
+ * mutant is not as it must be: each row with its outcome and evidence under it.
+ */
+static int cmd_run_mutants(struct cli *cli)
+{
+	struct eh_mutant_results *res;
+	struct eh_error err = { 0 };
+	char rows[2048], also[2048];
+	size_t i, j;
+
+	if (cli->sel.n[EH_SELECT_MODEL] || cli->sel.n[EH_SELECT_VARIANT] || cli->sel.n[EH_SELECT_COMMIT] ||
+	    cli->sel.nshards || cli->by_commit || cli->format_given || cli->output)
+		return usage_error("--mutants runs the whole matrix of each case: only --case, --seed, --budget, "
+				   "--cases-dir, -v and --width go with it");
+	if (check_cases_dir(cli, &err) || eh_mutants_run(&res, &cli->sel, &cli->run, &err)) {
+		fprintf(stderr, "errata-harness: %s\n", err.msg);
+		return EXIT_BAD_INPUT;
+	}
+	cli_text_style(cli, stdout);
+	printf("errata-harness %s run --mutants, seed %" PRIu64 "\n", eh_version(), cli->run.seed);
+	for (i = 0; i < res->n; i++) {
+		const struct eh_mutant_result *mr = &res->r[i];
+		const char *what;
+
+		if (mr->neutral && !mr->killed)
+			what = "survived (neutral)";
+		else if (mr->neutral)
+			what = "KILLED, but neutral: flips";
+		else if (mr->killed)
+			what = "killed by";
+		else
+			what = "SURVIVED: as expected still";
+		if (mr->neutral && !mr->killed)
+			rows[0] = 0;
+		else
+			rows_text(mr, mr->killed, !mr->neutral, rows, sizeof(rows));
+		rows_text(mr, true, false, also, sizeof(also));
+		eh_text_linef(stdout, &cli->style, "%-4s %-15s %-16s %s%s%s%s%s", mr->ok ? "ok" : "FAIL",
+			      mr->c->id, mr->mutant->name, what, rows[0] ? " " : "", rows,
+			      mr->killed && !mr->neutral && also[0] ? "; also " : "",
+			      mr->killed && !mr->neutral ? also : "");
+		if (!cli->style.verbose && mr->ok)
+			continue;
+		eh_text_wrap(stdout, &cli->style, 5, mr->mutant->why);
+		for (j = 0; j < mr->nrows; j++) {
+			const struct eh_mutant_row *row = &mr->rows[j];
+			char line[1400];
+
+			snprintf(line, sizeof(line), "%s/%s: %s (expected %s%s): %s", row->v->name, row->model->name,
+				 eh_verdict_name(row->outcome.verdict), eh_verdict_name(row->expected),
+				 row->declared ? ", must flip" : "", row->outcome.evidence);
+			eh_text_wrap(stdout, &cli->style, 7, line);
+		}
+	}
+	eh_text_linef(stdout, &cli->style, "%zu mutants: %u as they must be (killed, or neutral and survived), "
+		      "%u not", res->n, res->ok, res->bad);
+	j = res->bad;
+	eh_mutant_results_free(res);
+	return j ? EXIT_UNEXPECTED : 0;
+}
+
+/*
+ * A fatal error (bad usage or input found only now, out of memory) still leaves
+ * a well-formed report that records it, so that CI sees the failure in the
+ * report it collects as well as in the exit status.
+ */
 int cmd_run(struct cli *cli)
 {
-	struct eh_results *res;
+	struct eh_results *res = NULL, failed = { .seed = cli->run.seed };
 	struct eh_error err = { 0 };
-	FILE *f;
+	struct cli_output out;
 	int rc, fails;
 
+	if (cli->mutants)
+		return cmd_run_mutants(cli);
 	if (cli->by_commit && cli->format_given && cli->format != EH_FORMAT_TEXT)
 		return usage_error("--by-commit is a text report (the JSON report carries the same per-commit "
 				   "summary under \"commits\")");
-	rc = cli_open_output(cli->output, &f);
+	rc = cli_open_output(&out, cli->output);
 	if (rc)
 		return rc;
-	if (eh_run_matrix(&res, &cli->sel, &cli->run, isatty(STDERR_FILENO) ? show_progress : NULL, NULL,
+	cli_text_style(cli, out.f);
+	if (check_cases_dir(cli, &err) ||
+	    eh_run_matrix(&res, &cli->sel, &cli->run, isatty(STDERR_FILENO) ? show_progress : NULL, NULL,
 			  &err)) {
 		fprintf(stderr, "errata-harness: %s\n", err.msg);
-		if (f != stdout)
-			fclose(f);
-		return EXIT_BAD_INPUT;
+		failed.shard = cli->sel.shard;
+		failed.nshards = cli->sel.nshards;
+		failed.error = err.msg;
+		res = &failed;
 	}
 	if (cli->by_commit) {
-		rc = eh_report_write_commits(f, res, &err);
+		rc = eh_report_write_commits(out.f, res, &cli->style, &err);
 		fails = eh_report_commits_fail(res);
 	} else {
-		rc = eh_report_write(f, res, cli->format, &err);
+		rc = eh_report_write(out.f, res, cli->format, &cli->style, &err);
 		fails = res->failed != 0;
 	}
+	if (rc) {
+		fprintf(stderr, "errata-harness: %s\n", err.msg);
+		cli_abandon_output(&out);
+	} else {
+		rc = cli_close_output(&out);
+	}
+	if (res == &failed)
+		return EXIT_BAD_INPUT;
 	eh_results_free(res);
 	if (rc)
-		fprintf(stderr, "errata-harness: %s\n", err.msg);
-	if (cli_close_output(cli->output, f) || rc)
 		return EXIT_BAD_INPUT;
 	return fails ? EXIT_UNEXPECTED : 0;
 }

@@ -1,6 +1,7 @@
 /* Runs one (case, variant, model) pair: load the snippet, patch it for the model, run, judge. */
 #include "eh/case.h"
 
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -53,9 +54,99 @@ const char *eh_verdict_name(enum eh_verdict v)
 		[EH_VERDICT_FIXED] = "fixed",
 		[EH_VERDICT_RESIDUAL] = "residual",
 		[EH_VERDICT_BENIGN] = "benign",
+		[EH_VERDICT_INCOMPLETE] = "incomplete",
 	};
 
 	return (unsigned)v < EH_VERDICT_COUNT ? names[v] : "?";
+}
+
+const char *eh_case_object_path(const struct eh_case *c, const struct eh_run_opts *opts, char *buf,
+				size_t len)
+{
+	size_t stem = strlen(c->object);
+
+	if (stem > 4 && !strcmp(c->object + stem - 4, ".elf"))
+		stem -= 4;
+	if (opts->mutant)
+		snprintf(buf, len, "%s/mutants/%.*s/%s.elf", opts->cases_dir, (int)stem, c->object,
+			 opts->mutant->define);
+	else
+		snprintf(buf, len, "%s/%s", opts->cases_dir, c->object);
+	return buf;
+}
+
+/* The scene-setting steps of variant v, NULL-terminated, or NULL when it has none. */
+static const char *const *variant_steps(const struct eh_case *c, const struct eh_variant *v)
+{
+	const struct eh_steps *st;
+
+	for (st = c->steps; st && st->variant; st++)
+		if (!strcmp(st->variant, v->name))
+			return st->symbols;
+	return NULL;
+}
+
+/* Run sym on thread 0 and check that it ended in one of ends (enum eh_end). */
+static int call_until_end(struct eh_case_run *r, const char *sym, const uint64_t *args, unsigned nargs,
+			  unsigned ends, const struct eh_thread_result **out, struct eh_error *err)
+{
+	const struct eh_thread_result *res;
+	char where[256];
+	uint64_t entry;
+	int rc;
+
+	rc = eh_elf_resolve(r->elf, sym, &entry, err);
+	if (!rc)
+		rc = eh_machine_start(r->machine, 0, entry, args, nargs, err);
+	if (!rc)
+		rc = eh_machine_run(r->machine, err);
+	if (rc)
+		return rc;
+	res = eh_machine_result(r->machine, 0);
+	if (out)
+		*out = res;
+	if ((ends & EH_END_RETURN && res->stop == EH_STOP_RETURNED) ||
+	    (ends & EH_END_SYMBOL && res->stop == EH_STOP_UNTIL) ||
+	    (ends & EH_END_FAULT && res->stop == EH_STOP_FAULT))
+		return 0;
+	if (res->stop == EH_STOP_RETURNED)
+		return eh_error_set(err, EH_EINCOMPLETE, "%s did not complete: it returned to the harness, "
+				    "which is not an end its case declares", sym);
+	r->outcome.where = res->pc;
+	eh_machine_where(r->machine, res->pc, where, sizeof(where));
+	if (res->stop == EH_STOP_FAULT)
+		return eh_error_set(err, EH_EINCOMPLETE, "%s did not complete: it touched unmapped 0x%016" PRIx64
+				    " at %s", sym, res->addr, where);
+	return eh_error_set(err, EH_EINCOMPLETE, "%s did not complete: %s at %s", sym,
+			    eh_stop_name(res->stop), where);
+}
+
+int eh_case_call(struct eh_case_run *r, const char *sym, const uint64_t *args, unsigned nargs,
+		 const struct eh_thread_result **res, struct eh_error *err)
+{
+	return call_until_end(r, sym, args, nargs, r->c->ends, res, err);
+}
+
+/* Set-up steps return; then the entry, which must end as declared; then the judge. */
+static int run_steps_and_entry(struct eh_case_run *r, struct eh_error *err)
+{
+	const char *const *step = variant_steps(r->c, r->v);
+	int rc = 0;
+
+	for (; step && *step && !rc; step++) {
+		rc = call_until_end(r, *step, NULL, 0, EH_END_RETURN, NULL, err);
+		if (rc == EH_EINCOMPLETE)
+			eh_error_prefix(err, "set-up step: ");
+	}
+	if (!rc)
+		rc = eh_case_call(r, r->v->entry, NULL, 0, NULL, err);
+	if (!rc && eh_machine_trace(r->machine)->dropped)
+		rc = eh_error_set(err, EH_EINCOMPLETE, "the trace kept %zu events and dropped %zu: the judge "
+				  "cannot read everything that ran", eh_machine_trace(r->machine)->n,
+				  eh_machine_trace(r->machine)->dropped);
+	if (!rc)
+		r->c->judge(r->machine, r->v, &r->outcome);
+	return rc;
 }
 
 int eh_case_run(struct eh_case_run **out, const struct eh_case *c, const struct eh_variant *v,
@@ -68,6 +159,7 @@ int eh_case_run(struct eh_case_run **out, const struct eh_case *c, const struct 
 	};
 	struct eh_kconfig *config = NULL;
 	struct eh_target target = { .model = model };  /* a host booted at EL2, the kernel's default */
+	struct eh_error run_err = { 0 };
 	struct timespec t0, t1;
 	char path[4096];
 	int rc;
@@ -86,8 +178,7 @@ int eh_case_run(struct eh_case_run **out, const struct eh_case *c, const struct 
 		goto fail;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	snprintf(path, sizeof(path), "%s/%s", opts->cases_dir, c->object);
-	rc = eh_elf_open(&r->elf, path, err);
+	rc = eh_elf_open(&r->elf, eh_case_object_path(c, opts, path, sizeof(path)), err);
 	if (rc)
 		goto fail;
 	if (v->kconfig) {
@@ -98,37 +189,23 @@ int eh_case_run(struct eh_case_run **out, const struct eh_case *c, const struct 
 	target.config = config;
 	rc = eh_image_new(&r->img, r->elf, eh_cpucaps_builtin(EH_SNIPPET_KERNEL), &target, err);
 	eh_kconfig_free(config);
+	if (!rc && c->ends & EH_END_SYMBOL)
+		rc = eh_elf_resolve(r->elf, c->end_symbol, &mopts.until, err);
 	if (rc)
 		goto fail;
 	mopts.hooks_ctx = r;
 	rc = eh_machine_new(&r->machine, model, r->img, &mopts, err);
 	if (rc)
 		goto fail;
-	if (c->run) {
-		rc = c->run(r, opts, err);
-		if (rc)
-			goto fail;
-	} else {
-		const struct eh_steps *st;
-		const char *const *step = NULL;
-		bool returned = true;
-
-		for (st = c->steps; st && st->variant && !step; st++)
-			if (!strcmp(st->variant, v->name))
-				step = st->symbols;
-		for (; step && *step && returned && !rc; step++) {
-			rc = eh_case_call(r, *step, NULL, 0, NULL, err);
-			returned = eh_machine_result(r->machine, 0)->stop == EH_STOP_RETURNED;
-		}
-		if (!rc && returned)
-			rc = eh_case_call(r, v->entry, NULL, 0, NULL, err);
-		if (rc)
-			goto fail;
-		c->judge(r->machine, v, &r->outcome);
+	rc = c->run ? c->run(r, opts, &run_err) : run_steps_and_entry(r, &run_err);
+	if (rc) {
+		/* Whatever the judge or the case's own run wrote stands for nothing now. */
+		r->outcome.verdict = EH_VERDICT_INCOMPLETE;
+		snprintf(r->outcome.evidence, sizeof(r->outcome.evidence), "%s", run_err.msg);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	r->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
-	r->pass = r->outcome.verdict == r->expected;
+	r->pass = r->outcome.verdict == r->expected && r->expected != EH_VERDICT_INCOMPLETE;
 	*out = r;
 	return 0;
 fail:
@@ -145,22 +222,6 @@ void eh_case_run_free(struct eh_case_run *r)
 	eh_image_free(r->img);
 	eh_elf_free(r->elf);
 	eh_free(r);
-}
-
-int eh_case_call(struct eh_case_run *r, const char *sym, const uint64_t *args, unsigned nargs,
-		 const struct eh_thread_result **res, struct eh_error *err)
-{
-	uint64_t entry;
-	int rc;
-
-	rc = eh_elf_resolve(r->elf, sym, &entry, err);
-	if (!rc)
-		rc = eh_machine_start(r->machine, 0, entry, args, nargs, err);
-	if (!rc)
-		rc = eh_machine_run(r->machine, err);
-	if (!rc && res)
-		*res = eh_machine_result(r->machine, 0);
-	return rc;
 }
 
 int eh_case_symbol(struct eh_case_run *r, const char *sym, uint64_t *addr, uint64_t *size,

@@ -40,6 +40,8 @@
 #define PSTATE_A (1ull << 8)
 /* DFSC for the injected abort: translation fault, level 3 (the erratum names no status). */
 #define DFSC_TRANSLATION_L3 0x07u
+/* ISS bit 6 of a Data Abort: the access was a write. */
+#define ESR_ISS_WNR (1u << 6)
 
 /* Unicorn's exception numbers in UC_HOOK_INTR (QEMU's EXCP_*). */
 enum { EXCP_UDEF = 1, EXCP_SWI = 2, EXCP_PREFETCH_ABORT = 3, EXCP_DATA_ABORT = 4,
@@ -72,6 +74,7 @@ struct eh_thread {
 	bool break_req;             /* stop before the next instruction (pending abort) */
 	bool abort_pending;
 	uint64_t abort_far;
+	bool abort_wnr;             /* the culprit wrote: ESR's WnR */
 	uint64_t fault_addr;
 	const struct eh_insn *cur;  /* the instruction executing now */
 	bool cur_in_window_counted;
@@ -80,7 +83,7 @@ struct eh_thread {
 	/* The TTBR window (erratum 219): from MSR TTBRx_EL1 to the next context synchronisation. */
 	bool window_open;
 	uint32_t window_count, window_first_flags;
-	uint64_t window_first_pc;
+	uint64_t window_first_pc, window_first_va;
 	/* Virtual EL2 (see machine.h). */
 	bool el2;
 	enum hyp_req hyp_req;
@@ -216,14 +219,16 @@ static void emit(struct eh_machine *m, struct eh_event *ev)
 		tr->dropped++;  /* past opts.max_events: counted, reported as truncated */
 	for (i = 0; i < m->nactive; i++)
 		m->active[i]->on_event(m, ev);
+	if (m->opts.hooks->event)
+		m->opts.hooks->event(m, ev, m->opts.hooks_ctx);
 }
 
 static void close_window(struct eh_thread *t, uint32_t why_flags)
 {
 	struct eh_event ev = {
 		.kind = EH_EV_WINDOW_CLOSE, .thread = (uint8_t)t->id, .flags = why_flags,
-		.count = t->window_count, .addr = t->window_first_pc,
-		.pc = t->cur ? t->cur->addr : 0, .value = t->window_first_flags,
+		.count = t->window_count, .addr = t->window_first_va, .value = t->window_first_pc,
+		.pc = t->cur ? t->cur->addr : 0, .aflags = t->window_first_flags,
 	};
 
 	if (!t->window_open)
@@ -301,6 +306,7 @@ static void record_access(struct eh_thread *t, uint32_t flags, uint64_t addr, un
 		t->cur_in_window_counted = true;
 		if (!t->window_count++) {
 			t->window_first_pc = ev.pc;
+			t->window_first_va = addr;
 			t->window_first_flags = t->cur ? t->cur->flags : flags;
 		}
 	}
@@ -701,19 +707,20 @@ uint64_t eh_machine_random(struct eh_machine *m)
 	return z ^ (z >> 31);
 }
 
-void eh_machine_inject_abort(struct eh_machine *m, unsigned victim, const struct eh_event *culprit)
+void eh_machine_inject_abort(struct eh_machine *m, unsigned victim, const struct eh_culprit *culprit)
 {
 	struct eh_thread *v = &m->threads[victim % m->nthreads];
 	struct eh_event ev = {
-		.kind = EH_EV_INJECT, .thread = culprit->thread, .victim = (uint8_t)v->id,
-		.pc = culprit->addr, .flags = (uint32_t)culprit->value, .taken = v->running,
+		.kind = EH_EV_INJECT, .thread = (uint8_t)culprit->thread, .victim = (uint8_t)v->id,
+		.pc = culprit->pc, .addr = culprit->va, .flags = culprit->flags, .taken = v->running,
 	};
 
 	emit(m, &ev);
 	if (!v->running)
 		return;
 	v->abort_pending = true;
-	v->abort_far = culprit->addr;
+	v->abort_far = culprit->va;
+	v->abort_wnr = culprit->flags & EH_INSN_STORE;
 	/* The victim takes it at its next instruction boundary. */
 	if (v == &m->threads[culprit->thread])
 		v->break_req = true;
@@ -1192,7 +1199,7 @@ static int run_slice(struct eh_machine *m, struct eh_thread *t, size_t count, st
 		t->cur = NULL;
 		take_exception(t, ESR_ELx((read_reg(t, UC_ARM64_REG_PSTATE) >> 2 & 3) ? ESR_EC_DABT_CUR
 										 : ESR_EC_DABT_LOW,
-					  DFSC_TRANSLATION_L3),
+					  DFSC_TRANSLATION_L3 | (t->abort_wnr ? ESR_ISS_WNR : 0)),
 			       t->abort_far, pc);
 		if (t->stop_req) {
 			finish(t, t->stop_req, pc);

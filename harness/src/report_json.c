@@ -1,4 +1,4 @@
-/* The JSON report: every outcome with its events and the per-commit summary, as harness/schema/run-v1.json describes. */
+/* The JSON report: every outcome with its events and the per-commit summary, as harness/schema/run-v2.json describes. */
 #include <inttypes.h>
 
 #include "eh/escape.h"
@@ -62,11 +62,14 @@ static void put_event(FILE *f, const struct eh_result_event *re)
 	case EH_EV_WINDOW_CLOSE:
 		put_str(f, "closed_by", sync_name(ev->flags));
 		fprintf(f, ", \"accesses\": %" PRIu32, ev->count);
-		if (ev->count)
-			put_hex(f, "first_access_pc", ev->addr);
+		if (ev->count) {
+			put_hex(f, "first_access_pc", ev->value);
+			put_hex(f, "first_access_addr", ev->addr);
+		}
 		break;
 	case EH_EV_INJECT:
 		put_str(f, "culprit_access", eh_insn_access_name(ev->flags));
+		put_hex(f, "addr", ev->addr);
 		fprintf(f, ", \"victim\": %u, \"taken\": %s", ev->victim, ev->taken ? "true" : "false");
 		break;
 	case EH_EV_EXCEPTION:
@@ -103,10 +106,12 @@ static void put_outcome(FILE *f, const struct eh_result *r)
 		fputs(k == r->s.c->commits ? "" : ", ", f);
 		eh_json_puts(f, k->hash);
 	}
-	fprintf(f, "],\n     \"expected\": \"%s\", \"verdict\": \"%s\", \"pass\": %s",
+	fprintf(f, "],\n     \"expected\": \"%s\", \"outcome\": \"%s\", \"pass\": %s",
 		eh_verdict_name(r->s.expected), eh_verdict_name(r->outcome.verdict),
 		r->pass ? "true" : "false");
 	put_str(f, "evidence", r->outcome.evidence);
+	if (r->outcome.verdict == EH_VERDICT_INCOMPLETE && r->outcome.where)
+		put_hex(f, "where", r->outcome.where);
 	fprintf(f, ",\n     \"events_dropped\": %zu, \"events\": [", r->dropped);
 	for (i = 0; i < r->nevents; i++) {
 		fputs(i ? ",\n" : "\n", f);
@@ -143,8 +148,14 @@ void eh_report__json(FILE *f, const struct eh_results *res)
 	fprintf(f, "},\n  \"seed\": %" PRIu64 ",\n", res->seed);
 	fprintf(f, "  \"shard\": {\"index\": %u, \"count\": %u},\n", res->nshards ? res->shard : 1,
 		res->nshards ? res->nshards : 1);
-	fprintf(f, "  \"summary\": {\"outcomes\": %zu, \"passed\": %u, \"failed\": %u},\n", res->n,
-		res->passed, res->failed);
+	fprintf(f, "  \"summary\": {\"outcomes\": %zu, \"passed\": %u, \"failed\": %u, \"incomplete\": %u},\n",
+		res->n, res->passed, res->failed, res->incomplete);
+	fputs("  \"error\": ", f);
+	if (res->error)
+		eh_json_puts(f, res->error);
+	else
+		fputs("null", f);
+	fputs(",\n", f);
 	fputs("  \"outcomes\": [", f);
 	for (i = 0; i < res->n; i++) {
 		fputs(i ? ",\n" : "\n", f);

@@ -19,6 +19,17 @@ static void put_property(FILE *f, const char *name, const char *value)
 	fputs("/>\n", f);
 }
 
+/* <failure> or <error> with its message, type and the evidence as text. */
+static void put_result(FILE *f, const char *tag, const char *message, const char *type, const char *text)
+{
+	fprintf(f, "      <%s", tag);
+	put_attr(f, "message", message);
+	put_attr(f, "type", type);
+	fputc('>', f);
+	eh_xml_puts(f, text);
+	fprintf(f, "</%s>\n", tag);
+}
+
 static void put_testcase(FILE *f, const struct eh_result *r)
 {
 	char name[256], message[128];
@@ -29,18 +40,17 @@ static void put_testcase(FILE *f, const struct eh_result *r)
 	put_attr(f, "name", name);
 	put_attr(f, "classname", r->s.c->id);
 	fprintf(f, " time=\"%.6f\">\n", r->seconds);
-	if (!r->pass) {
+	if (r->outcome.verdict == EH_VERDICT_INCOMPLETE) {
+		/* JUnit's <error>: the test did not run to the point where it could be judged. */
+		snprintf(message, sizeof(message), "incomplete (expected %s)", eh_verdict_name(r->s.expected));
+		put_result(f, "error", message, "incomplete", r->outcome.evidence);
+	} else if (!r->pass) {
 		snprintf(message, sizeof(message), "expected %s, got %s", eh_verdict_name(r->s.expected),
 			 eh_verdict_name(r->outcome.verdict));
-		fputs("      <failure", f);
-		put_attr(f, "message", message);
-		put_attr(f, "type", "unexpected-verdict");
-		fputc('>', f);
-		eh_xml_puts(f, r->outcome.evidence);
-		fputs("</failure>\n", f);
+		put_result(f, "failure", message, "unexpected-verdict", r->outcome.evidence);
 	}
 	fputs("      <system-out>", f);
-	fprintf(f, "verdict %s (expected %s): ", eh_verdict_name(r->outcome.verdict),
+	fprintf(f, "outcome %s (expected %s): ", eh_verdict_name(r->outcome.verdict),
 		eh_verdict_name(r->s.expected));
 	eh_xml_puts(f, r->outcome.evidence);
 	fputc('\n', f);
@@ -59,19 +69,20 @@ static void put_testsuite(FILE *f, const struct eh_results *res, size_t from, si
 {
 	const struct eh_case *c = res->r[from].s.c;
 	const struct eh_commit *k;
-	unsigned failures = 0;
+	unsigned failures = 0, errors = 0;
 	double seconds = 0;
 	char buf[512];
 	size_t i;
 
 	for (i = from; i < to; i++) {
-		failures += !res->r[i].pass;
+		errors += res->r[i].outcome.verdict == EH_VERDICT_INCOMPLETE;
+		failures += !res->r[i].pass && res->r[i].outcome.verdict != EH_VERDICT_INCOMPLETE;
 		seconds += res->r[i].seconds;
 	}
 	fputs("  <testsuite", f);
 	put_attr(f, "name", c->id);
-	fprintf(f, " tests=\"%zu\" failures=\"%u\" errors=\"0\" skipped=\"0\" time=\"%.6f\">\n",
-		to - from, failures, seconds);
+	fprintf(f, " tests=\"%zu\" failures=\"%u\" errors=\"%u\" skipped=\"0\" time=\"%.6f\">\n",
+		to - from, failures, errors, seconds);
 	fputs("    <properties>\n", f);
 	snprintf(buf, sizeof(buf), "%" PRIu64, res->seed);
 	put_property(f, "seed", buf);
@@ -91,6 +102,16 @@ static void put_testsuite(FILE *f, const struct eh_results *res, size_t from, si
 	fputs("  </testsuite>\n", f);
 }
 
+/* A fatal error that stopped the run: one suite with one errored test, so that consumers fail the job. */
+static void put_run_error(FILE *f, const char *error)
+{
+	fputs("  <testsuite name=\"errata-harness\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\" "
+	      "time=\"0\">\n    <testcase name=\"run\" classname=\"errata-harness\" time=\"0\">\n"
+	      "      <error type=\"run-error\"", f);
+	put_attr(f, "message", error);
+	fputs("/>\n    </testcase>\n  </testsuite>\n", f);
+}
+
 void eh_report__junit(FILE *f, const struct eh_results *res)
 {
 	double seconds = 0;
@@ -104,12 +125,15 @@ void eh_report__junit(FILE *f, const struct eh_results *res)
 	if (res->nshards)
 		fprintf(f, ", shard %u/%u", res->shard, res->nshards);
 	fputs(" -->\n", f);
-	fprintf(f, "<testsuites name=\"errata-harness\" tests=\"%zu\" failures=\"%u\" errors=\"0\" "
-		"time=\"%.6f\">\n", res->n, res->failed, seconds);
+	fprintf(f, "<testsuites name=\"errata-harness\" tests=\"%zu\" failures=\"%u\" errors=\"%u\" "
+		"time=\"%.6f\">\n", res->n + !!res->error, res->failed - res->incomplete,
+		res->incomplete + !!res->error, seconds);
 	for (from = 0; from < res->n; from = i) {
 		for (i = from + 1; i < res->n && res->r[i].s.c == res->r[from].s.c; i++)
 			;
 		put_testsuite(f, res, from, i);
 	}
+	if (res->error)
+		put_run_error(f, res->error);
 	fputs("</testsuites>\n", f);
 }

@@ -303,24 +303,29 @@ int eh_run_matrix(struct eh_results **out, const struct eh_selection *sel,
 	res->nshards = sel->nshards;
 	for (i = 0; i < n; i++) {
 		struct eh_result *r = &res->r[i];
+		struct eh_error run_err = { 0 };
 		struct eh_case_run *run;
 
 		if (progress)
 			progress(&s[i], i, n, ctx);
-		rc = eh_case_run(&run, s[i].c, s[i].v, s[i].model, opts, err);
-		if (rc)
-			goto fail;
 		r->s = s[i];
-		r->outcome = run->outcome;
-		r->pass = run->pass;
-		r->seconds = run->seconds;
 		res->n++;
-		rc = keep_events(r, run, err);
-		eh_case_run_free(run);
-		if (rc)
-			goto fail;
+		/* A scenario that cannot even start is incomplete too: the others still run. */
+		if (eh_case_run(&run, s[i].c, s[i].v, s[i].model, opts, &run_err)) {
+			r->outcome.verdict = EH_VERDICT_INCOMPLETE;
+			snprintf(r->outcome.evidence, sizeof(r->outcome.evidence), "%s", run_err.msg);
+		} else {
+			r->outcome = run->outcome;
+			r->pass = run->pass;
+			r->seconds = run->seconds;
+			rc = keep_events(r, run, err);
+			eh_case_run_free(run);
+			if (rc)
+				goto fail;
+		}
 		res->passed += r->pass;
 		res->failed += !r->pass;
+		res->incomplete += r->outcome.verdict == EH_VERDICT_INCOMPLETE;
 	}
 	if (progress)
 		progress(NULL, n, n, ctx);
@@ -389,7 +394,9 @@ void eh_results_commit(const struct eh_results *res, size_t i, struct eh_commit_
 			out->before_shown += r->outcome.verdict == EH_VERDICT_BUG;
 		} else {
 			out->after++;
-			out->after_absent += r->outcome.verdict != EH_VERDICT_BUG;
+			/* An incomplete run showed nothing either way. */
+			out->after_absent += r->outcome.verdict != EH_VERDICT_BUG &&
+					     r->outcome.verdict != EH_VERDICT_INCOMPLETE;
 		}
 		out->unexpected += !r->pass;
 	}

@@ -486,7 +486,7 @@ int eh_svg_timeline(FILE *f, struct eh_case_run *r, uint64_t seed, struct eh_err
 	snprintf(heading, sizeof(heading), "%s, variant %s on %s, seed %" PRIu64, r->c->id, r->v->name,
 		 r->model->name, seed);
 	snprintf(desc, sizeof(desc), "%s. Model: %s.", r->v->desc, r->model->desc);
-	snprintf(status, sizeof(status), "verdict %s (expected %s)%s", eh_verdict_name(r->outcome.verdict),
+	snprintf(status, sizeof(status), "%s %s (expected %s)%s", r->outcome.verdict == EH_VERDICT_INCOMPLETE ? "outcome" : "verdict", eh_verdict_name(r->outcome.verdict),
 		 eh_verdict_name(r->expected), r->pass ? "" : ": UNEXPECTED");
 	return eh_svg_draw(f, r->machine, &h, err);
 }

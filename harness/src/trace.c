@@ -205,9 +205,10 @@ const char *eh_event_format(struct eh_machine *m, const struct eh_event *ev, cha
 			 ev->count, ev->count == 1 ? "" : "es");
 		break;
 	case EH_EV_INJECT:
-		snprintf(buf, len, "INJECT     spurious Data Abort (erratum 219), culprit thread %u %s (%s) -> "
-			 "victim thread %u%s%s", ev->thread,
+		snprintf(buf, len, "INJECT     spurious Data Abort (erratum 219), culprit thread %u %s (%s of "
+			 "0x%016" PRIx64 ") -> victim thread %u%s%s", ev->thread,
 			 eh_machine_where(m, ev->pc, culprit, sizeof(culprit)), eh_insn_access_name(ev->flags),
+			 ev->addr,
 			 ev->victim, ev->victim == ev->thread ? " (itself)" : " (a sibling)",
 			 ev->taken ? "" : ", idle: recorded, not taken");
 		break;

@@ -2,12 +2,13 @@
 # Feeds the tool's reports to consumers that are not ours (JUnit to python3-junitparser, TAP to
 # prove, JSON to python3-jsonschema with the schema in the repo, the SVG timeline to rsvg-convert)
 # and checks --shard, --seed, --commit, --by-commit and the usage errors from the outside.
-#   check_consumers.sh TOOL SCHEMA WORKDIR
+#   check_consumers.sh TOOL SCHEMA CASES_DIR WORKDIR
 set -uo pipefail
 
 tool=$1
 schema=$2
-work=$3
+cases=$3
+work=$4
 # Debian's interpreter: python3-junitparser and python3-jsonschema are installed for it.
 py=/usr/bin/python3
 failures=0
@@ -38,17 +39,24 @@ expect() {
 n=$(wc -l <matrix.txt)
 [ "$n" -ge 12 ] || fail "the matrix has $n scenarios, tx2-219-prfm alone has 12"
 
+# A cases directory whose trampoline is the mutant without the PRFM alternative: `after` keeps its
+# PRFM in the window, so after/thunderx2 and after/vulcan read bug where residual is expected.
+mkdir mutant
+ln -s "$cases/mutants/tx2-219-prfm/EH_MUTANT_NO_ALTERNATIVE.elf" mutant/tx2-219-prfm.elf
+bad=(--case tx2-219-prfm --cases-dir mutant)
+# Three instructions are not enough for any row of tx2-219-prfm to finish: all 12 are incomplete.
+short=(--case tx2-219-prfm --budget 3)
+
 # ---- JUnit XML, read by junitparser ----------------------------------------------------------
 expect 0 "run --format junit --output" "$tool" run --format junit --output all.xml
 [ -s out ] && fail "run --output also wrote to stdout"
-# Six instructions stop tx2-219-prfm right after its TTBR1 write (tramp.S: msr, bl, mrs, add, bic,
-# msr): nothing is inside a window, every run reads "fixed", so the 8 rows of before and after fail
-# and the 4 of after-kaslr pass.
-expect 1 "a run with unexpected outcomes exits 1" \
-	"$tool" run --case tx2-219-prfm --budget 6 --format junit --output fail.xml
-$py - all.xml fail.xml matrix.txt <<'EOF' && ok "junitparser reads both reports" || fail "junitparser"
+expect 1 "a run with unexpected outcomes exits 1" "$tool" run "${bad[@]}" --format junit --output fail.xml
+expect 1 "a run that does not complete exits 1" "$tool" run "${short[@]}" --format junit --output partial.xml
+expect 2 "a run that cannot start exits 2" "$tool" run --cases-dir "$work/none" --format junit --output fatal.xml
+ls ./*.xml.* >/dev/null 2>&1 && fail "a temporary report file was left behind"
+$py - all.xml fail.xml partial.xml fatal.xml matrix.txt <<'EOF' && ok "junitparser reads the four reports" ||
 import sys
-from junitparser import JUnitXml, Failure
+from junitparser import JUnitXml, Failure, Error
 
 def cases(path):
     xml = JUnitXml.fromfile(path)
@@ -62,7 +70,7 @@ def cases(path):
     return xml, out
 
 xml, all_cases = cases(sys.argv[1])
-matrix = {(c, f"{v}/{m}") for c, v, m in (l.split() for l in open(sys.argv[3]))}
+matrix = {(c, f"{v}/{m}") for c, v, m in (l.split() for l in open(sys.argv[5]))}
 assert set(all_cases) == matrix, sorted(set(all_cases) ^ matrix)
 assert len(all_cases) == len(matrix)
 assert all(not tc.result for tc in all_cases.values()), "a failure in a passing run"
@@ -71,19 +79,32 @@ assert int(xml.tests) == len(matrix) and int(xml.failures) == 0, (xml.tests, xml
 xml, fail_cases = cases(sys.argv[2])
 assert len(fail_cases) == 12, len(fail_cases)
 failed = {k: tc for k, tc in fail_cases.items() if tc.result}
-assert len(failed) == 8, sorted(failed)
-assert {k[1].split("/")[0] for k in failed} == {"before", "after"}, sorted(failed)
+assert set(failed) == {("tx2-219-prfm", "after/thunderx2"), ("tx2-219-prfm", "after/vulcan")}, sorted(failed)
 for (case, name), tc in failed.items():
     f = tc.result[0]
     assert isinstance(f, Failure), f
-    assert f.message.startswith("expected ") and f.message.endswith(", got fixed"), f.message
-    assert "window opened at tramp_entry_" in f.text and "closed with nothing inside" in f.text, f.text
-assert int(xml.failures) == 8
+    assert f.message == "expected residual, got bug", f.message
+    assert "tramp_entry_after+0x20: prfm" in f.text, f.text
+assert int(xml.failures) == 2 and int(xml.errors) == 0
+
+xml, partial = cases(sys.argv[3])
+assert len(partial) == 12 and int(xml.errors) == 12 and int(xml.failures) == 0, (xml.errors, xml.failures)
+for tc in partial.values():
+    e = tc.result[0]
+    assert isinstance(e, Error) and e.type == "incomplete", tc.result
+    assert "did not complete: instruction budget exhausted at tramp_entry_" in e.text, e.text
+
+xml = JUnitXml.fromfile(sys.argv[4])
+assert int(xml.errors) == 1, xml.errors
+errors = [r for suite in xml for tc in suite for r in tc.result]
+assert len(errors) == 1 and isinstance(errors[0], Error) and "--cases-dir" in errors[0].message, errors
 EOF
+	fail "junitparser"
 
 # ---- TAP, read by prove ----------------------------------------------------------------------
 expect 0 "run --format tap" "$tool" run --format tap --output all.tap
-expect 1 "failing TAP run" "$tool" run --case tx2-219-prfm --budget 6 --format tap --output fail.tap
+expect 1 "failing TAP run" "$tool" run "${bad[@]}" --format tap --output fail.tap
+expect 1 "incomplete TAP run" "$tool" run "${short[@]}" --format tap --output partial.tap
 prove -e cat all.tap >prove-all.txt 2>&1
 rc=$?
 if [ $rc = 0 ] && grep -q "^Result: PASS" prove-all.txt && grep -q "Tests=$n," prove-all.txt &&
@@ -94,20 +115,29 @@ else
 fi
 prove -e cat fail.tap >prove-fail.txt 2>&1
 rc=$?
-if [ $rc != 0 ] && grep -q "^Result: FAIL" prove-fail.txt && grep -q "Failed 8/12 subtests" prove-fail.txt &&
+if [ $rc != 0 ] && grep -q "^Result: FAIL" prove-fail.txt && grep -q "Failed 2/12 subtests" prove-fail.txt &&
 	! grep -qi "parse error" prove-fail.txt; then
-	ok "prove fails the run with 8 unexpected outcomes"
+	ok "prove fails the run with 2 unexpected outcomes"
 else
 	fail "prove on fail.tap (exit $rc): $(cat prove-fail.txt)"
+fi
+prove -e cat partial.tap >prove-partial.txt 2>&1
+rc=$?
+if [ $rc != 0 ] && grep -q "Failed 12/12 subtests" prove-partial.txt; then
+	ok "prove fails the run with 12 incomplete outcomes"
+else
+	fail "prove on partial.tap (exit $rc): $(cat prove-partial.txt)"
 fi
 
 # ---- JSON, validated against the schema; --shard from the outside --------------------------
 expect 0 "run --format json" "$tool" run --format json --output all.json
-"$tool" run --case tx2-219-prfm --budget 6 --format json --output fail.json
+"$tool" run "${bad[@]}" --format json --output fail.json
+"$tool" run "${short[@]}" --format json --output partial.json
+"$tool" run --cases-dir "$work/none" --format json --output fatal.json 2>/dev/null
 for k in 1 2 3; do
 	expect 0 "run --shard $k/3" "$tool" run --shard "$k/3" --format json --output "shard$k.json"
 done
-$py - "$schema" all.json fail.json shard1.json shard2.json shard3.json <<'EOF' &&
+$py - "$schema" all.json fail.json partial.json fatal.json shard1.json shard2.json shard3.json <<'EOF' &&
 import json, sys
 from jsonschema import Draft202012Validator
 
@@ -127,7 +157,12 @@ def key(o):
 whole = docs["all.json"]["outcomes"]
 assert docs["all.json"]["summary"]["outcomes"] == len(whole)
 assert not docs["all.json"]["summary"]["failed"]
-assert docs["fail.json"]["summary"] == {"outcomes": 12, "passed": 4, "failed": 8}
+assert docs["all.json"]["error"] is None
+assert docs["fail.json"]["summary"] == {"outcomes": 12, "passed": 10, "failed": 2, "incomplete": 0}
+assert docs["partial.json"]["summary"] == {"outcomes": 12, "passed": 0, "failed": 12, "incomplete": 12}
+assert all(o["outcome"] == "incomplete" and not o["pass"] and o["where"].startswith("0xffff8000")
+           for o in docs["partial.json"]["outcomes"])
+assert docs["fatal.json"]["outcomes"] == [] and "--cases-dir" in docs["fatal.json"]["error"]
 parts = [docs[f"shard{k}.json"] for k in (1, 2, 3)]
 seen = [key(o) for p in parts for o in p["outcomes"]]
 assert len(seen) == len(set(seen)), "a scenario is in two shards"
@@ -182,21 +217,23 @@ $py - by-commit.txt all.json <<'EOF' && ok "--by-commit: one line per seed commi
 import json, sys
 lines = open(sys.argv[1]).read().splitlines()
 commits = json.load(open(sys.argv[2]))["commits"]
-assert len(commits) == 11 and len(lines) == 1 + 11 + 1, lines
+# The header, a line per commit with what its cases showed indented under it, then the totals.
+assert len(commits) == 11 and len(lines) == 1 + 2 * 11 + 2, lines
 assert " run --by-commit, seed 1" in lines[0], lines[0]
-for i, (line, c) in enumerate(zip(lines[1:12], commits), 1):
+assert all(len(l) <= 80 for l in lines), [l for l in lines if len(l) > 80]
+for i, c in enumerate(commits, 1):
+    line, detail = lines[2 * i - 1], lines[2 * i]
     assert line.startswith(f"{i:03d} {c['hash']} {c['status']} "), (line, c)
-    assert c["subject"] in line, line
-    assert all(case in line for case in c["cases"]), line
+    assert c["subject"].startswith(line[32:].removesuffix("...")), line
+    assert detail.startswith("    ") and all(case in detail for case in c["cases"]), detail
     assert (c["status"] == "no-case") == (not c["cases"]), c
     assert c["status"] in ("verified", "no-case"), c
-assert any(l.startswith("002 9405447ef79b verified ") and "tx2-219-prfm: bug shown before 2/2" in l
-           for l in lines), lines
-assert lines[-1].startswith("11 commits: "), lines[-1]
+assert lines[4] == "    tx2-219-prfm: bug shown before 2/2, absent after 10/10", lines[4]
+assert lines[-2].startswith("11 commits: ") and lines[-1].endswith(" passed, 0 failed"), lines[-2:]
 EOF
 	fail "--by-commit: $(cat by-commit.txt)"
 expect 1 "--by-commit of a run whose before does not reproduce exits 1" \
-	"$tool" run --by-commit --case tx2-219-prfm --budget 6
+	"$tool" run --by-commit "${short[@]}"
 grep -q '^002 9405447ef79b not-reproduced ' out && ok "... and flags 9405447ef79b" ||
 	fail "--by-commit does not flag a before that does not reproduce: $(cat out)"
 

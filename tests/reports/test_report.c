@@ -85,7 +85,7 @@ static struct eh_result_event events[] = {
 	{ .ev = { .seq = 0, .kind = EH_EV_SCREENED, .pc = 0xffff800008010000ull, .value = 0xd518c000 },
 	  .text = "screened" },
 	{ .ev = { .seq = 9, .kind = EH_EV_INJECT, .thread = 0, .victim = 1, .flags = EH_INSN_LOAD,
-		  .pc = 0xffff80000801041cull },
+		  .pc = 0xffff80000801041cull, .addr = 0xffff800008010438ull },
 	  .text = "INJECT \"quoted\" <culprit>" },
 };
 
@@ -115,7 +115,26 @@ static void make_results(struct eh_results *res, struct eh_result r[2], double s
 	*res = (struct eh_results){ .seed = 42, .r = r, .n = 2, .passed = 1, .failed = 1 };
 }
 
-static char *write_report(const struct eh_results *res, enum eh_format fmt)
+/* The same two, the second one incomplete: its run stopped at 0xffff800008010420. */
+static void make_incomplete(struct eh_results *res, struct eh_result r[2], double seconds)
+{
+	make_results(res, r, seconds);
+	r[1].outcome.verdict = EH_VERDICT_INCOMPLETE;
+	r[1].outcome.where = 0xffff800008010420ull;
+	snprintf(r[1].outcome.evidence, sizeof(r[1].outcome.evidence), "tramp_entry_after did not complete");
+	res->incomplete = 1;
+}
+
+/* A run that stopped with a fatal error after the first scenario. */
+static void make_fatal(struct eh_results *res, struct eh_result r[2], double seconds)
+{
+	make_results(res, r, seconds);
+	*res = (struct eh_results){ .seed = 42, .r = r, .n = 1, .passed = 1, .error = "out of <memory>" };
+}
+
+static const struct eh_text_style unlimited, width80 = { .width = 80 };
+
+static char *write_report(const struct eh_results *res, enum eh_format fmt, const struct eh_text_style *style)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -123,7 +142,7 @@ static char *write_report(const struct eh_results *res, enum eh_format fmt)
 	struct eh_error err = { 0 };
 
 	assert_non_null(f);
-	if (eh_report_write(f, res, fmt, &err))
+	if (eh_report_write(f, res, fmt, style, &err))
 		fail_msg("%s: %s", eh_format_name(fmt), err.msg);
 	assert_int_equal(fclose(f), 0);
 	return buf;
@@ -133,19 +152,30 @@ struct writer_row {
 	const char *name;
 	enum eh_format fmt;
 	const char *needle;     /* must appear verbatim */
+	void (*make)(struct eh_results *res, struct eh_result r[2], double seconds);  /* NULL: make_results */
+	struct eh_text_style style;  /* zero: no width limit */
 };
 
 static const struct writer_row writer_rows[] = {
 	{ "text: seed in the header", EH_FORMAT_TEXT, "errata-harness " },
 	{ "text: seed value", EH_FORMAT_TEXT, " run, seed 42\n" },
-	{ "text: failure and expectation", EH_FORMAT_TEXT, "FAIL tx2-219-prfm   after        vulcan" },
-	{ "text: expected verdict", EH_FORMAT_TEXT, "     expected residual\n" },
+	{ "text: passing line", EH_FORMAT_TEXT, "\nPASS bug        tx2-219-prfm/before/thunderx2\n" },
+	/* The evidence's newline and \x01 print as spaces: one scenario, one line. */
+	{ "text: failure, expectation and evidence", EH_FORMAT_TEXT,
+	  "\nFAIL bug        tx2-219-prfm/after/vulcan, expected residual: a <b> & \"c\" 'd' # e line2 \n" },
+	{ "text: a failure cut to the width", EH_FORMAT_TEXT,
+	  "\nFAIL bug        tx2-219-prfm/after/vulcan, expected residual: a <b>...\n", NULL, { .width = 70 } },
+	{ "text: verbose, evidence wrapped under its line", EH_FORMAT_TEXT,
+	  "\nFAIL bug        tx2-219...\n     a <b> & \"c\" 'd' #\n     e line2 \n", NULL,
+	  { .width = 26, .verbose = true } },
+	{ "text: verbose, passing evidence too", EH_FORMAT_TEXT,
+	  "\nPASS bug        tx2-219-prfm/before/thunderx2\n     shown\n", NULL, { .verbose = true } },
 	{ "text: totals", EH_FORMAT_TEXT, "1 passed, 1 failed\n" },
 	{ "tap: version line first", EH_FORMAT_TAP, "TAP version 13\n# errata-harness " },
 	{ "tap: plan", EH_FORMAT_TAP, "\n1..2\n" },
 	{ "tap: passing point", EH_FORMAT_TAP, "\nok 1 tx2-219-prfm/before/thunderx2\n  ---\n" },
 	{ "tap: failing point", EH_FORMAT_TAP, "\nnot ok 2 tx2-219-prfm/after/vulcan\n  ---\n" },
-	{ "tap: YAML verdicts", EH_FORMAT_TAP, "  verdict: bug\n  expected: residual\n" },
+	{ "tap: YAML outcomes", EH_FORMAT_TAP, "  outcome: bug\n  expected: residual\n" },
 	{ "tap: YAML evidence double-quoted",
 	  EH_FORMAT_TAP, "  evidence: \"a <b> & \\\"c\\\" 'd' # e\\nline2\\u0001\"\n" },
 	{ "tap: YAML seed and end", EH_FORMAT_TAP, "  seed: 42\n  ...\n" },
@@ -166,17 +196,44 @@ static const struct writer_row writer_rows[] = {
 	{ "junit: events in system-out", EH_FORMAT_JUNIT,
 	  "t0 INJECT &quot;quoted&quot; &lt;culprit&gt;\n</system-out>" },
 	{ "json: format and version", EH_FORMAT_JSON,
-	  "\"format\": \"errata-harness-run\",\n  \"schema_version\": 1,\n" },
+	  "\"format\": \"errata-harness-run\",\n  \"schema_version\": 2,\n" },
 	{ "json: seed", EH_FORMAT_JSON, "\n  \"seed\": 42,\n" },
 	{ "json: unsharded is 1 of 1", EH_FORMAT_JSON, "\"shard\": {\"index\": 1, \"count\": 1}" },
-	{ "json: summary", EH_FORMAT_JSON, "\"summary\": {\"outcomes\": 2, \"passed\": 1, \"failed\": 1}" },
+	{ "json: summary", EH_FORMAT_JSON,
+	  "\"summary\": {\"outcomes\": 2, \"passed\": 1, \"failed\": 1, \"incomplete\": 0},\n  \"error\": null," },
 	{ "json: escaped evidence", EH_FORMAT_JSON,
 	  "\"evidence\": \"a <b> & \\\"c\\\" 'd' # e\\nline2\\u0001\"" },
 	{ "json: failing outcome", EH_FORMAT_JSON,
-	  "\"expected\": \"residual\", \"verdict\": \"bug\", \"pass\": false" },
+	  "\"expected\": \"residual\", \"outcome\": \"bug\", \"pass\": false" },
 	{ "json: event fields", EH_FORMAT_JSON,
 	  "{\"seq\": 9, \"thread\": 0, \"kind\": \"inject\", \"text\": \"INJECT \\\"quoted\\\" <culprit>\", "
-	  "\"pc\": \"0xffff80000801041c\", \"culprit_access\": \"load\", \"victim\": 1, \"taken\": false}" },
+	  "\"pc\": \"0xffff80000801041c\", \"culprit_access\": \"load\", \"addr\": \"0xffff800008010438\", "
+	  "\"victim\": 1, \"taken\": false}" },
+	{ "text: incomplete", EH_FORMAT_TEXT,
+	  "FAIL incomplete tx2-219-prfm/after/vulcan, expected residual: tramp_entry_after did not complete\n"
+	  "1 passed, 1 failed (1 incomplete)\n", make_incomplete },
+	{ "tap: incomplete", EH_FORMAT_TAP,
+	  "not ok 2 tx2-219-prfm/after/vulcan\n  ---\n  outcome: incomplete\n  expected: residual\n"
+	  "  evidence: \"tramp_entry_after did not complete\"\n  where: 0xffff800008010420\n", make_incomplete },
+	{ "junit: incomplete is an error", EH_FORMAT_JUNIT,
+	  "<error message=\"incomplete (expected residual)\" type=\"incomplete\">tramp_entry_after did not "
+	  "complete</error>", make_incomplete },
+	{ "junit: errors counted apart", EH_FORMAT_JUNIT,
+	  "<testsuites name=\"errata-harness\" tests=\"2\" failures=\"0\" errors=\"1\"", make_incomplete },
+	{ "json: incomplete outcome", EH_FORMAT_JSON,
+	  "\"expected\": \"residual\", \"outcome\": \"incomplete\", \"pass\": false, \"evidence\": "
+	  "\"tramp_entry_after did not complete\", \"where\": \"0xffff800008010420\"", make_incomplete },
+	{ "json: incomplete counted", EH_FORMAT_JSON,
+	  "\"summary\": {\"outcomes\": 2, \"passed\": 1, \"failed\": 1, \"incomplete\": 1}", make_incomplete },
+	{ "text: fatal error", EH_FORMAT_TEXT, "error: the run stopped:\n  out of <memory>\n1 passed, 0 failed\n",
+	  make_fatal },
+	{ "tap: fatal error bails out", EH_FORMAT_TAP, "\n1..1\n", make_fatal },
+	{ "tap: bail out line", EH_FORMAT_TAP, "\nBail out! out of <memory>\n", make_fatal },
+	{ "junit: fatal error", EH_FORMAT_JUNIT,
+	  "<error type=\"run-error\" message=\"out of &lt;memory&gt;\"/>", make_fatal },
+	{ "junit: fatal error counted", EH_FORMAT_JUNIT,
+	  "<testsuites name=\"errata-harness\" tests=\"2\" failures=\"0\" errors=\"1\"", make_fatal },
+	{ "json: fatal error", EH_FORMAT_JSON, "\n  \"error\": \"out of <memory>\",\n", make_fatal },
 	{ "json: screened word", EH_FORMAT_JSON,
 	  "{\"seq\": 0, \"thread\": 0, \"kind\": \"screened\", \"text\": \"screened\", "
 	  "\"pc\": \"0xffff800008010000\", \"value\": \"0x00000000d518c000\"}" },
@@ -193,8 +250,8 @@ static void run_writer_row(void **state)
 	struct eh_results res;
 	char *out;
 
-	make_results(&res, r, 0.25);
-	out = write_report(&res, row->fmt);
+	(row->make ? row->make : make_results)(&res, r, 0.25);
+	out = write_report(&res, row->fmt, &row->style);
 	if (!strstr(out, row->needle))
 		fail_msg("%s: no\n%s\nin\n%s", row->name, row->needle, out);
 	free(out);
@@ -211,7 +268,8 @@ static void test_timings_only_in_junit(void **state)
 	make_results(&ra, a, 0.25);
 	make_results(&rb, b, 1.5);
 	for (fmt = 0; fmt < EH_FORMAT_COUNT; fmt++) {
-		char *x = write_report(&ra, (enum eh_format)fmt), *y = write_report(&rb, (enum eh_format)fmt);
+		char *x = write_report(&ra, (enum eh_format)fmt, &width80),
+		     *y = write_report(&rb, (enum eh_format)fmt, &width80);
 		bool equal = !strcmp(x, y);
 
 		if (equal != (fmt != EH_FORMAT_JUNIT))
@@ -235,12 +293,12 @@ static void test_write_error(void **state)
 	for (fmt = 0; fmt < EH_FORMAT_COUNT; fmt++) {
 		f = fopen("/dev/null", "r");
 		assert_non_null(f);
-		if (eh_report_write(f, &res, (enum eh_format)fmt, &err) != EH_EIO)
+		if (eh_report_write(f, &res, (enum eh_format)fmt, &unlimited, &err) != EH_EIO)
 			fail_msg("%s: writing to a read-only stream is not EH_EIO", eh_format_name((enum eh_format)fmt));
 		fclose(f);
 	}
 	f = fopen("/dev/null", "r");
-	assert_int_equal(eh_report_write_commits(f, &res, &err), EH_EIO);
+	assert_int_equal(eh_report_write_commits(f, &res, &unlimited, &err), EH_EIO);
 	fclose(f);
 }
 
@@ -276,11 +334,11 @@ static void test_commit_report(void **state)
 
 	(void)state;
 	make_results(&res, r, 0.25);
-	assert_int_equal(eh_report_write_commits(f, &res, NULL), 0);
+	assert_int_equal(eh_report_write_commits(f, &res, &width80, NULL), 0);
 	fclose(f);
 	if (!strstr(buf, " run --by-commit, seed 42\n") ||
-	    !strstr(buf, "\n002 9405447ef79b unexpected     arm64: Avoid Cavium TX2 erratum 219 when switching "
-			 "TTBR (tx2-219-prfm: bug shown before 1/1, absent after 0/1, 1 unexpected outcome)\n") ||
+	    !strstr(buf, "\n002 9405447ef79b unexpected     arm64: Avoid Cavium TX2 erratum 219 when swit...\n"
+			 "    tx2-219-prfm: bug shown before 1/1, absent after 0/1, 1 unexpected outcome\n") ||
 	    !strstr(buf, "\n11 commits: 0 verified"))
 		fail_msg("per-commit report:\n%s", buf);
 	assert_true(eh_report_commits_fail(&res));

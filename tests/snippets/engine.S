@@ -11,6 +11,15 @@ win_isb:
 	ldr	x2, [sp, #-16]		// after the window
 	ret
 
+	/* A TTBR0_EL1 write with a store first inside, closed by ISB. */
+	.globl	win_store
+win_store:
+	msr	ttbr0_el1, x0
+	str	x0, [sp, #-8]
+	ldr	x1, [sp, #-16]
+	isb
+	ret
+
 	/* A TTBR1_EL1 write with a load inside, closed by ERET (to EL1h). */
 	.globl	win_eret
 win_eret:
@@ -41,6 +50,15 @@ win_exception:
 svc_no_vectors:
 	svc	#1
 	ret
+
+	/* Falls through into reached_end, then spins: only reaching that symbol ends it. */
+	.globl	to_the_end
+to_the_end:
+	mov	x0, #1
+	.globl	reached_end
+reached_end:
+	mov	x0, #2
+	b	.
 
 	/* Runaway code: only the instruction budget stops it. */
 	.globl	spin

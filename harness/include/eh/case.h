@@ -9,13 +9,27 @@
 #include "eh/machine.h"
 #include "eh/model.h"
 
-/* What a run shows, judged by the case. */
+/* What a run shows: a verdict of the case's judge, or that there was nothing to judge. */
 enum eh_verdict {
 	EH_VERDICT_BUG,       /* the bug the fix addresses shows */
 	EH_VERDICT_FIXED,     /* it does not, and nothing hazardous remains */
 	EH_VERDICT_RESIDUAL,  /* it does not, but a hazard the fix leaves alone remains (reported) */
 	EH_VERDICT_BENIGN,    /* the hazard is there but this CPU is not affected */
+	/*
+	 * Not a verdict: the scenario did not reach an end its case declares (budget
+	 * exhausted, a setup step that did not return, an exception it does not expect,
+	 * a harness error), or did not do what its judge needs. No expectation names
+	 * it, so it never passes.
+	 */
+	EH_VERDICT_INCOMPLETE,
 	EH_VERDICT_COUNT,
+};
+
+/* The ways a scenario's entry may end (a set): any other end makes the run incomplete. */
+enum eh_end {
+	EH_END_RETURN = 1u << 0,  /* it returns to the harness (x30 on entry) */
+	EH_END_SYMBOL = 1u << 1,  /* thread 0 reaches the case's end_symbol */
+	EH_END_FAULT = 1u << 2,   /* thread 0 stops at an access to unmapped memory (a NULL dereference) */
 };
 
 struct eh_case_run;
@@ -53,7 +67,29 @@ struct eh_expect {
 
 struct eh_outcome {
 	enum eh_verdict verdict;
-	char evidence[1024];
+	uint64_t where;       /* incomplete: the address the run stopped at, 0 when none */
+	char evidence[1024];  /* what was observed; for incomplete, why */
+};
+
+/* One (variant, model) row of a case's matrix. */
+struct eh_row {
+	const char *variant;
+	const char *model;
+};
+
+/*
+ * A source-level change to a case's snippet that its judge must see: the snippet
+ * is also built with -D<define> (cases/<snippet>/ sources test it with #ifdef),
+ * into <cases_dir>/mutants/<snippet>/<define>.elf. A mutant is killed when every
+ * row of flips has an outcome other than the expected one. A neutral mutant
+ * (flips empty) must survive: it shows the table does not fail for any change.
+ * A row of flips whose model is NULL stands for every model the variant runs on.
+ */
+struct eh_mutant {
+	const char *name;              /* kebab-case */
+	const char *define;            /* "EH_MUTANT_NO_ALTERNATIVE" */
+	const char *why;               /* what the change does and what the judge must notice */
+	const struct eh_row *flips;    /* ends with { 0 }; NULL or empty: neutral */
 };
 
 struct eh_case {
@@ -64,7 +100,10 @@ struct eh_case {
 	const struct eh_variant *variants;    /* ends with { 0 } */
 	const struct eh_expect *expect;       /* one row per (variant, model); ends with { 0 } */
 	const struct eh_steps *steps;         /* optional, by variant (not with run); ends with { 0 } */
-	/* Judge a finished run from its trace. */
+	unsigned ends;                        /* enum eh_end: how the entry may end; never 0 */
+	const char *end_symbol;               /* with EH_END_SYMBOL */
+	const struct eh_mutant *mutants;      /* ends with { 0 } */
+	/* Judge a run that reached one of its ends, from what ran (trace, registers, memory). */
 	void (*judge)(struct eh_machine *m, const struct eh_variant *v, struct eh_outcome *out);
 	/* Optional: what the case models in C (allocator calls, kernel emulation, AT walks).
 	 * Their ctx is the struct eh_case_run. */
@@ -85,6 +124,7 @@ struct eh_run_opts {
 	uint64_t seed;
 	uint64_t budget;         /* 0: the engine's default */
 	bool trace_insns;        /* record every instruction (replay) */
+	const struct eh_mutant *mutant;  /* run the snippet built with this mutant of the case */
 };
 
 /* One (case, variant, model) run: the machine stays for replay and reports. */
@@ -109,17 +149,28 @@ int eh_case_expected(const struct eh_case *c, const char *variant, const char *m
 		     enum eh_verdict *out);
 const char *eh_verdict_name(enum eh_verdict v);
 
+/*
+ * Run one (variant, model) pair. A run that could not start (its snippet cannot be
+ * read, the pair is not in the case's matrix) is an error. Once it started, what
+ * goes wrong (a step or the entry that does not end as declared, an error met while
+ * running) makes its outcome EH_VERDICT_INCOMPLETE with the reason, and the call
+ * still succeeds, so that the machine stays for replay and reports.
+ */
 int eh_case_run(struct eh_case_run **out, const struct eh_case *c, const struct eh_variant *v,
 		const struct eh_model *model, const struct eh_run_opts *opts, struct eh_error *err);
 void eh_case_run_free(struct eh_case_run *r);
 
 /*
  * For a case's own run: start thread 0 at symbol sym with x0.. = args and run it
- * until it stops; *res (if res is not NULL) is how it stopped. A sweep calls this once
- * per input set.
+ * until it stops; *res (if res is not NULL) is how it stopped. An end the case
+ * does not declare is EH_EINCOMPLETE, with the stop and where in err and
+ * r->outcome.where. A sweep calls this once per input set.
  */
 int eh_case_call(struct eh_case_run *r, const char *sym, const uint64_t *args, unsigned nargs,
 		 const struct eh_thread_result **res, struct eh_error *err);
+/* The object file of the case's snippet for opts (its mutant's when opts->mutant is set), into buf. */
+const char *eh_case_object_path(const struct eh_case *c, const struct eh_run_opts *opts, char *buf,
+				size_t len);
 /* Append to out->evidence, truncating at its size. */
 void eh_outcome_append(struct eh_outcome *out, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

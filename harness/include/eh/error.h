@@ -12,6 +12,7 @@ enum eh_err {
 	EH_ENOENT = -4,   /* no such case, model, variant or symbol */
 	EH_EEMU = -5,     /* the emulator or the disassembler failed */
 	EH_EIO = -6,      /* reading or writing a file failed */
+	EH_EINCOMPLETE = -7, /* a scenario's run did not reach an end its case declares */
 };
 
 #define EH_ERROR_MSG_MAX 512

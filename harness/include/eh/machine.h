@@ -51,8 +51,9 @@ enum eh_event_kind {
 	EH_EV_CTX_SYNC,     /* flags: the instruction class (ISB, ERET) */
 	EH_EV_ACCESS,       /* flags: LOAD/STORE/PREFETCH; addr, size, value; in_window */
 	EH_EV_WINDOW_OPEN,  /* sysreg: which TTBR; value */
-	EH_EV_WINDOW_CLOSE, /* count: accesses in the window; addr: pc of the first one */
-	EH_EV_INJECT,       /* victim, taken; pc, flags: the culprit (first access of the window) */
+	EH_EV_WINDOW_CLOSE, /* pc: what closed it (flags: its class); count: accesses in the window;
+	                       the first one: value = its pc, addr = the address it accessed, aflags */
+	EH_EV_INJECT,       /* victim, taken; the culprit access: pc, addr (its data address), flags */
 	EH_EV_EXCEPTION,    /* esr, addr = FAR, value = vector address (0 = not taken); count = 1 when
 	                       opts.stop_at_exception stopped the thread instead of entering its vector */
 	EH_EV_STOP,         /* stop: why; pc */
@@ -95,6 +96,7 @@ struct eh_event {
 	uint32_t flags;     /* enum eh_insn_flag of the instruction involved */
 	uint32_t sysreg;
 	uint32_t count;     /* WINDOW_CLOSE: accesses held; ACCESS: instruction number on its thread */
+	uint32_t aflags;    /* WINDOW_CLOSE: enum eh_insn_flag of the window's first access */
 	uint64_t pc, addr, value, esr;
 };
 
@@ -127,6 +129,8 @@ struct eh_machine_hooks {
 	bool (*undef)(struct eh_machine *m, unsigned thread, const struct eh_insn *insn, void *ctx);
 	/* A SYS instruction (AT, DC, IC, TLBI), before Unicorn performs it. */
 	bool (*sys)(struct eh_machine *m, unsigned thread, const struct eh_insn *insn, void *ctx);
+	/* Every event as the engine records it, after the errata have seen it. */
+	void (*event)(struct eh_machine *m, const struct eh_event *ev, void *ctx);
 };
 
 struct eh_machine_opts {
@@ -196,8 +200,21 @@ void eh_machine_el2_set(struct eh_machine *m, uint32_t sysreg, uint64_t value);
 
 /* For errata behaviours. */
 uint64_t eh_machine_random(struct eh_machine *m);
-/* Deliver a spurious Data Abort (caused by event culprit) to thread victim. */
-void eh_machine_inject_abort(struct eh_machine *m, unsigned victim, const struct eh_event *culprit);
+/* The access an injected abort blames. */
+struct eh_culprit {
+	unsigned thread;
+	uint64_t pc;        /* the instruction */
+	uint64_t va;        /* the address it accessed */
+	uint32_t flags;     /* EH_INSN_LOAD / _STORE / _PREFETCH */
+};
+
+/*
+ * Deliver a spurious Data Abort blamed on culprit to thread victim, as a Data
+ * Abort reports an access (Arm ARM D17.2.40, ESR_ELx ISS for Data Aborts): FAR =
+ * the access's virtual address, WnR set for a store. A prefetch never aborts
+ * architecturally; one blamed anyway reports its address with WnR clear.
+ */
+void eh_machine_inject_abort(struct eh_machine *m, unsigned victim, const struct eh_culprit *culprit);
 
 const char *eh_stop_name(enum eh_stop stop);
 

@@ -6,17 +6,18 @@
 
 #include "eh/error.h"
 #include "eh/run.h"
+#include "eh/text.h"
 
 enum eh_format {
 	EH_FORMAT_TEXT,    /* one line per scenario, for people */
 	EH_FORMAT_TAP,     /* TAP version 13, as kselftest and KUnit print it */
 	EH_FORMAT_JUNIT,   /* JUnit XML: a testsuite per case, a testcase per (variant, model) */
-	EH_FORMAT_JSON,    /* everything, events included: harness/schema/run-v1.json */
+	EH_FORMAT_JSON,    /* everything, events included: harness/schema/run-v2.json */
 	EH_FORMAT_COUNT,
 };
 
 /* The version of the JSON report's schema (harness/schema/run-v<N>.json). */
-#define EH_JSON_SCHEMA_VERSION 1
+#define EH_JSON_SCHEMA_VERSION 2
 
 int eh_format_parse(const char *name, enum eh_format *out, struct eh_error *err);
 const char *eh_format_name(enum eh_format fmt);
@@ -24,15 +25,17 @@ const char *eh_format_name(enum eh_format fmt);
 /*
  * Write res to f. Every format names the tool version and the seed; only
  * JUnit carries timings, so that the others are byte-identical for a seed.
- * A write error on f is EH_EIO.
+ * style lays out the text format. A write error on f is EH_EIO.
  */
-int eh_report_write(FILE *f, const struct eh_results *res, enum eh_format fmt, struct eh_error *err);
+int eh_report_write(FILE *f, const struct eh_results *res, enum eh_format fmt,
+		    const struct eh_text_style *style, struct eh_error *err);
 
 /*
- * The per-commit report: one line per commit of the series, in order, with
- * the cases that verify it and what they showed, then the totals.
+ * The per-commit report: a line per commit of the series, in order, with what
+ * the cases that verify it showed wrapped under it, then the totals.
  */
-int eh_report_write_commits(FILE *f, const struct eh_results *res, struct eh_error *err);
+int eh_report_write_commits(FILE *f, const struct eh_results *res, const struct eh_text_style *style,
+			    struct eh_error *err);
 
 /* Whether the per-commit report flags a failure (an outcome or a commit that should fail the run). */
 bool eh_report_commits_fail(const struct eh_results *res);

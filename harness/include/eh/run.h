@@ -83,6 +83,8 @@ struct eh_results {
 	struct eh_result *r;
 	size_t n;
 	unsigned passed, failed;
+	unsigned incomplete;             /* of the failed: outcomes that are not verdicts */
+	const char *error;               /* a fatal error that ended the run, or NULL (borrowed) */
 };
 
 /* Called before each scenario runs (next) and once at the end (next = NULL). */
