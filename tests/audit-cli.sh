@@ -31,6 +31,11 @@ expect "alternatives listed with callback names" 0 "callback my_patch_cb" \
   "$eh" audit "$rel" --model thunderx2 --kernel 6.1 --list-alternatives
 expect "PRFM site applied on thunderx2" 0 "prfm_site\+0x0 +ARM64_WORKAROUND_CAVIUM_TX2_219_PRFM +applied: prfm plil1strm, \[x30, #0x400\] -> nop" \
   "$eh" audit "$rel" --model thunderx2 --kernel 6.1 --list-alternatives
+expect "the PRFM site's capability with the rule that decided it" 0 \
+  "ARM64_WORKAROUND_CAVIUM_TX2_219_PRFM: 2 sites, detected~ +MIDR_EL1 in Broadcom Vulcan, Cavium ThunderX2 \(MIDR_EL1 0x431f0af1\)" \
+  tr '\n' '~' < <("$eh" audit "$rel" --model thunderx2 --kernel 6.1 --list-alternatives)
+expect "... and not on cortex-a72" 0 "ARM64_WORKAROUND_CAVIUM_TX2_219_PRFM: 2 sites, not detected" \
+  "$eh" audit "$rel" --model cortex-a72 --kernel 6.1 --list-alternatives
 expect "truncated file: exit 2 naming it" 2 "truncated.o: " "$eh" audit "$tmp/truncated.o" --model thunderx2 --kernel 6.1
 expect "x86-64 ELF: exit 2 naming it" 2 "errata-harness: ELF machine 62, expected AArch64" \
   "$eh" audit "$eh" --model thunderx2 --kernel 6.1

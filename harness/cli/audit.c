@@ -29,6 +29,7 @@ struct audit_ctx {
 	struct eh_elf *elf;
 	struct eh_image *img;
 	struct eh_decoder *dec;
+	struct eh_target target;
 	bool affected;          /* the model has erratum 219 and it shows there */
 };
 
@@ -263,6 +264,7 @@ static void print_text(const struct audit_ctx *a, const struct eh_audit *au)
 	if (a->o->list) {
 		for (i = 0; i < a->img->nsites; i++)
 			print_site_text(a, &a->img->sites[i], "  ");
+		cli_print_cap_decisions(a->img, &a->target);
 		return;
 	}
 	printf("TTBR writes: %zu\n", au->nwindows);
@@ -389,11 +391,10 @@ static bool erratum_shows(const struct eh_model *m)
 static int audit_build(struct audit_ctx *a, const char *path, const struct cli_inputs *in,
 		       struct eh_audit **au, struct eh_error *err)
 {
-	const struct eh_target target = { .model = a->model, .config = in->config };
-
+	a->target = (struct eh_target){ .model = a->model, .config = in->config };
 	a->caps = in->caps;
 	if (eh_elf_open(&a->elf, path, err) ||
-	    eh_image_new(&a->img, a->elf, a->caps, &target, err) ||
+	    eh_image_new(&a->img, a->elf, a->caps, &a->target, err) ||
 	    (!a->dec && eh_decoder_new(&a->dec, err)) ||
 	    (!a->o->list && eh_audit_run(au, a->img, err)))
 		return EXIT_BAD_INPUT;

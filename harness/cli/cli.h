@@ -8,6 +8,7 @@
 
 #include "eh/case.h"
 #include "eh/cpucaps.h"
+#include "eh/image.h"
 #include "eh/kconfig.h"
 #include "eh/report.h"
 #include "eh/run.h"
@@ -56,6 +57,8 @@ int cmd_list_matrix(struct cli *cli);
 int cli_audit(int argc, char **argv);
 /* errata-harness models ...: argv[0] is "models" (cli/models.c). */
 int cli_models(int argc, char **argv);
+/* Each capability img's alternatives test, once, with the rule that decided it on t (cli/models.c). */
+void cli_print_cap_decisions(const struct eh_image *img, const struct eh_target *t);
 /* errata-harness exec FILE ...: argv[0] is "exec" (cli/exec.c). */
 int cli_exec(int argc, char **argv);
 

@@ -7,9 +7,13 @@
 #include "cli.h"
 #include "eh/cap.h"
 #include "eh/escape.h"
+#include "eh/image.h"
 #include "eh/kconfig.h"
 #include "eh/model.h"
 #include "eh/sysreg.h"
+#include "eh/text.h"
+
+static const struct eh_text_style wrap = { .width = EH_TEXT_WIDTH };
 
 struct models_opts {
 	const char *kernel, *boot, *config, *model;
@@ -91,27 +95,6 @@ static int parse_args(int argc, char **argv, struct models_opts *o)
 	return 0;
 }
 
-/* text on lines of at most 80 columns, each starting with indent spaces, broken at spaces. */
-static void print_wrapped(unsigned indent, const char *text)
-{
-	const unsigned width = 80 - indent;
-
-	while (*text) {
-		size_t n = strlen(text), cut = n;
-
-		if (n > width) {
-			for (cut = width; cut > 0 && text[cut] != ' '; cut--)
-				;
-			if (!cut)
-				cut = width;
-		}
-		printf("%*s%.*s\n", (int)indent, "", (int)cut, text);
-		text += cut;
-		while (*text == ' ')
-			text++;
-	}
-}
-
 /* Each capability once, in the order of its first entry. */
 static bool first_entry(const struct eh_cap_rules *rules, const struct eh_capability *c)
 {
@@ -152,7 +135,7 @@ static void print_model(const struct eh_model *m, const struct eh_cap_rules *rul
 		if (first_entry(rules, c) && eh_cap_decide(rules, t, c->name, &rule) == EH_CAP_DETECTED)
 		{
 			printf("    %s\n", c->name);
-			print_wrapped(6, eh_cap_explain(rule, t, why, sizeof(why)));
+			eh_text_wrap(stdout, &wrap, 6, eh_cap_explain(rule, t, why, sizeof(why)));
 		}
 }
 
@@ -166,7 +149,7 @@ static void print_rules_text(const struct eh_cap_rules *rules)
 		snprintf(line, sizeof(line), "%s scope, %s()%s%s: %s", eh_cap_scope_name(c->type), c->kernel_matches,
 			 c->config ? ", " : "", c->config ? c->config : "", eh_cap_explain(c, NULL, why, sizeof(why)));
 		printf("%s\n", c->name);
-		print_wrapped(2, line);
+		eh_text_wrap(stdout, &wrap, 2, line);
 	}
 }
 
@@ -283,4 +266,38 @@ int cli_models(int argc, char **argv)
 	}
 	eh_kconfig_free(config);
 	return 0;
+}
+
+void cli_print_cap_decisions(const struct eh_image *img, const struct eh_target *t)
+{
+	size_t i, j;
+	char why[1024], line[160];
+
+	printf("  capabilities tested, as Linux %s decides them on %s booted at %s:\n",
+	       img->rules->kernel, t->model->name, eh_boot_names[t->boot]);
+	for (i = 0; i < img->nsites; i++) {
+		const struct eh_alt_site *s = &img->sites[i];
+		size_t n = 0;
+
+		for (j = 0; j < i && img->sites[j].cap != s->cap; j++)
+			;
+		if (j < i)
+			continue;  /* listed with its first site */
+		for (j = i; j < img->nsites; j++)
+			n += img->sites[j].cap == s->cap;
+		if (s->cap_name)
+			snprintf(line, sizeof(line), "%s", s->cap_name);
+		else
+			snprintf(line, sizeof(line), "capability %u", s->cap);
+		printf("    %s: %zu site%s, %s\n", line, n, n == 1 ? "" : "s",
+		       s->state == EH_CAP_DETECTED ? "detected" :
+		       s->state == EH_CAP_CONFIGURED_OUT ? "configured out" : "not detected");
+		if (!s->cap_name)
+			snprintf(why, sizeof(why), "the numbering does not name it: treated as not detected");
+		else if (!s->rule)
+			snprintf(why, sizeof(why), "no rule in Linux %s: treated as not detected", img->rules->kernel);
+		else
+			eh_cap_explain(s->rule, t, why, sizeof(why));
+		eh_text_wrap(stdout, &wrap, 6, why);
+	}
 }
