@@ -13,11 +13,11 @@ expect "... and lists the known models" 2 'known models: cortex-a72 thunderx2 th
 expect "unknown case" 2 "unknown case 'nope'" "$eh" run --case nope
 expect "bad seed" 2 "--seed: 'x' is not" "$eh" run --seed x
 expect "unknown command" 2 "unknown command" "$eh" frobnicate
-expect "unknown option" 2 "unknown option" "$eh" run --frob
+expect "unknown option" 2 "run: unknown option '--frob'" "$eh" run --frob
 expect "replay needs a model and a variant" 2 "exactly one --model" "$eh" replay tx2-219-prfm
 expect "replay of a missing snippet names the file" 2 "/nonexistent/tx2-219-prfm.elf: cannot open" \
   "$eh" replay tx2-219-prfm --model thunderx2 --variant before --cases-dir /nonexistent
-expect "help lists the models from the table" 0 'known models: cortex-a72' "$eh" --help
+expect "help lists the models from the table" 0 'known models: +cortex-a72' "$eh" --help
 expect "version" 0 '^errata-harness [0-9]' "$eh" --version
 
 # models: ID registers, and each capability with the rule that detected it.
@@ -86,6 +86,32 @@ expect "-v: the evidence under each line" 0 '^     window opened at tramp_entry_
 expect "--width 0: no limit, the evidence of a failure whole" 1 'did not complete: instruction budget exhausted at tramp_entry_after_kaslr\+0x10: add x30, x30, #2, lsl #12$' \
   "$eh" run --width 0 --case tx2-219-prfm --variant after-kaslr --model thunderx2 --budget 3
 expect "--width x is bad usage" 2 "--width: 'x' is not" "$eh" run --width x
+
+# One parser for every command: each has its own --help, and nothing is silently ignored.
+for c in list models run replay; do
+	expect "$c --help is its own" 0 "^usage: errata-harness $c" "$eh" "$c" --help
+	fits "$c --help fits 80 columns" 80 "$eh" "$c" --help
+done
+fits "--help fits 80 columns" 80 "$eh" --help
+expect "models takes no argument" 2 "models: unexpected argument 'extra'" "$eh" models extra
+expect "models --model shows only that model" 0 '^vulcan$' "$eh" models --model vulcan
+if "$eh" models --model vulcan | grep -q '^thunderx2$'; then
+	echo "not ok - models --model vulcan shows thunderx2 too"; failures=$((failures + 1))
+else echo "ok - models --model vulcan shows no other model"; fi
+expect "replay takes one case" 2 "replay: unexpected argument 'tx2-219-tvm'" \
+  "$eh" replay tx2-219-prfm tx2-219-tvm --model thunderx2 --variant before
+expect "replay refuses --shard, naming who takes it" 2 "replay: --shard is not an option of replay, but of list, run" \
+  "$eh" replay tx2-219-prfm --model thunderx2 --variant before --shard 1/2
+expect "replay refuses --commit" 2 "replay: --commit is not an option of replay" \
+  "$eh" replay tx2-219-prfm --model thunderx2 --variant before --commit 9405447
+expect "replay: --model once" 2 "replay: --model given twice" \
+  "$eh" replay tx2-219-prfm --model thunderx2 --model vulcan --variant before
+expect "run: --seed once" 2 "run: --seed given twice" "$eh" run --seed 1 --seed 2
+expect "run: a value for a flag" 2 "run: --by-commit takes no value" "$eh" run --by-commit=yes
+expect "run: a missing value" 2 "run: --seed needs N" "$eh" run --seed
+expect "--budget 0 is refused" 2 "--budget: at least one instruction" "$eh" run --budget 0
+expect "a seed too large says so" 2 "--seed: '99999999999999999999' is too large" "$eh" run --seed 99999999999999999999
+expect "--opt=value works" 0 '^4 passed, 0 failed$' "$eh" run --case=par-el1
 
 echo "# $failures failed"
 [ "$failures" -eq 0 ]

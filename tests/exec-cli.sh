@@ -16,7 +16,7 @@ run=("$eh" exec "$obj" --kernel 6.1)
 printf '\x10\x32\x54\x76\x98\xba\xdc\xfe' > "$tmp/quad.bin"
 
 expect "help" 0 "--mem ADDR=FILE" "$eh" exec --help
-expect "listed in the tool's help" 0 "exec FILE --symbol" "$eh" --help
+expect "listed in the tool's help" 0 '^  exec  *run code straight out of a kernel ELF' "$eh" --help
 expect "stub call with its arguments" 0 "call +ext_fn\+0x0 \(stub\)\(x0 0x1, x1 0x2, x2 0x3, x3 0x4, x4 0x5, x5 0x6, x6 0x7, x7 0x8\)" \
   "${run[@]}" --symbol call_ext --model cortex-a72
 expect "symbol+offset on every instruction" 0 "^ +[0-9]+  t0      call_ext\+0x24: bl " \

@@ -523,3 +523,9 @@ out:
 	cli_inputs_close(&in);
 	return rc;
 }
+
+/* Its options are parsed by cli_audit itself; the table gives the global help its line. */
+const struct cli_command cli_audit_command = {
+	.name = "audit", .args = "FILE",
+	.summary = "the hazards a kernel ELF keeps after its alternatives are applied for a model (audit --help)",
+};

@@ -31,7 +31,82 @@ struct cli {
 	const char *svg;      /* replay --svg FILE */
 };
 
+/* Every option of the command line, by what it is; struct cli_option names and describes each. */
+enum cli_option_id {
+	CLI_OPT_HELP = 1,
+	CLI_OPT_CASE,
+	CLI_OPT_MODEL,
+	CLI_OPT_VARIANT,
+	CLI_OPT_COMMIT,
+	CLI_OPT_SHARD,
+	CLI_OPT_FORMAT,
+	CLI_OPT_OUTPUT,
+	CLI_OPT_BY_COMMIT,
+	CLI_OPT_MUTANTS,
+	CLI_OPT_VERBOSE,
+	CLI_OPT_WIDTH,
+	CLI_OPT_MATRIX,
+	CLI_OPT_SVG,
+	CLI_OPT_SEED,
+	CLI_OPT_BUDGET,
+	CLI_OPT_CASES_DIR,
+	CLI_OPT_KERNEL,
+	CLI_OPT_BOOT,
+	CLI_OPT_CONFIG,
+	CLI_OPT_RULES,
+	CLI_OPTIONS_MAX = 64,
+};
+
+struct cli_option {
+	enum cli_option_id id;
+	const char *name;       /* --name */
+	char letter;            /* -x as well, or 0 */
+	const char *arg;        /* the value it takes, as help names it ("FILE"); NULL: a flag */
+	const char *help;
+};
+
+extern const struct cli_option cli_options[CLI_OPTIONS_MAX];
+
+/* An option as one command takes it. */
+struct cli_use {
+	const struct cli_option *opt;
+	bool many;              /* may be given more than once */
+	const char *help;       /* this command's wording, or NULL for the option's */
+};
+
+/* A subcommand: what it takes, and what its --help says. */
+struct cli_command {
+	const char *name;
+	const char *args;       /* its positional arguments as help shows them ("CASE"), or "" */
+	unsigned min_args, max_args;
+	const char *summary;    /* one line, for the global help */
+	const char *about;      /* the paragraph its --help starts with */
+	const char *exit_status;
+	const struct cli_use *uses;  /* ends with { 0 } */
+};
+
+/* Every subcommand, in the order the global help lists them; NULL-terminated (cli/main.c). */
+extern const struct cli_command *const cli_commands[];
+
+typedef int cli_option_fn(void *ctx, const struct cli_option *opt, const char *value);
+
+/*
+ * Parse argv (argv[0] is the command) against cmd: each option calls on_option with
+ * its value (NULL for a flag), in order; the other arguments go to pos (at most
+ * cmd->max_args of them). An unknown option, one of another command, a missing
+ * value, a value given to a flag, a single-valued option given twice, and too many
+ * or too few arguments are refused with a message naming them: EXIT_BAD_INPUT.
+ * --help prints the command's help and returns -1. Returns on_option's first
+ * non-zero result.
+ */
+int cli_parse(const struct cli_command *cmd, int argc, char **argv, cli_option_fn *on_option, void *ctx,
+	      const char **pos, unsigned *npos);
+/* The command's --help, from its table, within 80 columns. */
+void cli_command_help(FILE *f, const struct cli_command *cmd);
+
 int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Add "NAME,NAME,..." to the selection of kind (cli/main.c); an unknown name is EXIT_BAD_INPUT. */
+int cli_add_selection(struct eh_selection *sel, enum eh_select_kind kind, const char *value);
 /* A non-negative integer option (decimal or 0x hex); otherwise print why and return EXIT_BAD_INPUT. */
 int cli_parse_u64(const char *opt, const char *arg, uint64_t *out);
 
@@ -53,6 +128,7 @@ void cli_abandon_output(struct cli_output *o);
 int cmd_run(struct cli *cli);
 /* list --matrix: the selected scenarios of the shard, "CASE VARIANT MODEL" per line (cli/run.c). */
 int cmd_list_matrix(struct cli *cli);
+extern const struct cli_command cli_audit_command, cli_exec_command, cli_models_command;
 /* errata-harness audit FILE ...: argv[0] is "audit" (cli/audit.c). */
 int cli_audit(int argc, char **argv);
 /* errata-harness models ...: argv[0] is "models" (cli/models.c). */

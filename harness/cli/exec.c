@@ -364,3 +364,9 @@ int cli_exec(int argc, char **argv)
 	cli_inputs_close(&in);
 	return rc;
 }
+
+/* Its options are parsed by cli_exec itself; the table gives the global help its line. */
+const struct cli_command cli_exec_command = {
+	.name = "exec", .args = "FILE",
+	.summary = "run code straight out of a kernel ELF on a model, traced (exec --help)",
+};

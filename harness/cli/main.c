@@ -1,7 +1,6 @@
 /* errata-harness: the command-line tool; the only code that prints or exits. */
 #include <errno.h>
 #include <stdarg.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,108 +29,114 @@ int usage_error(const char *fmt, ...)
 	return EXIT_BAD_INPUT;
 }
 
-static void print_known_models(FILE *f)
+/* "cortex-a72 thunderx2 ...": every model's name, into buf. */
+static const char *known_models(char *buf, size_t len)
 {
 	const struct eh_model *const *m;
+	size_t n = 0;
 
-	fputs("known models:", f);
+	buf[0] = 0;
 	for (m = eh_models; *m; m++)
-		fprintf(f, " %s", (*m)->name);
-	fputs("\n", f);
+		n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s", n ? " " : "", (*m)->name);
+	return buf;
 }
 
-static void print_known_cases(FILE *f)
+static const char *known_cases(char *buf, size_t len)
 {
 	const struct eh_case *const *c;
+	size_t n = 0;
 
-	fputs("known cases:", f);
+	buf[0] = 0;
 	for (c = eh_cases; *c; c++)
-		fprintf(f, " %s", (*c)->id);
-	fputs("\n", f);
+		n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s", n ? " " : "", (*c)->id);
+	return buf;
 }
+
+#define USE(opt) { &cli_options[CLI_OPT_##opt] }
+#define MANY(opt) { &cli_options[CLI_OPT_##opt], true }
+
+static const struct cli_use list_uses[] = {
+	USE(MATRIX), MANY(CASE), MANY(MODEL), MANY(VARIANT), MANY(COMMIT), USE(SHARD), USE(HELP), { 0 },
+};
+
+static const struct cli_command list_command = {
+	.name = "list", .args = "",
+	.summary = "the cases, the commits they verify, their variants and models",
+	.about = "Lists every case: what it shows, the commits it verifies, its variants and the models "
+		 "it runs on. With --matrix, the scenarios a run with the same selection would run, one "
+		 "'CASE VARIANT MODEL' per line.",
+	.uses = list_uses,
+};
+
+static const struct cli_use run_uses[] = {
+	MANY(CASE), MANY(MODEL), MANY(VARIANT), MANY(COMMIT), USE(SHARD), USE(FORMAT), USE(OUTPUT),
+	USE(BY_COMMIT), USE(MUTANTS), USE(VERBOSE), USE(WIDTH), USE(SEED), USE(BUDGET), USE(CASES_DIR),
+	USE(HELP), { 0 },
+};
+
+static const struct cli_command run_command = {
+	.name = "run", .args = "",
+	.summary = "run every selected case x variant x model and check its outcome",
+	.about = "Runs every selected scenario (case, variant, model) and checks its outcome against the "
+		 "case's table. A run that does not reach the end its case declares is incomplete and never "
+		 "passes. Selections are lists; nothing selected means everything.",
+	.exit_status = "0 every outcome as expected, 1 an unexpected or incomplete outcome (or, with "
+		       "--mutants, a mutant not as it must be), 2 bad usage or input.",
+	.uses = run_uses,
+};
+
+static const struct cli_use replay_uses[] = {
+	{ &cli_options[CLI_OPT_MODEL], false, "the CPU model to run on" },
+	{ &cli_options[CLI_OPT_VARIANT], false, "the case's variant" },
+	USE(SEED), USE(BUDGET), USE(SVG), USE(CASES_DIR), USE(HELP), { 0 },
+};
+
+static const struct cli_command replay_command = {
+	.name = "replay", .args = "CASE", .min_args = 1, .max_args = 1,
+	.summary = "one run, event by event and instruction by instruction, and its SVG timeline",
+	.about = "Runs one scenario of CASE and prints the alternatives as patched for the model, then "
+		 "the trace thread by thread: every instruction, system register writes, accesses, context "
+		 "synchronisation, injected faults with culprit and victim, exceptions, and the outcome.",
+	.exit_status = "0 the outcome is the expected one, 1 it is not, 2 bad usage or input.",
+	.uses = replay_uses,
+};
+
+const struct cli_command *const cli_commands[] = {
+	&list_command, &cli_models_command, &run_command, &replay_command, &cli_audit_command, &cli_exec_command,
+	NULL,
+};
 
 static void print_help(FILE *f)
 {
-	fprintf(f,
-		"usage: errata-harness COMMAND [OPTIONS]\n"
-		"\n"
-		"Proves Linux arm64 errata workarounds and fixes by running the kernel's own\n"
-		"instruction sequences on emulated CPU models.\n"
-		"\n"
-		"commands:\n"
-		"  list                      the cases, the commits they verify and their variants\n"
-		"  list --matrix [SELECT]    the selected scenarios, one 'CASE VARIANT MODEL' per line\n"
-		"  models                    the CPU models, their ID registers, and the capabilities a kernel\n"
-		"                            detects on them with the rule that decided (models --help)\n"
-		"  run [SELECT]              run every selected case x variant x model and check the verdicts\n"
-		"      --format F            text (default), tap (TAP 13), junit (JUnit XML), json\n"
-		"      --output FILE         write the report to FILE instead of stdout\n"
-		"      --by-commit           one line per commit of the series: its cases and verdict\n"
-		"      --mutants             run every case's mutants (source changes its judge must\n"
-		"                            see) over its matrix and print the kill table\n"
-		"      -v, --verbose         text: the evidence of every outcome under its line\n"
-		"      --width N             text: N columns a line (default: the terminal's, or 80;\n"
-		"                            0 for no limit)\n"
-		"  replay CASE --model M --variant V [--svg FILE]\n"
-		"                            one run, event by event, instruction by instruction;\n"
-		"                            --svg also draws it as an SVG timeline\n"
-		"  audit FILE --model M ...  TTBR hazards left in a kernel ELF after its alternatives (audit --help)\n"
-		"  exec FILE --symbol S --model M ...\n"
-		"                            run code straight out of a kernel ELF on a model (exec --help)\n"
-		"\n"
-		"options:\n"
-		"  --case ID, --model NAME, --variant NAME   select (repeatable, or comma-separated)\n"
-		"  --commit HASH             select the cases verifying a commit (4 or more hex digits)\n"
-		"  --shard K/N               only part K of N of the selection (every N-th scenario)\n"
-		"  --seed N                  seed of every random choice (default 1)\n"
-		"  --budget N                instructions per thread before a run is stopped\n"
-		"  --cases-dir DIR           where the built snippets are (default %s)\n"
-		"  --help, --version\n"
-		"\n"
-		"exit status: 0 every outcome as expected, 1 an unexpected outcome, 2 bad usage or input\n",
-		EH_CASES_DIR);
-	fputs("\n", f);
-	print_known_cases(f);
-	print_known_models(f);
+	const struct eh_text_style style = { .width = EH_TEXT_WIDTH };
+	const struct cli_command *const *c;
+	char lead[32], names[2048];
+
+	fputs("usage: errata-harness COMMAND [ARGS] [OPTIONS]\n\n", f);
+	eh_text_wrap(f, &style, 0, "Proves Linux arm64 errata workarounds and fixes: it runs the kernel's own "
+		     "instruction sequences on emulated CPU models, and audits kernel images for the hazards "
+		     "the alternatives a CPU gets leave behind.");
+	fputs("\ncommands:\n", f);
+	for (c = cli_commands; *c; c++) {
+		snprintf(lead, sizeof(lead), "  %s", (*c)->name);
+		eh_text_hang(f, &style, lead, 12, (*c)->summary);
+	}
+	fputs("\n'errata-harness COMMAND --help' shows a command's options.\n\n", f);
+	eh_text_hang(f, &style, "known cases:", 15, known_cases(names, sizeof(names)));
+	eh_text_hang(f, &style, "known models:", 15, known_models(names, sizeof(names)));
 }
 
-static int add_selection(struct eh_selection *sel, enum eh_select_kind kind, char *arg)
+/* A comma-separated list of names, each checked against the tables. */
+int cli_add_selection(struct eh_selection *sel, enum eh_select_kind kind, const char *value)
 {
 	struct eh_error err = { 0 };
 	char *tok, *save = NULL;
+	/* The value is a string of argv, writable and alive as long as the selection borrows its pieces. */
+	char *arg = (char *)value;
 
 	for (tok = strtok_r(arg, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
 		if (eh_selection_add(sel, kind, tok, &err))
 			return usage_error("%s", err.msg);
-	return 0;
-}
-
-static int set_shard(struct eh_selection *sel, const char *arg)
-{
-	struct eh_error err = { 0 };
-
-	return eh_selection_shard(sel, arg, &err) ? usage_error("%s", err.msg) : 0;
-}
-
-static int set_format(struct cli *cli, const char *arg)
-{
-	struct eh_error err = { 0 };
-
-	cli->format_given = true;
-	return eh_format_parse(arg, &cli->format, &err) ? usage_error("%s", err.msg) : 0;
-}
-
-/* --width N: columns of text output, 0 for no limit. */
-static int set_width(struct cli *cli, const char *arg)
-{
-	uint64_t w;
-
-	if (cli_parse_u64("--width", arg, &w))
-		return EXIT_BAD_INPUT;
-	if (w > 100000)
-		return usage_error("--width: %s columns is more than any terminal has", arg);
-	cli->style.width = (unsigned)w;
-	cli->width_given = true;
 	return 0;
 }
 
@@ -141,64 +146,56 @@ int cli_parse_u64(const char *opt, const char *arg, uint64_t *out)
 
 	errno = 0;
 	*out = strtoull(arg, &end, 0);
-	if (!*arg || *end || errno || arg[0] == '-')
+	if (!*arg || *end || arg[0] == '-' || (errno && errno != ERANGE))
 		return usage_error("%s: '%s' is not a non-negative integer", opt, arg);
+	if (errno == ERANGE)
+		return usage_error("%s: '%s' is too large (at most %" PRIu64 ")", opt, arg, UINT64_MAX);
 	return 0;
 }
 
-static int parse_options(int argc, char **argv, struct cli *cli)
+/* The options of list, models, run and replay, into cli. */
+static int on_option(void *ctx, const struct cli_option *opt, const char *value)
 {
-	static const struct option opts[] = {
-		{ "case", required_argument, NULL, 'c' },
-		{ "model", required_argument, NULL, 'm' },
-		{ "variant", required_argument, NULL, 'V' },
-		{ "commit", required_argument, NULL, 'C' },
-		{ "shard", required_argument, NULL, 'S' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "by-commit", no_argument, NULL, 'B' },
-		{ "mutants", no_argument, NULL, 'X' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "width", required_argument, NULL, 'w' },
-		{ "matrix", no_argument, NULL, 'M' },
-		{ "svg", required_argument, NULL, 'g' },
-		{ "seed", required_argument, NULL, 's' },
-		{ "budget", required_argument, NULL, 'b' },
-		{ "cases-dir", required_argument, NULL, 'd' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
-	int c, rc = 0;
+	struct cli *cli = ctx;
+	struct eh_error err = { 0 };
+	uint64_t n;
 
-	cli->run.seed = 1;
-	cli->run.cases_dir = getenv("EH_CASES_DIR") ? getenv("EH_CASES_DIR") : EH_CASES_DIR;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "v", opts, NULL)) != -1 && !rc) {
-		switch (c) {
-		case 'c': rc = add_selection(&cli->sel, EH_SELECT_CASE, optarg); break;
-		case 'm': rc = add_selection(&cli->sel, EH_SELECT_MODEL, optarg); break;
-		case 'V': rc = add_selection(&cli->sel, EH_SELECT_VARIANT, optarg); break;
-		case 'C': rc = add_selection(&cli->sel, EH_SELECT_COMMIT, optarg); break;
-		case 'S': rc = set_shard(&cli->sel, optarg); break;
-		case 'f': rc = set_format(cli, optarg); break;
-		case 'o': cli->output = optarg; break;
-		case 'B': cli->by_commit = true; break;
-		case 'X': cli->mutants = true; break;
-		case 'v': cli->style.verbose = true; break;
-		case 'w': rc = set_width(cli, optarg); break;
-		case 'M': cli->matrix = true; break;
-		case 'g': cli->svg = optarg; break;
-		case 's': rc = cli_parse_u64("--seed", optarg, &cli->run.seed); break;
-		case 'b': rc = cli_parse_u64("--budget", optarg, &cli->run.budget); break;
-		case 'd': cli->run.cases_dir = optarg; break;
-		case 'h': print_help(stdout); exit(0);
-		default:
-			return usage_error("%s: unknown option or missing argument (see --help)",
-					   argv[optind - 1]);
-		}
+	switch (opt->id) {
+	case CLI_OPT_CASE: return cli_add_selection(&cli->sel, EH_SELECT_CASE, value);
+	case CLI_OPT_MODEL: return cli_add_selection(&cli->sel, EH_SELECT_MODEL, value);
+	case CLI_OPT_VARIANT: return cli_add_selection(&cli->sel, EH_SELECT_VARIANT, value);
+	case CLI_OPT_COMMIT: return cli_add_selection(&cli->sel, EH_SELECT_COMMIT, value);
+	case CLI_OPT_SHARD:
+		return eh_selection_shard(&cli->sel, value, &err) ? usage_error("%s", err.msg) : 0;
+	case CLI_OPT_FORMAT:
+		cli->format_given = true;
+		return eh_format_parse(value, &cli->format, &err) ? usage_error("%s", err.msg) : 0;
+	case CLI_OPT_OUTPUT: cli->output = value; return 0;
+	case CLI_OPT_BY_COMMIT: cli->by_commit = true; return 0;
+	case CLI_OPT_MUTANTS: cli->mutants = true; return 0;
+	case CLI_OPT_VERBOSE: cli->style.verbose = true; return 0;
+	case CLI_OPT_WIDTH:
+		if (cli_parse_u64("--width", value, &n))
+			return EXIT_BAD_INPUT;
+		if (n > 100000)
+			return usage_error("--width: %s columns is more than any terminal has", value);
+		cli->style.width = (unsigned)n;
+		cli->width_given = true;
+		return 0;
+	case CLI_OPT_MATRIX: cli->matrix = true; return 0;
+	case CLI_OPT_SVG:
+		if (!strcmp(value, "-"))
+			return usage_error("--svg needs a file name: the trace goes to stdout");
+		cli->svg = value;
+		return 0;
+	case CLI_OPT_SEED: return cli_parse_u64("--seed", value, &cli->run.seed);
+	case CLI_OPT_BUDGET:
+		if (cli_parse_u64("--budget", value, &cli->run.budget))
+			return EXIT_BAD_INPUT;
+		return cli->run.budget ? 0 : usage_error("--budget: at least one instruction");
+	case CLI_OPT_CASES_DIR: cli->run.cases_dir = value; return 0;
+	default: return usage_error("--%s: not an option of this command", opt->name);
 	}
-	return rc;
 }
 
 static int cmd_list(void)
@@ -259,7 +256,7 @@ static void print_alternatives(struct eh_case_run *r)
 	}
 }
 
-static int cmd_replay(int argc, char **argv, struct cli *cli)
+static int cmd_replay(const char *case_id, struct cli *cli)
 {
 	const struct eh_case *c;
 	const struct eh_variant *v;
@@ -269,22 +266,18 @@ static int cmd_replay(int argc, char **argv, struct cli *cli)
 	struct cli_output svg = { 0 };
 	int rc;
 
-	if (optind >= argc)
-		return usage_error("replay: which case? (see errata-harness list)");
 	if (cli->sel.n[EH_SELECT_MODEL] != 1 || cli->sel.n[EH_SELECT_VARIANT] != 1)
 		return usage_error("replay needs exactly one --model and one --variant");
-	c = eh_case_find(argv[optind]);
+	c = eh_case_find(case_id);
 	if (!c) {
-		fprintf(stderr, "errata-harness: unknown case '%s'\n", argv[optind]);
-		print_known_cases(stderr);
-		return EXIT_BAD_INPUT;
+		char names[2048];
+
+		return usage_error("unknown case '%s'; known cases: %s", case_id, known_cases(names, sizeof(names)));
 	}
 	v = eh_case_variant(c, cli->sel.names[EH_SELECT_VARIANT][0]);
 	if (!v)
 		return usage_error("case %s has no variant '%s'", c->id, cli->sel.names[EH_SELECT_VARIANT][0]);
 	model = eh_model_find(cli->sel.names[EH_SELECT_MODEL][0]);
-	if (cli->svg && !strcmp(cli->svg, "-"))
-		return usage_error("--svg needs a file name: the trace goes to stdout");
 	if (cli->svg && (rc = cli_open_output(&svg, cli->svg)))
 		return rc;
 	cli->run.trace_insns = true;
@@ -315,54 +308,41 @@ static int cmd_replay(int argc, char **argv, struct cli *cli)
 	return rc;
 }
 
-/* Options that belong to one command are refused elsewhere rather than silently ignored. */
-static int check_command_options(const char *cmd, const struct cli *cli)
-{
-	if (cli->svg && strcmp(cmd, "replay"))
-		return usage_error("--svg is an option of replay");
-	if ((cli->format_given || cli->output || cli->by_commit || cli->mutants) && strcmp(cmd, "run"))
-		return usage_error("--format, --output, --by-commit and --mutants are options of run");
-	if (cli->matrix && strcmp(cmd, "list"))
-		return usage_error("--matrix is an option of list");
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
-	struct cli cli = { 0 };
-	const char *cmd;
+	struct cli cli = { .run = { .seed = 1 } };
+	const struct cli_command *const *c;
+	const char *pos[1];
+	unsigned npos;
 	int rc;
 
 	if (argc < 2)
 		return print_help(stderr), EXIT_BAD_INPUT;
-	cmd = argv[1];
-	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		print_help(stdout);
 		return 0;
 	}
-	if (!strcmp(cmd, "--version")) {
+	if (!strcmp(argv[1], "--version")) {
 		printf("errata-harness %s\n", eh_version());
 		return 0;
 	}
-	if (!strcmp(cmd, "audit"))
+	for (c = cli_commands; *c && strcmp((*c)->name, argv[1]); c++)
+		;
+	if (!*c)
+		return usage_error("unknown command '%s' (see --help)", argv[1]);
+	if (*c == &cli_audit_command)
 		return cli_audit(argc - 1, argv + 1);
-	if (!strcmp(cmd, "exec"))
+	if (*c == &cli_exec_command)
 		return cli_exec(argc - 1, argv + 1);
-	if (!strcmp(cmd, "models"))
+	if (*c == &cli_models_command)
 		return cli_models(argc - 1, argv + 1);
-	rc = parse_options(argc - 1, argv + 1, &cli);
-	if (!rc)
-		rc = check_command_options(cmd, &cli);
+	cli.run.cases_dir = getenv("EH_CASES_DIR") ? getenv("EH_CASES_DIR") : EH_CASES_DIR;
+	rc = cli_parse(*c, argc - 1, argv + 1, on_option, &cli, pos, &npos);
 	if (rc)
-		return rc;
-	if (!strcmp(cmd, "list"))
+		return rc < 0 ? 0 : rc;
+	if (*c == &list_command)
 		return cli.matrix ? cmd_list_matrix(&cli) : cmd_list();
-	if (!strcmp(cmd, "run")) {
-		if (optind < argc - 1)
-			return usage_error("run: unexpected argument '%s'", argv[optind + 1]);
+	if (*c == &run_command)
 		return cmd_run(&cli);
-	}
-	if (!strcmp(cmd, "replay"))
-		return cmd_replay(argc - 1, argv + 1, &cli);
-	return usage_error("unknown command '%s' (see --help)", cmd);
+	return cmd_replay(pos[0], &cli);
 }

@@ -1,5 +1,4 @@
 /* errata-harness models: each CPU model's identity and ID registers, and the capabilities a kernel detects on it and why. */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -16,83 +15,62 @@
 static const struct eh_text_style wrap = { .width = EH_TEXT_WIDTH };
 
 struct models_opts {
-	const char *kernel, *boot, *config, *model;
+	const char *kernel, *boot, *config;
+	struct eh_selection sel;
 	bool rules, json;
 };
 
-static void models_help(FILE *f)
+static const struct cli_use models_uses[] = {
+	{ &cli_options[CLI_OPT_MODEL], true, "only these models: NAME,NAME,... or the option repeated" },
+	{ &cli_options[CLI_OPT_KERNEL], false, "the kernel version whose rules decide: 5.4 or 6.1 (default)" },
+	{ &cli_options[CLI_OPT_BOOT] },
+	{ &cli_options[CLI_OPT_CONFIG] },
+	{ &cli_options[CLI_OPT_RULES], false,
+	  "print the kernel version's rules instead: how each capability is detected (arm64_features[], "
+	  "arm64_errata[] restated)" },
+	{ &cli_options[CLI_OPT_FORMAT], false, "text (default), or json for --rules" },
+	{ &cli_options[CLI_OPT_HELP] },
+	{ 0 },
+};
+
+const struct cli_command cli_models_command = {
+	.name = "models", .args = "",
+	.summary = "the CPU models: ID registers, errata, and the capabilities a kernel detects on them",
+	.about = "Describes each CPU model: MIDR_EL1, REVIDR_EL1, threads, errata, every ID register the "
+		 "kernel reads and where its value comes from, and each capability the kernel version "
+		 "detects on it when booted as --boot says, with the rule that detected it and what it read "
+		 "there.",
+	.exit_status = "0, or 2 on bad usage or input.",
+	.uses = models_uses,
+};
+
+static int on_option(void *ctx, const struct cli_option *opt, const char *value)
 {
-	const struct eh_cap_rules *const *r;
-	const struct eh_model *const *m;
+	struct models_opts *o = ctx;
 
-	fputs("usage: errata-harness models [--model M] [--kernel V] [--boot el2|nvhe|el1] [--config .config]\n"
-	      "       errata-harness models --rules [--kernel V] [--format text|json]\n"
-	      "\n"
-	      "Prints each CPU model: MIDR_EL1, REVIDR_EL1, threads, errata, every ID register the kernel\n"
-	      "reads (and where the values come from), and each capability kernel V detects on it when\n"
-	      "booted as --boot says, with the rule that detected it and what it read. --rules prints the\n"
-	      "kernel's rules instead: how each capability is detected (arm64_features[], arm64_errata[]).\n"
-	      "\n"
-	      "  --kernel V   the kernel version whose rules decide (default 6.1):", f);
-	for (r = eh_cap_rules_all; *r; r++)
-		fprintf(f, " %s", (*r)->kernel);
-	fputs("\n  --boot B     el2 (a host, VHE where the CPU has it; the default), nvhe\n"
-	      "               (kvm-arm.mode=nvhe), el1 (a guest)\n"
-	      "  --config F   the kernel's .config (default: every option on)\n"
-	      "\nmodels:", f);
-	for (m = eh_models; *m; m++)
-		fprintf(f, " %s", (*m)->name);
-	fputs("\n", f);
-}
-
-static int bad(const char *fmt, const char *arg)
-{
-	fputs("errata-harness models: ", stderr);
-	fprintf(stderr, fmt, arg);
-	fputs("\n", stderr);
-	return EXIT_BAD_INPUT;
-}
-
-static int parse_args(int argc, char **argv, struct models_opts *o)
-{
-	static const struct option opts[] = {
-		{ "model", required_argument, NULL, 'm' },
-		{ "kernel", required_argument, NULL, 'k' },
-		{ "boot", required_argument, NULL, 'b' },
-		{ "config", required_argument, NULL, 'C' },
-		{ "rules", no_argument, NULL, 'r' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
-	int c;
-
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (c) {
-		case 'm': o->model = optarg; break;
-		case 'k': o->kernel = optarg; break;
-		case 'b': o->boot = optarg; break;
-		case 'C': o->config = optarg; break;
-		case 'r': o->rules = true; break;
-		case 'f':
-			if (strcmp(optarg, "text") && strcmp(optarg, "json"))
-				return bad("--format: '%s' is neither text nor json", optarg);
-			o->json = !strcmp(optarg, "json");
-			break;
-		case 'h': models_help(stdout); return -1;
-		default:
-			return bad("%s: unknown option or missing argument (see models --help)", argv[optind - 1]);
-		}
+	switch (opt->id) {
+	case CLI_OPT_MODEL: return cli_add_selection(&o->sel, EH_SELECT_MODEL, value);
+	case CLI_OPT_KERNEL: o->kernel = value; return 0;
+	case CLI_OPT_BOOT: o->boot = value; return 0;
+	case CLI_OPT_CONFIG: o->config = value; return 0;
+	case CLI_OPT_RULES: o->rules = true; return 0;
+	case CLI_OPT_FORMAT:
+		if (strcmp(value, "text") && strcmp(value, "json"))
+			return usage_error("models: --format: '%s' is neither text nor json", value);
+		o->json = !strcmp(value, "json");
+		return 0;
+	default: return usage_error("models: --%s is not an option of models", opt->name);
 	}
-	if (optind < argc)
-		return bad("unexpected argument '%s'", argv[optind]);
-	if (o->json && !o->rules)
-		return bad("%s", "--format json is for --rules");
-	if (o->rules && (o->model || o->boot || o->config))
-		return bad("%s", "--rules takes only --kernel and --format");
-	return 0;
+}
+
+static bool selected(const struct models_opts *o, const struct eh_model *m)
+{
+	unsigned i;
+
+	for (i = 0; i < o->sel.n[EH_SELECT_MODEL]; i++)
+		if (!strcmp(o->sel.names[EH_SELECT_MODEL][i], m->name))
+			return true;
+	return !o->sel.n[EH_SELECT_MODEL];
 }
 
 /* Each capability once, in the order of its first entry. */
@@ -235,13 +213,19 @@ int cli_models(int argc, char **argv)
 	const struct eh_model *const *m;
 	struct eh_kconfig *config = NULL;
 	struct eh_error err = { 0 };
-	int rc = parse_args(argc, argv, &o);
+	const char *pos[1];
+	unsigned npos;
+	int rc = cli_parse(&cli_models_command, argc, argv, on_option, &o, pos, &npos);
 
 	if (rc)
 		return rc < 0 ? 0 : rc;
+	if (o.json && !o.rules)
+		return usage_error("models: --format json is for --rules");
+	if (o.rules && (o.sel.n[EH_SELECT_MODEL] || o.boot || o.config))
+		return usage_error("models: --rules takes only --kernel and --format");
 	rules = eh_cap_rules_find(o.kernel ? o.kernel : "6.1");
 	if (!rules)
-		return bad("--kernel: no capability rules for '%s' (see models --help)", o.kernel);
+		return usage_error("models: --kernel: no capability rules for '%s' (see models --help)", o.kernel);
 	if (o.rules) {
 		if (o.json)
 			print_rules_json(rules);
@@ -250,16 +234,14 @@ int cli_models(int argc, char **argv)
 		return 0;
 	}
 	if (o.boot && eh_boot_parse(o.boot, &t.boot))
-		return bad("--boot: '%s' is not el2, nvhe or el1", o.boot);
-	if (o.model && !eh_model_find(o.model))
-		return bad("unknown model '%s' (see models --help)", o.model);
+		return usage_error("models: --boot: '%s' is not el2, nvhe or el1", o.boot);
 	if (o.config && eh_kconfig_open(&config, o.config, &err)) {
 		fprintf(stderr, "errata-harness models: %s\n", err.msg);
 		return EXIT_BAD_INPUT;
 	}
 	t.config = config;
 	for (m = eh_models; *m; m++) {
-		if (o.model && strcmp(o.model, (*m)->name))
+		if (!selected(&o, *m))
 			continue;
 		t.model = *m;
 		print_model(*m, rules, &t, o.config);

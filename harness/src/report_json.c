@@ -1,23 +1,11 @@
 /* The JSON report: every outcome with its events and the per-commit summary, as harness/schema/run-v2.json describes. */
 #include <inttypes.h>
 
-#include "eh/escape.h"
+#include "eh/json.h"
 #include "eh/insn.h"
 #include "eh/report.h"
 #include "eh/sysreg.h"
 #include "report_writers.h"
-
-/* 64-bit values as hex strings: JSON numbers lose precision past 2^53 in most readers. */
-static void put_hex(FILE *f, const char *key, uint64_t v)
-{
-	fprintf(f, ", \"%s\": \"0x%016" PRIx64 "\"", key, v);
-}
-
-static void put_str(FILE *f, const char *key, const char *s)
-{
-	fprintf(f, ", \"%s\": ", key);
-	eh_json_puts(f, s);
-}
 
 static const char *sync_name(uint32_t flags)
 {
@@ -25,150 +13,166 @@ static const char *sync_name(uint32_t flags)
 	       : flags & EH_INSN_EXC_GEN ? "exception" : "end";
 }
 
-static void put_event(FILE *f, const struct eh_result_event *re)
+void eh_report_json_event(struct eh_json *j, const struct eh_event *ev, const char *text)
 {
-	const struct eh_event *ev = &re->ev;
 	char reg[32];
 
-	fprintf(f, "        {\"seq\": %" PRIu32 ", \"thread\": %u, \"kind\": \"%s\"", ev->seq, ev->thread,
-		eh_event_kind_name(ev->kind));
-	put_str(f, "text", re->text);
-	put_hex(f, "pc", ev->pc);
+	eh_json_object(j, NULL, true);
+	eh_json_uint(j, "seq", ev->seq);
+	eh_json_uint(j, "thread", ev->thread);
+	eh_json_str(j, "kind", eh_event_kind_name(ev->kind));
+	eh_json_str(j, "text", text);
+	eh_json_hex(j, "pc", ev->pc);
 	switch ((enum eh_event_kind)ev->kind) {
 	case EH_EV_INSN:
-		fprintf(f, ", \"in_window\": %s", ev->in_window ? "true" : "false");
+		eh_json_bool(j, "in_window", ev->in_window);
 		break;
 	case EH_EV_SYSREG_WRITE:
 	case EH_EV_SYSREG_READ:
 	case EH_EV_WINDOW_OPEN:
-		put_str(f, "sysreg", eh_sysreg_name(ev->sysreg, reg, sizeof(reg)));
-		put_hex(f, "value", ev->value);
+		eh_json_str(j, "sysreg", eh_sysreg_name(ev->sysreg, reg, sizeof(reg)));
+		eh_json_hex(j, "value", ev->value);
 		break;
 	case EH_EV_EL2_ACCESS:
-		put_str(f, "sysreg", eh_sysreg_name(ev->sysreg, reg, sizeof(reg)));
-		put_hex(f, "value", ev->value);
-		put_str(f, "direction", ev->flags & EH_INSN_MSR ? "write" : "read");
+		eh_json_str(j, "sysreg", eh_sysreg_name(ev->sysreg, reg, sizeof(reg)));
+		eh_json_hex(j, "value", ev->value);
+		eh_json_str(j, "direction", ev->flags & EH_INSN_MSR ? "write" : "read");
 		break;
 	case EH_EV_CTX_SYNC:
-		put_str(f, "sync", sync_name(ev->flags));
+		eh_json_str(j, "sync", sync_name(ev->flags));
 		break;
 	case EH_EV_ACCESS:
-		put_str(f, "access", eh_insn_access_name(ev->flags));
-		put_hex(f, "addr", ev->addr);
-		fprintf(f, ", \"size\": %u, \"in_window\": %s", ev->size, ev->in_window ? "true" : "false");
+		eh_json_str(j, "access", eh_insn_access_name(ev->flags));
+		eh_json_hex(j, "addr", ev->addr);
+		eh_json_uint(j, "size", ev->size);
+		eh_json_bool(j, "in_window", ev->in_window);
 		if (ev->flags & EH_INSN_STORE)
-			put_hex(f, "value", ev->value);
+			eh_json_hex(j, "value", ev->value);
 		break;
 	case EH_EV_WINDOW_CLOSE:
-		put_str(f, "closed_by", sync_name(ev->flags));
-		fprintf(f, ", \"accesses\": %" PRIu32, ev->count);
+		eh_json_str(j, "closed_by", sync_name(ev->flags));
+		eh_json_uint(j, "accesses", ev->count);
 		if (ev->count) {
-			put_hex(f, "first_access_pc", ev->value);
-			put_hex(f, "first_access_addr", ev->addr);
+			eh_json_hex(j, "first_access_pc", ev->value);
+			eh_json_hex(j, "first_access_addr", ev->addr);
 		}
 		break;
 	case EH_EV_INJECT:
-		put_str(f, "culprit_access", eh_insn_access_name(ev->flags));
-		put_hex(f, "addr", ev->addr);
-		fprintf(f, ", \"victim\": %u, \"taken\": %s", ev->victim, ev->taken ? "true" : "false");
+		eh_json_str(j, "culprit_access", eh_insn_access_name(ev->flags));
+		eh_json_hex(j, "addr", ev->addr);
+		eh_json_uint(j, "victim", ev->victim);
+		eh_json_bool(j, "taken", ev->taken);
 		break;
 	case EH_EV_EXCEPTION:
-		put_hex(f, "esr", ev->esr);
-		put_hex(f, "far", ev->addr);
+		eh_json_hex(j, "esr", ev->esr);
+		eh_json_hex(j, "far", ev->addr);
 		if (ev->value)
-			put_hex(f, "vector", ev->value);
+			eh_json_hex(j, "vector", ev->value);
 		break;
 	case EH_EV_STOP:
-		put_str(f, "stop", eh_stop_name(ev->stop));
+		eh_json_str(j, "stop", eh_stop_name(ev->stop));
 		if (ev->stop == EH_STOP_FAULT)
-			put_hex(f, "addr", ev->addr);
+			eh_json_hex(j, "addr", ev->addr);
 		break;
 	case EH_EV_SCREENED:
-		put_hex(f, "value", ev->value);
+		eh_json_hex(j, "value", ev->value);
 		break;
 	default:
 		break;
 	}
-	fputc('}', f);
+	eh_json_end(j);
 }
 
-static void put_outcome(FILE *f, const struct eh_result *r)
+static void put_outcome(struct eh_json *j, const struct eh_result *r)
 {
 	const struct eh_commit *k;
 	size_t i;
 
-	fputs("    {\"case\": ", f);
-	eh_json_puts(f, r->s.c->id);
-	put_str(f, "variant", r->s.v->name);
-	put_str(f, "model", r->s.model->name);
-	fputs(", \"verifies\": [", f);
-	for (k = r->s.c->commits; k->hash; k++) {
-		fputs(k == r->s.c->commits ? "" : ", ", f);
-		eh_json_puts(f, k->hash);
-	}
-	fprintf(f, "],\n     \"expected\": \"%s\", \"outcome\": \"%s\", \"pass\": %s",
-		eh_verdict_name(r->s.expected), eh_verdict_name(r->outcome.verdict),
-		r->pass ? "true" : "false");
-	put_str(f, "evidence", r->outcome.evidence);
+	eh_json_object(j, NULL, false);
+	eh_json_str(j, "case", r->s.c->id);
+	eh_json_str(j, "variant", r->s.v->name);
+	eh_json_str(j, "model", r->s.model->name);
+	eh_json_array(j, "verifies", true);
+	for (k = r->s.c->commits; k->hash; k++)
+		eh_json_str(j, NULL, k->hash);
+	eh_json_end(j);
+	eh_json_str(j, "expected", eh_verdict_name(r->s.expected));
+	eh_json_str(j, "outcome", eh_verdict_name(r->outcome.verdict));
+	eh_json_bool(j, "pass", r->pass);
+	eh_json_str(j, "evidence", r->outcome.evidence);
 	if (r->outcome.verdict == EH_VERDICT_INCOMPLETE && r->outcome.where)
-		put_hex(f, "where", r->outcome.where);
-	fprintf(f, ",\n     \"events_dropped\": %zu, \"events\": [", r->dropped);
-	for (i = 0; i < r->nevents; i++) {
-		fputs(i ? ",\n" : "\n", f);
-		put_event(f, &r->events[i]);
-	}
-	fputs(r->nevents ? "\n     ]}" : "]}", f);
+		eh_json_hex(j, "where", r->outcome.where);
+	eh_json_uint(j, "events_dropped", r->dropped);
+	eh_json_array(j, "events", false);
+	for (i = 0; i < r->nevents; i++)
+		eh_report_json_event(j, &r->events[i].ev, r->events[i].text);
+	eh_json_end(j);
+	eh_json_end(j);
 }
 
-static void put_commit(FILE *f, const struct eh_commit_report *k)
+static void put_commit(struct eh_json *j, const struct eh_commit_report *k)
 {
 	unsigned i;
 
-	fprintf(f, "    {\"position\": %u", k->position);
-	put_str(f, "hash", k->commit->hash);
-	put_str(f, "subject", k->commit->subject);
-	fprintf(f, ", \"status\": \"%s\", \"cases\": [", eh_commit_status_name(k->status));
-	for (i = 0; i < k->ncases; i++) {
-		fputs(i ? ", " : "", f);
-		eh_json_puts(f, k->cases[i]->id);
-	}
-	fprintf(f, "], \"outcomes\": %u, \"before\": %u, \"before_shown\": %u, \"after\": %u, "
-		"\"after_absent\": %u, \"unexpected\": %u}", k->outcomes, k->before, k->before_shown,
-		k->after, k->after_absent, k->unexpected);
+	eh_json_object(j, NULL, true);
+	eh_json_uint(j, "position", k->position);
+	eh_json_str(j, "hash", k->commit->hash);
+	eh_json_str(j, "subject", k->commit->subject);
+	eh_json_str(j, "status", eh_commit_status_name(k->status));
+	eh_json_array(j, "cases", true);
+	for (i = 0; i < k->ncases; i++)
+		eh_json_str(j, NULL, k->cases[i]->id);
+	eh_json_end(j);
+	eh_json_uint(j, "outcomes", k->outcomes);
+	eh_json_uint(j, "before", k->before);
+	eh_json_uint(j, "before_shown", k->before_shown);
+	eh_json_uint(j, "after", k->after);
+	eh_json_uint(j, "after_absent", k->after_absent);
+	eh_json_uint(j, "unexpected", k->unexpected);
+	eh_json_end(j);
+}
+
+void eh_report_json_header(struct eh_json *j, const char *format, int schema_version)
+{
+	eh_json_str(j, "format", format);
+	eh_json_uint(j, "schema_version", (uint64_t)schema_version);
+	eh_json_object(j, "tool", true);
+	eh_json_str(j, "name", "errata-harness");
+	eh_json_str(j, "version", eh_version());
+	eh_json_end(j);
 }
 
 void eh_report__json(FILE *f, const struct eh_results *res)
 {
+	struct eh_json j;
 	size_t i;
 
-	fprintf(f, "{\n  \"format\": \"errata-harness-run\",\n  \"schema_version\": %d,\n",
-		EH_JSON_SCHEMA_VERSION);
-	fputs("  \"tool\": {\"name\": \"errata-harness\", \"version\": ", f);
-	eh_json_puts(f, eh_version());
-	fprintf(f, "},\n  \"seed\": %" PRIu64 ",\n", res->seed);
-	fprintf(f, "  \"shard\": {\"index\": %u, \"count\": %u},\n", res->nshards ? res->shard : 1,
-		res->nshards ? res->nshards : 1);
-	fprintf(f, "  \"summary\": {\"outcomes\": %zu, \"passed\": %u, \"failed\": %u, \"incomplete\": %u},\n",
-		res->n, res->passed, res->failed, res->incomplete);
-	fputs("  \"error\": ", f);
-	if (res->error)
-		eh_json_puts(f, res->error);
-	else
-		fputs("null", f);
-	fputs(",\n", f);
-	fputs("  \"outcomes\": [", f);
-	for (i = 0; i < res->n; i++) {
-		fputs(i ? ",\n" : "\n", f);
-		put_outcome(f, &res->r[i]);
-	}
-	fputs(res->n ? "\n  ],\n" : "],\n", f);
-	fputs("  \"commits\": [", f);
+	eh_json_begin(&j, f);
+	eh_json_object(&j, NULL, false);
+	eh_report_json_header(&j, "errata-harness-run", EH_JSON_SCHEMA_VERSION);
+	eh_json_uint(&j, "seed", res->seed);
+	eh_json_object(&j, "shard", true);
+	eh_json_uint(&j, "index", res->nshards ? res->shard : 1);
+	eh_json_uint(&j, "count", res->nshards ? res->nshards : 1);
+	eh_json_end(&j);
+	eh_json_object(&j, "summary", true);
+	eh_json_uint(&j, "outcomes", res->n);
+	eh_json_uint(&j, "passed", res->passed);
+	eh_json_uint(&j, "failed", res->failed);
+	eh_json_uint(&j, "incomplete", res->incomplete);
+	eh_json_end(&j);
+	eh_json_str(&j, "error", res->error);
+	eh_json_array(&j, "outcomes", false);
+	for (i = 0; i < res->n; i++)
+		put_outcome(&j, &res->r[i]);
+	eh_json_end(&j);
+	eh_json_array(&j, "commits", false);
 	for (i = 0; eh_series[i].hash; i++) {
 		struct eh_commit_report k;
 
 		eh_results_commit(res, i, &k);
-		fputs(i ? ",\n" : "\n", f);
-		put_commit(f, &k);
+		put_commit(&j, &k);
 	}
-	fputs("\n  ]\n}\n", f);
+	eh_json_end(&j);
+	eh_json_end(&j);
 }

@@ -66,9 +66,23 @@ void eh_text_linef(FILE *f, const struct eh_text_style *style, const char *fmt, 
 
 void eh_text_wrap(FILE *f, const struct eh_text_style *style, unsigned indent, const char *text)
 {
+	eh_text_hang(f, style, "", indent, text);
+}
+
+void eh_text_hang(FILE *f, const struct eh_text_style *style, const char *lead, unsigned indent,
+		  const char *text)
+{
 	size_t room = style->width > indent + 20 ? style->width - indent : 0;
+	size_t lead_cols = columns(lead, strlen(lead));
 	const char *p = text;
 
+	if (lead_cols) {
+		put_plain(f, lead, strlen(lead));
+		if (lead_cols + 2 > indent) {
+			fputc('\n', f);
+			lead_cols = 0;
+		}
+	}
 	while (*p == ' ')
 		p++;
 	while (*p) {
@@ -84,9 +98,12 @@ void eh_text_wrap(FILE *f, const struct eh_text_style *style, unsigned indent, c
 		}
 		for (next = cut; p[next] == ' '; next++)
 			;
-		fprintf(f, "%*s", (int)indent, "");
+		fprintf(f, "%*s", (int)(indent - lead_cols), "");
+		lead_cols = 0;
 		put_plain(f, p, cut);
 		fputc('\n', f);
 		p += next;
 	}
+	if (lead_cols)
+		fputc('\n', f);  /* a lead with no text after it */
 }

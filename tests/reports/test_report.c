@@ -6,6 +6,7 @@
 #include "eh/cpucaps.h"
 #include "eh/escape.h"
 #include "eh/image.h"
+#include "eh/json.h"
 #include "eh/report.h"
 #include "eh/svg.h"
 #include "rows.h"
@@ -74,6 +75,42 @@ static void run_escape_row(void **state)
 		fail_msg("%s: JSON '%s', expected '%s'", row->name, json, row->json);
 	free(xml);
 	free(json);
+}
+
+/* ---- the JSON writer ------------------------------------------------------------------------- */
+
+/* Layout and separators: members on lines of their own, inline containers on one, empty ones "{}". */
+static void test_json_writer(void **state)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct eh_json j;
+
+	(void)state;
+	eh_json_begin(&j, f);
+	eh_json_object(&j, NULL, false);
+	eh_json_str(&j, "s", "a\"b");
+	eh_json_str(&j, "none", NULL);
+	eh_json_array(&j, "list", false);
+	eh_json_object(&j, NULL, true);
+	eh_json_hex(&j, "pc", 0xffff800008010000ull);
+	eh_json_array(&j, "deep", false);  /* inside an inline object: inline too */
+	eh_json_uint(&j, NULL, 1);
+	eh_json_bool(&j, NULL, true);
+	eh_json_end(&j);
+	eh_json_end(&j);
+	eh_json_object(&j, NULL, false);
+	eh_json_end(&j);
+	eh_json_end(&j);
+	eh_json_array(&j, "empty", true);
+	eh_json_end(&j);
+	eh_json_end(&j);
+	assert_int_equal(fclose(f), 0);
+	assert_string_equal(buf, "{\n  \"s\": \"a\\\"b\",\n  \"none\": null,\n  \"list\": [\n"
+			    "    {\"pc\": \"0xffff800008010000\", \"deep\": [1, true]},\n    {}\n  ],\n"
+			    "  \"empty\": []\n}\n");
+	free(buf);
 }
 
 /* ---- writers on known results ---------------------------------------------------------------- */
@@ -204,7 +241,7 @@ static const struct writer_row writer_rows[] = {
 	{ "json: escaped evidence", EH_FORMAT_JSON,
 	  "\"evidence\": \"a <b> & \\\"c\\\" 'd' # e\\nline2\\u0001\"" },
 	{ "json: failing outcome", EH_FORMAT_JSON,
-	  "\"expected\": \"residual\", \"outcome\": \"bug\", \"pass\": false" },
+	  "\"expected\": \"residual\",\n      \"outcome\": \"bug\",\n      \"pass\": false,\n" },
 	{ "json: event fields", EH_FORMAT_JSON,
 	  "{\"seq\": 9, \"thread\": 0, \"kind\": \"inject\", \"text\": \"INJECT \\\"quoted\\\" <culprit>\", "
 	  "\"pc\": \"0xffff80000801041c\", \"culprit_access\": \"load\", \"addr\": \"0xffff800008010438\", "
@@ -221,8 +258,9 @@ static const struct writer_row writer_rows[] = {
 	{ "junit: errors counted apart", EH_FORMAT_JUNIT,
 	  "<testsuites name=\"errata-harness\" tests=\"2\" failures=\"0\" errors=\"1\"", make_incomplete },
 	{ "json: incomplete outcome", EH_FORMAT_JSON,
-	  "\"expected\": \"residual\", \"outcome\": \"incomplete\", \"pass\": false, \"evidence\": "
-	  "\"tramp_entry_after did not complete\", \"where\": \"0xffff800008010420\"", make_incomplete },
+	  "\"expected\": \"residual\",\n      \"outcome\": \"incomplete\",\n      \"pass\": false,\n      "
+	  "\"evidence\": \"tramp_entry_after did not complete\",\n      \"where\": \"0xffff800008010420\",\n",
+	  make_incomplete },
 	{ "json: incomplete counted", EH_FORMAT_JSON,
 	  "\"summary\": {\"outcomes\": 2, \"passed\": 1, \"failed\": 1, \"incomplete\": 1}", make_incomplete },
 	{ "text: fatal error", EH_FORMAT_TEXT, "error: the run stopped:\n  out of <memory>\n1 passed, 0 failed\n",
@@ -520,6 +558,7 @@ int main(void)
 	size_t n = 0;
 
 	EH_ADD_ROWS(tests, n, escape_rows, run_escape_row);
+	EH_ADD_TEST(tests, n, test_json_writer);
 	EH_ADD_ROWS(tests, n, writer_rows, run_writer_row);
 	EH_ADD_TEST(tests, n, test_timings_only_in_junit);
 	EH_ADD_TEST(tests, n, test_write_error);

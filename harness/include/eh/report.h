@@ -37,6 +37,13 @@ int eh_report_write(FILE *f, const struct eh_results *res, enum eh_format fmt,
 int eh_report_write_commits(FILE *f, const struct eh_results *res, const struct eh_text_style *style,
 			    struct eh_error *err);
 
+struct eh_json;
+
+/* "format", "schema_version" and "tool" (name and version): how every JSON report starts. */
+void eh_report_json_header(struct eh_json *j, const char *format, int schema_version);
+/* One event of a trace as the JSON reports write it (an object; text is eh_event_format's line). */
+void eh_report_json_event(struct eh_json *j, const struct eh_event *ev, const char *text);
+
 /* Whether the per-commit report flags a failure (an outcome or a commit that should fail the run). */
 bool eh_report_commits_fail(const struct eh_results *res);
 

@@ -32,4 +32,11 @@ void eh_text_linef(FILE *f, const struct eh_text_style *style, const char *fmt, 
  */
 void eh_text_wrap(FILE *f, const struct eh_text_style *style, unsigned indent, const char *text);
 
+/*
+ * The same with lead in front of the first line ("  --model NAME"): text starts at
+ * column indent, beside lead when lead leaves two spaces before it, else on the next line.
+ */
+void eh_text_hang(FILE *f, const struct eh_text_style *style, const char *lead, unsigned indent,
+		  const char *text);
+
 #endif
