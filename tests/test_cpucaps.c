@@ -321,7 +321,7 @@ static void test_for_elf(void **state)
 	assert_null(owned);
 	assert_int_equal(eh_cpucaps_for_elf(&owned, &used, without, NULL, &err), EH_EINVAL);
 	assert_string_equal(err.msg, OBJ("rel61.o") " has no capability tables (arm64_features[], arm64_errata[]): "
-			    "its capability numbering must be given");
+			    "give its capability numbering (a cpucaps.h or a kernel version)");
 	eh_elf_free(with);
 	eh_elf_free(without);
 }

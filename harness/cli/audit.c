@@ -26,6 +26,7 @@ struct audit_ctx {
 	const struct audit_opts *o;
 	const struct eh_model *model;
 	const struct eh_cpucaps *caps;
+	struct eh_cpucaps *owned_caps;  /* the ELF's own numbering, when it is the one used */
 	struct eh_elf *elf;
 	struct eh_image *img;
 	struct eh_decoder *dec;
@@ -39,7 +40,7 @@ static void audit_help(FILE *f)
 	const struct eh_model *const *m;
 
 	fprintf(f,
-		"usage: errata-harness audit FILE --model M (--cpucaps H | --kernel V) [--config .config]\n"
+		"usage: errata-harness audit FILE --model M [--cpucaps H | --kernel V] [--config .config]\n"
 		"                            [--format text|json] [--list-alternatives] [--baseline OLD]\n"
 		"\n"
 		"Applies the kernel's boot-time alternatives to FILE as the kernel would on CPU model M,\n"
@@ -55,7 +56,10 @@ static void audit_help(FILE *f)
 		"  --model M           the CPU the kernel boots on: which capabilities it detects\n"
 		"  --cpucaps H         capability numbers of the tree FILE was built from: 5.x\n"
 		"                      arch/arm64/include/asm/cpucaps.h or 6.x\n"
-		"                      arch/arm64/include/generated/asm/cpucaps.h\n"
+		"                      arch/arm64/include/generated/asm/cpucaps.h. Without it (or\n"
+		"                      --kernel) the numbering is read from FILE's own arm64_features[]\n"
+		"                      and arm64_errata[] (a vmlinux; an object needs one); with it, it\n"
+		"                      is checked against them and refused if they differ\n"
 		"  --kernel V          or a built-in numbering instead of a header:");
 	for (v = eh_cpucaps_builtin_versions; *v; v++)
 		fprintf(f, " %s", *v);
@@ -392,8 +396,8 @@ static int audit_build(struct audit_ctx *a, const char *path, const struct cli_i
 		       struct eh_audit **au, struct eh_error *err)
 {
 	a->target = (struct eh_target){ .model = a->model, .config = in->config };
-	a->caps = in->caps;
 	if (eh_elf_open(&a->elf, path, err) ||
+	    eh_cpucaps_for_elf(&a->owned_caps, &a->caps, a->elf, in->caps, err) ||
 	    eh_image_new(&a->img, a->elf, a->caps, &a->target, err) ||
 	    (!a->dec && eh_decoder_new(&a->dec, err)) ||
 	    (!a->o->list && eh_audit_run(au, a->img, err)))
@@ -405,6 +409,7 @@ static void audit_ctx_free(struct audit_ctx *a)
 {
 	eh_decoder_free(a->dec);
 	eh_image_free(a->img);
+	eh_cpucaps_free(a->owned_caps);
 	eh_elf_free(a->elf);
 }
 

@@ -138,14 +138,14 @@ void cli_print_cap_decisions(const struct eh_image *img, const struct eh_target 
 /* errata-harness exec FILE ...: argv[0] is "exec" (cli/exec.c). */
 int cli_exec(int argc, char **argv);
 
-/* The capability numbering and .config of audit and exec (cli/inputs.c). */
+/* The capability numbering given to audit and exec, and the .config (cli/inputs.c). */
 struct cli_inputs {
-	const struct eh_cpucaps *caps;
+	const struct eh_cpucaps *caps;  /* NULL: none given, the ELF's own tables number them */
 	struct eh_cpucaps *owned_caps;
 	struct eh_kconfig *config;    /* NULL: every option on */
 };
 
-/* Exactly one of cpucaps (a header) and kernel (a built-in table); config optional. On bad
+/* At most one of cpucaps (a header) and kernel (a built-in table); config optional. On bad
  * input print why, naming cmd and the file, and return EXIT_BAD_INPUT. */
 int cli_inputs_open(struct cli_inputs *in, const char *cmd, const char *cpucaps, const char *kernel,
 		    const char *config);

@@ -1,4 +1,4 @@
-/* The inputs audit and exec share: the capability numbering (a header or a built-in table) and a .config. */
+/* The inputs audit and exec share: a given capability numbering (a header or a built-in table) and a .config. */
 #include "cli.h"
 
 #include "eh/cpucaps.h"
@@ -10,9 +10,9 @@ int cli_inputs_open(struct cli_inputs *in, const char *cmd, const char *cpucaps,
 	struct eh_error err = { 0 };
 
 	*in = (struct cli_inputs){ 0 };
-	if (!cpucaps == !kernel) {
-		fprintf(stderr, "errata-harness %s: give the capability numbering: --cpucaps HEADER or "
-			"--kernel VERSION, one of them\n", cmd);
+	if (cpucaps && kernel) {
+		fprintf(stderr, "errata-harness %s: --cpucaps and --kernel both give the capability numbering: "
+			"one of them\n", cmd);
 		return EXIT_BAD_INPUT;
 	}
 	if (kernel) {
@@ -22,7 +22,7 @@ int cli_inputs_open(struct cli_inputs *in, const char *cmd, const char *cpucaps,
 				"(see %s --help)\n", cmd, kernel, cmd);
 			return EXIT_BAD_INPUT;
 		}
-	} else if (eh_cpucaps_open(&in->owned_caps, cpucaps, &err)) {
+	} else if (cpucaps && eh_cpucaps_open(&in->owned_caps, cpucaps, &err)) {
 		goto fail;
 	} else {
 		in->caps = in->owned_caps;

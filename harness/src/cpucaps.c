@@ -614,7 +614,8 @@ int eh_cpucaps_for_elf(struct eh_cpucaps **owned, const struct eh_cpucaps **out,
 	if (rc == EH_ENOENT) {
 		if (!given)
 			return eh_error_set(err, EH_EINVAL, "%s has no capability tables (arm64_features[], "
-					    "arm64_errata[]): its capability numbering must be given", elf->path);
+					    "arm64_errata[]): give its capability numbering (a cpucaps.h or a kernel version)",
+					    elf->path);
 		*out = given;
 		return 0;
 	}

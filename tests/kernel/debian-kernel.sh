@@ -1,7 +1,8 @@
 # Sourced by the kernel tests: Debian's arm64 cloud kernel of the current 6.1 ABI, fetched once into
 # WORKDIR/debian (its -dbg package for the vmlinux with symbols, about 260 MB, and the image package for
 # its /boot/config) and kept there. Adds the arm64 architecture to dpkg if needed.
-#   debian_kernel WORKDIR   sets vmlinux, config and abi; returns 1, with the reason in skip_reason,
+#   debian_kernel WORKDIR   sets vmlinux, config, abi and version (the package's); returns 1, with the
+#                           reason in skip_reason,
 #                           when the arm64 archive cannot be reached.
 debian_kernel() {
   local dir=$1/debian sudo="" dep pkg deb
@@ -35,11 +36,13 @@ debian_kernel() {
       { skip_reason="apt-get download $pkg:arm64 failed (is the arm64 archive reachable?)"; return 1; }
     deb=$(ls "$dir/${pkg}"_*_arm64.deb)
     case $pkg in
-      *-dbg) dpkg-deb --fsys-tarfile "$deb" | tar -xO "./usr/lib/debug/boot/vmlinux-$abi" > "$vmlinux.tmp" &&
+      *-dbg) dpkg-deb -f "$deb" Version > "$dir/version-$abi" &&
+             dpkg-deb --fsys-tarfile "$deb" | tar -xO "./usr/lib/debug/boot/vmlinux-$abi" > "$vmlinux.tmp" &&
              mv "$vmlinux.tmp" "$vmlinux" ;;
       *) dpkg-deb --fsys-tarfile "$deb" | tar -xO "./boot/config-$abi" > "$config.tmp" &&
          mv "$config.tmp" "$config" ;;
     esac
     rm -f "$deb"
   done
+  version=$(cat "$dir/version-$abi")
 }

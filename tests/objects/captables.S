@@ -8,6 +8,7 @@
 #include "eh_alternative.h"
 
 #define ARM64_ALWAYS_SYSTEM			1
+#define ARM64_WORKAROUND_FROBNICATOR_42	74
 #define ARM64_WORKAROUND_CAVIUM_TX2_219_PRFM	75
 
 	.macro	cap desc, number, type, matches
@@ -47,6 +48,14 @@ alternative_else_nop_endif
 	isb
 	ret
 	.size	prfm_site, . - prfm_site
+
+	/* An alternative on the capability no rule knows: kept, and listed as not modelled. */
+	.globl	frob_site
+	.type	frob_site, %function
+frob_site:
+	alternative_insn "nop", "dsb sy", ARM64_WORKAROUND_FROBNICATOR_42
+	ret
+	.size	frob_site, . - frob_site
 
 	.section .rodata.str, "aMS", %progbits, 1
 lse:	.asciz	"LSE atomic instructions"
