@@ -160,19 +160,21 @@ static void run_bad(void **state)
 			 err.msg, b->where, b->what);
 }
 
-/* Every allocation of the parser fails in turn: each failure is EH_ENOMEM and leaves nothing. */
-static void test_alloc_failures(void **state)
+/* A constructor of a numbering, and what it needs. */
+typedef int make_fn(struct eh_cpucaps **out, const void *ctx, struct eh_error *err);
+
+/* Every allocation of make fails in turn: each failure is EH_ENOMEM and leaves nothing; more than least are made. */
+static void alloc_sweep(make_fn *make, const void *ctx, unsigned long least)
 {
 	unsigned long n;
 
-	(void)state;
 	for (n = 1;; n++) {
 		struct eh_cpucaps *t = NULL;
 		struct eh_error err = { 0 };
 		int rc;
 
 		eh_alloc_fail_at(n);
-		rc = eh_cpucaps_parse(&t, "5x", header_5x, strlen(header_5x), &err);
+		rc = make(&t, ctx, &err);
 		eh_alloc_fail_at(0);
 		if (!rc) {
 			eh_cpucaps_free(t);
@@ -181,7 +183,19 @@ static void test_alloc_failures(void **state)
 		if (rc != EH_ENOMEM || t)
 			fail_msg("allocation %lu failing gave %d: %s", n, rc, err.msg);
 	}
-	assert_true(n > 2);
+	assert_true(n > least);
+}
+
+static int parse_5x(struct eh_cpucaps **out, const void *ctx, struct eh_error *err)
+{
+	(void)ctx;
+	return eh_cpucaps_parse(out, "5x", header_5x, strlen(header_5x), err);
+}
+
+static void test_alloc_failures(void **state)
+{
+	(void)state;
+	alloc_sweep(parse_5x, NULL, 2);
 }
 
 #define OBJ(name) EH_TEST_OBJ_DIR "/" name
@@ -341,30 +355,19 @@ static void test_image_bad_table(void **state)
 	eh_elf_free(elf);
 }
 
-/* Every allocation of the image reader fails in turn: each failure is EH_ENOMEM and leaves nothing. */
+static int from_image(struct eh_cpucaps **out, const void *elf, struct eh_error *err)
+{
+	return eh_cpucaps_from_image(out, elf, err);
+}
+
+/* Every allocation of the image reader fails in turn, as the parser's. */
 static void test_image_alloc_failures(void **state)
 {
 	struct eh_elf *elf;
-	unsigned long n;
 
 	(void)state;
 	assert_int_equal(eh_elf_open(&elf, OBJ("captables.elf"), NULL), 0);
-	for (n = 1;; n++) {
-		struct eh_cpucaps *t = NULL;
-		struct eh_error err = { 0 };
-		int rc;
-
-		eh_alloc_fail_at(n);
-		rc = eh_cpucaps_from_image(&t, elf, &err);
-		eh_alloc_fail_at(0);
-		if (!rc) {
-			eh_cpucaps_free(t);
-			break;
-		}
-		if (rc != EH_ENOMEM || t)
-			fail_msg("allocation %lu failing gave %d: %s", n, rc, err.msg);
-	}
-	assert_true(n > 3);
+	alloc_sweep(from_image, elf, 3);
 	eh_elf_free(elf);
 }
 

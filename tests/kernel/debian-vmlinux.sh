@@ -20,14 +20,7 @@ if ! debian_kernel "$work"; then
 fi
 echo "# $vmlinux"
 
-check() {  # check NAME EXPECTED ACTUAL
-  if [ "$2" = "$3" ]; then
-    echo "ok - $1: $3"
-  else
-    echo "not ok - $1: expected $2, got $3"
-    failures=$((failures + 1))
-  fi
-}
+. "$here/check.sh"
 
 # The trampoline's text (tramp_vectors and friends, between the linker script's markers), and what
 # GNU objdump sees there.

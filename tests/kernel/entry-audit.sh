@@ -16,14 +16,7 @@ echo "# kernel objects ready in $(( $(date +%s) - start )) s"
 out=$(cd "$work/out" && pwd)
 caps=(--cpucaps "$out/cpucaps.h")
 
-check() {  # check NAME EXPECTED ACTUAL
-  if [ "$2" = "$3" ]; then
-    echo "ok - $1: $3"
-  else
-    echo "not ok - $1: expected $2, got $3"
-    failures=$((failures + 1))
-  fi
-}
+. "$here/check.sh"
 
 # audit OUTFILE ARGS...: run the audit, keep its JSON, return its exit status.
 audit() {

@@ -16,14 +16,7 @@ vector=0x400
 out=$(cd "$work/out" && pwd)
 caps=(--cpucaps "$out/cpucaps.h" --config "$out/config")
 
-check() {  # check NAME EXPECTED ACTUAL
-  if [ "$2" = "$3" ]; then
-    echo "ok - $1: $3"
-  else
-    echo "not ok - $1: expected $2, got $3"
-    failures=$((failures + 1))
-  fi
-}
+. "$here/check.sh"
 
 # vector_insn OBJECT PATTERN: tramp_vectors+0x... of the first instruction of the vector matching PATTERN.
 vector_insn() {
