@@ -32,7 +32,7 @@ if grep -q ARM64_HAS_VIRT_HOST_EXTN <<<"$nvhe"; then echo "not ok - models --boo
   failures=$((failures + 1)); else echo "ok - models --boot nvhe: no VHE"; fi
 expect "models --boot: a bad mode" 2 "--boot: 'vhe' is not el2, nvhe or el1" "$eh" models --boot vhe
 expect "models --kernel: no rules" 2 "no capability rules for '4.19'" "$eh" models --kernel 4.19
-expect "models --rules: every 6.1 capability, one JSON document" 0 '"kernel":"6.1"' "$eh" models --rules --format json
+expect "models --rules: every 6.1 capability, one JSON document" 0 '"kernel": "6.1"' "$eh" models --rules --format json
 
 before=$("$eh" replay tx2-219-prfm --model thunderx2 --variant before)
 expect "replay before: the TTBR1_EL1 write opens the window" 0 'window +opened by the write to TTBR1_EL1' echo "$before"

@@ -5,7 +5,7 @@
 
 #include "cli.h"
 #include "eh/cap.h"
-#include "eh/escape.h"
+#include "eh/json.h"
 #include "eh/image.h"
 #include "eh/kconfig.h"
 #include "eh/model.h"
@@ -131,78 +131,86 @@ static void print_rules_text(const struct eh_cap_rules *rules)
 	}
 }
 
-static void json_field(const char *key, const char *value)
+static void print_midr_json(struct eh_json *j, const struct eh_midr_range *r)
 {
-	printf(",\"%s\":", key);
-	if (value)
-		eh_json_puts(stdout, value);
-	else
-		printf("null");
-}
+	char model[16];
 
-static void print_midr_json(const struct eh_midr_range *r)
-{
-	printf("[");
+	eh_json_array(j, "midr", false);
 	for (; r && r->model; r++) {
-		printf("{\"cpu\":");
-		eh_json_puts(stdout, r->cpu);
-		printf(",\"model\":\"0x%08x\",\"from\":[%u,%u],\"to\":[%u,%u]", r->model, r->var_min, r->rev_min,
-		       r->var_max, r->rev_max);
-		json_field("config", r->config);
-		printf("}%s", r[1].model ? "," : "");
+		eh_json_object(j, NULL, true);
+		eh_json_str(j, "cpu", r->cpu);
+		snprintf(model, sizeof(model), "0x%08x", r->model);
+		eh_json_str(j, "model", model);
+		eh_json_array(j, "from", true);
+		eh_json_uint(j, NULL, r->var_min);
+		eh_json_uint(j, NULL, r->rev_min);
+		eh_json_end(j);
+		eh_json_array(j, "to", true);
+		eh_json_uint(j, NULL, r->var_max);
+		eh_json_uint(j, NULL, r->rev_max);
+		eh_json_end(j);
+		eh_json_str(j, "config", r->config);
+		eh_json_end(j);
 	}
-	printf("]");
+	eh_json_end(j);
 }
 
 /* One rule as JSON: what tests/kernel/ compares with the kernel's source. */
-static void print_rule_json(const struct eh_capability *c)
+static void print_rule_json(struct eh_json *j, const struct eh_capability *c)
 {
-	char name[32], why[1024];
+	char name[32], why[1024], mask[16];
 	const struct eh_capability *e;
 
-	printf("{\"name\":");
-	if (c->name)
-		eh_json_puts(stdout, c->name);
-	else
-		printf("null");  /* an entry of a match list */
-	json_field("desc", c->desc);
-	json_field("config", c->config);
-	printf(",\"type\":%u", (unsigned)c->type);
-	json_field("kernel_matches", c->kernel_matches);
-	if (c->field.reg)
-		printf(",\"field\":{\"reg\":\"%s\",\"name\":\"%s\",\"shift\":%u,\"width\":%u,\"signed\":%s,\"min\":%d}",
-		       eh_sysreg_name(c->field.reg, name, sizeof(name)), c->field.name, c->field.shift, c->field.width,
-		       c->field.sign ? "true" : "false", c->field.min);
-	if (c->midr) {
-		printf(",\"midr\":");
-		print_midr_json(c->midr);
+	eh_json_object(j, NULL, false);
+	eh_json_str(j, "name", c->name);  /* NULL for an entry of a match list */
+	eh_json_str(j, "desc", c->desc);
+	eh_json_str(j, "config", c->config);
+	eh_json_uint(j, "type", (unsigned)c->type);
+	eh_json_str(j, "kernel_matches", c->kernel_matches);
+	if (c->field.reg) {
+		eh_json_object(j, "field", true);
+		eh_json_str(j, "reg", eh_sysreg_name(c->field.reg, name, sizeof(name)));
+		eh_json_str(j, "name", c->field.name);
+		eh_json_uint(j, "shift", c->field.shift);
+		eh_json_uint(j, "width", c->field.width);
+		eh_json_bool(j, "signed", c->field.sign);
+		eh_json_uint(j, "min", (uint64_t)c->field.min);  /* no rule has a negative least value */
+		eh_json_end(j);
 	}
-	if (c->fixed && c->fixed->revidr_mask)
-		printf(",\"fixed\":{\"variant\":%u,\"revision\":%u,\"revidr_mask\":\"0x%x\"}", c->fixed->var,
-		       c->fixed->rev, c->fixed->revidr_mask);
+	if (c->midr)
+		print_midr_json(j, c->midr);
+	if (c->fixed && c->fixed->revidr_mask) {
+		eh_json_object(j, "fixed", true);
+		eh_json_uint(j, "variant", c->fixed->var);
+		eh_json_uint(j, "revision", c->fixed->rev);
+		snprintf(mask, sizeof(mask), "0x%x", c->fixed->revidr_mask);
+		eh_json_str(j, "revidr_mask", mask);
+		eh_json_end(j);
+	}
 	if (c->any) {
-		printf(",\"any\":[");
-		for (e = c->any; e->matches; e++) {
-			print_rule_json(e);
-			printf("%s", e[1].matches ? "," : "");
-		}
-		printf("]");
+		eh_json_array(j, "any", false);
+		for (e = c->any; e->matches; e++)
+			print_rule_json(j, e);
+		eh_json_end(j);
 	}
-	json_field("rule", eh_cap_explain(c, NULL, why, sizeof(why)));
-	json_field("assumed", c->assumed);
-	printf("}");
+	eh_json_str(j, "rule", eh_cap_explain(c, NULL, why, sizeof(why)));
+	eh_json_str(j, "assumed", c->assumed);
+	eh_json_end(j);
 }
 
 static void print_rules_json(const struct eh_cap_rules *rules)
 {
 	const struct eh_capability *c;
+	struct eh_json j;
 
-	printf("{\"kernel\":\"%s\",\"rules\":[", rules->kernel);
-	for (c = rules->caps; c->name; c++) {
-		print_rule_json(c);
-		printf("%s", c[1].name ? ",\n" : "");
-	}
-	printf("]}\n");
+	eh_json_begin(&j, stdout);
+	eh_json_object(&j, NULL, false);
+	eh_json_str(&j, "kernel", rules->kernel);
+	eh_json_array(&j, "rules", false);
+	for (c = rules->caps; c->name; c++)
+		print_rule_json(&j, c);
+	eh_json_end(&j);
+	eh_json_end(&j);
 }
 
 int cli_models(int argc, char **argv)
