@@ -8,6 +8,9 @@
 
 #include "eh/image.h"
 #include "eh/insn.h"
+#include "eh/model.h"
+#include "eh/sysreg.h"
+#include "test_objects.h"
 
 #define REPL 0xffff800008012000ull  /* replacement block, 8 bytes */
 #define ORIG 0xffff800008010420ull  /* where it is copied to */
@@ -141,10 +144,164 @@ static void test_kconfig_off_keeps_prfm(void **state)
 	eh_kconfig_free(cfg);
 }
 
+/*
+ * The kernel's callbacks on tests/objects/callbacks.S, worked by hand from the
+ * kernel's functions (arch/arm64/kernel/alternative.c, kvm/va_layout.c,
+ * kernel/proton-pack.c) and the layout alt_cb.c documents (4 GiB of DRAM, so
+ * tag_lsb 32; hyp VA bit 47, so tag_val 0x8000; kimage_voffset 0xffff7fffc8000000).
+ * A NULL text leaves the word as the object has it.
+ */
+struct cb_row {
+	const char *name;
+	const char *symbol;     /* the site is at its start */
+	const char *model;
+	enum eh_alt_cb_result result;
+	const char *text[5];    /* Capstone's text of each patched word */
+};
+
+static const struct cb_row cb_rows[] = {
+	{ "alt_cb_patch_nops on an always-set capability", "nops_always", "thunderx2", EH_ALT_CB_PATCHED, { "nop" } },
+	{ "alt_cb_patch_nops where its capability is detected", "nops_pan", "thunderx2", EH_ALT_CB_PATCHED, { "nop" } },
+	{ "alt_cb_patch_nops where it is not: never called", "nops_pan", "cortex-a72", EH_ALT_CB_NOT_RUN, { NULL } },
+	{ "kvm_update_va_mask without VHE", "va_mask", "cortex-a72", EH_ALT_CB_PATCHED,
+	  { "and x3, x3, #0xffffffff", "ror x3, x3, #0x20", "add x3, x3, #0", "add x3, x3, #8, lsl #12",
+	    "ror x3, x3, #0x20" } },
+	{ "kvm_get_kimage_voffset", "kimage_voffset", "thunderx2", EH_ALT_CB_PATCHED,
+	  { "movz x4, #0", "movk x4, #0xc800, lsl #16", "movk x4, #0x7fff, lsl #32", "movk x4, #0xffff, lsl #48" } },
+	{ "smccc_patch_fw_mitigation_conduit: the firmware's", "ssbd+0x8", "thunderx2", EH_ALT_CB_UNCERTAIN, { NULL } },
+	{ "BHB loop enable on a CPU without the loop", "bhb", "thunderx2", EH_ALT_CB_KEPT, { NULL } },
+	{ "BHB loop enable on A72: the firmware decides", "bhb", "cortex-a72", EH_ALT_CB_UNCERTAIN, { NULL } },
+	{ "BHB loop count: none on ThunderX2", "bhb+0x4", "thunderx2", EH_ALT_CB_PATCHED, { "movz x2, #0" } },
+	{ "BHB loop count: 8 on A72", "bhb+0x4", "cortex-a72", EH_ALT_CB_PATCHED, { "movz x2, #0x8" } },
+	{ "BHB WA3 where only the firmware can mitigate", "bhb+0x8", "thunderx2", EH_ALT_CB_UNCERTAIN, { NULL } },
+	{ "BHB WA3 where the loop mitigates", "bhb+0x8", "cortex-a72", EH_ALT_CB_KEPT, { NULL } },
+	{ "CLEARBHB without the instruction", "bhb+0xc", "thunderx2", EH_ALT_CB_PATCHED, { "nop", "nop" } },
+	{ "a callback the harness does not emulate", "unknown_cb", "thunderx2", EH_ALT_CB_UNCERTAIN, { NULL } },
+};
+
+static const struct eh_alt_site *site_of(const struct eh_image *img, uint64_t addr)
+{
+	size_t i;
+
+	for (i = 0; i < img->nsites; i++)
+		if (img->sites[i].orig == addr)
+			return &img->sites[i];
+	return NULL;
+}
+
+/* Open callbacks.o patched for model; *obj and *cb_elf to free by the caller. */
+static struct eh_image *callbacks_image(const char *model, struct eh_elf **cb_elf, unsigned char **obj)
+{
+	char path[4096];
+	size_t len;
+	struct eh_image *img;
+	struct eh_error err = { 0 };
+
+	*obj = test_object_load("callbacks", &len, path, sizeof(path));
+	assert_non_null(*obj);
+	if (eh_elf_parse(cb_elf, path, *obj, len, &err) ||
+	    eh_image_new(&img, *cb_elf, eh_cpucaps_builtin("6.1"), &(struct eh_target){ .model = eh_model_find(model) },
+			 &err))
+		fail_msg("%s: %s", model, err.msg);
+	return img;
+}
+
+static void check_cb_row(const char *name, const char *symbol, const char *model, enum eh_alt_cb_result result,
+			 const char *const *text)
+{
+	unsigned char *obj;
+	struct eh_elf *cb_elf;
+	struct eh_image *img = callbacks_image(model, &cb_elf, &obj);
+	struct eh_decoder *dec;
+	const struct eh_alt_site *s;
+	uint64_t addr;
+	unsigned i;
+
+	assert_int_equal(eh_decoder_new(&dec, NULL), 0);
+	assert_int_equal(eh_elf_resolve(cb_elf, symbol, &addr, NULL), 0);
+	s = site_of(img, addr);
+	if (!s || !s->callback)
+		fail_msg("%s: no callback site at %s", name, symbol);
+	if (s->cb_result != result)
+		fail_msg("%s on %s: result %d (%s), expected %d", name, model, s->cb_result, s->cb_why, result);
+	for (i = 0; i < s->orig_len / 4u; i++) {
+		uint32_t now, before;
+		struct eh_insn in;
+
+		assert_int_equal(eh_image_word(img, addr + 4 * i, &now), 0);
+		assert_int_equal(eh_elf_word(cb_elf, addr + 4 * i, &before), 0);
+		eh_decoder_decode(dec, addr + 4 * i, now, &in);
+		if (i < 5 && text[i] ? strcmp(in.text, text[i]) : now != before)
+			fail_msg("%s on %s: word %u is '%s' (0x%08x), expected '%s'", name, model, i, in.text, now,
+				 i < 5 && text[i] ? text[i] : "the original");
+	}
+	assert_int_equal(s->applied, result == EH_ALT_CB_PATCHED);
+	eh_decoder_free(dec);
+	eh_image_free(img);
+	eh_elf_free(cb_elf);
+	free(obj);
+}
+
+static void test_callback_rows(void **state)
+{
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cb_rows) / sizeof(cb_rows[0]); i++)
+		check_cb_row(cb_rows[i].name, cb_rows[i].symbol, cb_rows[i].model, cb_rows[i].result, cb_rows[i].text);
+}
+
+/*
+ * The callbacks whose outcome a capability decides, checked against what the
+ * capability table says of each model: the value of CTR_EL0 in four pieces,
+ * the SSBS and Spectre-v3a choices.
+ */
+static void test_callbacks_follow_the_model(void **state)
+{
+	const struct eh_model *const *m;
+
+	(void)state;
+	for (m = eh_models; *m; m++) {
+		uint64_t ctr;
+		char t[4][64];
+		const char *text[5] = { NULL };
+		const struct eh_target tg = { .model = *m };
+		bool v3a = eh_cap_detected(eh_cap_rules_find("6.1"), &tg, "ARM64_SPECTRE_V3A") &&
+			   !eh_cap_detected(eh_cap_rules_find("6.1"), &tg, "ARM64_HAS_VIRT_HOST_EXTN");
+
+		if (!eh_model_id_reg(*m, EH_CTR_EL0, &ctr)) {
+			for (unsigned k = 0; k < 4; k++) {
+				unsigned piece = (unsigned)(ctr >> (16 * k)) & 0xffff;
+
+				if (piece < 10)
+					snprintf(t[k], sizeof(t[k]), "%s x5, #%u", k ? "movk" : "movz", piece);
+				else
+					snprintf(t[k], sizeof(t[k]), "%s x5, #0x%x", k ? "movk" : "movz", piece);
+				if (k)
+					snprintf(t[k] + strlen(t[k]), sizeof(t[k]) - strlen(t[k]), ", lsl #%u", 16 * k);
+				text[k] = t[k];
+			}
+			check_cb_row("kvm_compute_final_ctr_el0", "final_ctr", (*m)->name, EH_ALT_CB_PATCHED, text);
+		} else {
+			check_cb_row("kvm_compute_final_ctr_el0", "final_ctr", (*m)->name, EH_ALT_CB_UNCERTAIN, text);
+		}
+		/* Each check with its own words: the CTR_EL0 ones above are not theirs. */
+		memset(text, 0, sizeof(text));
+		text[0] = eh_cap_detected(eh_cap_rules_find("6.1"), &tg, "ARM64_SSBS") ? NULL : "nop";
+		check_cb_row("spectre_v4_patch_fw_mitigation_enable", "ssbd", (*m)->name,
+			     text[0] ? EH_ALT_CB_PATCHED : EH_ALT_CB_KEPT, text);
+		text[0] = NULL;
+		if (!v3a)
+			check_cb_row("kvm_patch_vector_branch", "vector_branch", (*m)->name, EH_ALT_CB_KEPT, text);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fixup_rows),
+		cmocka_unit_test(test_callback_rows),
+		cmocka_unit_test(test_callbacks_follow_the_model),
 		cmocka_unit_test(test_parse_snippet_table),
 		cmocka_unit_test(test_apply_per_model),
 		cmocka_unit_test(test_kconfig_off_keeps_prfm),

@@ -20,11 +20,12 @@ struct fixture {
 	struct eh_audit *audit;
 };
 
-static void open_audit(struct fixture *f, const char *model, const char *config_text)
+static void open_object(struct fixture *f, const char *object, const char *model, enum eh_boot boot,
+			const char *config_text)
 {
 	char path[4096];
 	size_t len;
-	unsigned char *buf = test_object_load("rel61", &len, path, sizeof(path));
+	unsigned char *buf = test_object_load(object, &len, path, sizeof(path));
 	struct eh_kconfig *cfg = NULL;
 	struct eh_error err = { 0 };
 
@@ -33,11 +34,16 @@ static void open_audit(struct fixture *f, const char *model, const char *config_
 	if ((config_text && eh_kconfig_parse(&cfg, "test.config", config_text, strlen(config_text), &err)) ||
 	    eh_elf_parse(&f->elf, path, buf, len, &err) ||
 	    eh_image_new(&f->img, f->elf, eh_cpucaps_builtin("6.1"),
-			 &(struct eh_target){ .model = eh_model_find(model), .config = cfg }, &err) ||
+			 &(struct eh_target){ .model = eh_model_find(model), .config = cfg, .boot = boot }, &err) ||
 	    eh_audit_run(&f->audit, f->img, &err))
 		fail_msg("%s", err.msg);
 	eh_kconfig_free(cfg);
 	free(buf);
+}
+
+static void open_audit(struct fixture *f, const char *model, const char *config_text)
+{
+	open_object(f, "rel61", model, EH_BOOT_EL2, config_text);
 }
 
 static void close_audit(struct fixture *f)
@@ -61,6 +67,9 @@ struct window_row {
 	const char *config;       /* .config text, NULL for every option on */
 	const struct expect_window *w;
 	size_t nwindows;          /* windows the object has on this model */
+	const char *object;       /* tests/objects/NAME.S; NULL: rel61 */
+	enum eh_boot boot;
+	const char *regime;       /* the regime the write changes (eh_regime_name), NULL: not checked */
 };
 
 static const struct expect_window win_isb = {
@@ -93,6 +102,44 @@ static const struct expect_window win_patched_in = {
 	.msr = "win_patched_in", .end = { "win_patched_in+0x4 closed" },
 };
 
+/* tests/objects/regimes.S: a live write's window holds the load after it; a guest write is not followed. */
+#define guest_only(sym) ((const struct expect_window){ .msr = sym })
+static const struct expect_window kernel_switch = {
+	.msr = "kernel_switch", .access = { "kernel_switch+0x4 load" }, .end = { "kernel_switch+0x8 closed" },
+};
+static const struct expect_window finalise = {
+	.msr = "finalise+0x10", .access = { "finalise+0x14 load" }, .end = { "finalise+0x18 closed" },
+};
+static const struct expect_window stub_unknown = {
+	.msr = "stub_unknown", .access = { "stub_unknown+0x4 load" }, .end = { "stub_unknown+0x8 closed" },
+};
+
+/* tests/objects/recall.S, on thunderx2 booted at EL2: what the audit must see in each window. */
+static const struct expect_window lse = {
+	.msr = "lse_in_window", .access = { "lse_in_window+0x4 load+store", "lse_in_window+0x8 load" },
+	.end = { "lse_in_window+0xc closed" },
+};
+static const struct expect_window ldapr = {
+	.msr = "ldapr_in_window", .access = { "ldapr_in_window+0x4 load", "ldapr_in_window+0x8 load+store" },
+	.end = { "ldapr_in_window+0xc closed" },
+};
+static const struct expect_window dc_zva = {
+	.msr = "dc_zva_in_window", .access = { "dc_zva_in_window+0x4 store" }, .end = { "dc_zva_in_window+0x8 closed" },
+};
+static const struct expect_window behind_nops = {
+	.msr = "behind_nops", .access = { "behind_nops+0x8 load" }, .end = { "behind_nops+0xc closed" },
+};
+static const struct expect_window two_deep = {
+	.msr = "two_deep", .access = { "level1+0x0 store", "level1+0x8 load", "level2+0x0 load" },
+	.end = { "two_deep+0x8 closed" },
+};
+static const struct expect_window returns_first = {
+	.msr = "switch_then_return", .access = { "switch_then_return+0x4 store" }, .end = { "caller+0x8 closed" },
+};
+static const struct expect_window behind_unknown_cb = {
+	.msr = "behind_unknown_cb", .end = { "behind_unknown_cb+0x4 uncertain", "behind_unknown_cb+0x8 closed" },
+};
+
 static const struct window_row rows[] = {
 	{ "straight to ISB", "thunderx2", NULL, &win_isb, 8 },
 	{ "PRFM patched away on thunderx2", "thunderx2", NULL, &win_prfm_tx2, 8 },
@@ -105,6 +152,36 @@ static const struct window_row rows[] = {
 	{ "branch out of the object", "thunderx2", NULL, &win_extern, 8 },
 	{ "indirect branch", "thunderx2", NULL, &win_indirect, 8 },
 	{ "TTBR write patched in on thunderx2", "thunderx2", NULL, &win_patched_in, 8 },
+	{ "kernel code booted at EL2 with VHE", "thunderx2", NULL, &kernel_switch, 7, "regimes", EH_BOOT_EL2,
+	  "live EL2&0 (VHE)" },
+	{ "kernel code with kvm-arm.mode=nvhe", "thunderx2", NULL, &kernel_switch, 7, "regimes", EH_BOOT_NVHE,
+	  "live EL1&0" },
+	{ "kernel code on a CPU without VHE", "cortex-a72", NULL, &kernel_switch, 7, "regimes", EH_BOOT_EL2,
+	  "live EL1&0" },
+	{ "a guest kernel", "thunderx2", NULL, &kernel_switch, 7, "regimes", EH_BOOT_EL1, "live EL1&0" },
+	{ "the guest's register through its EL12 alias", "thunderx2", NULL, &guest_only("vhe_guest_write"), 7,
+	  "regimes", EH_BOOT_EL2, "guest EL1&0 from EL2" },
+	{ "KVM's write_sysreg_el1() without VHE", "thunderx2", NULL, &guest_only("write_el1"), 7, "regimes",
+	  EH_BOOT_NVHE, "guest EL1&0 from EL2" },
+	{ "KVM's write_sysreg_el1() booted at EL2", "thunderx2", NULL, &guest_only("write_el1"), 7, "regimes",
+	  EH_BOOT_EL2, "guest EL1&0 from EL2" },
+	{ "the hyp stub after setting E2H", "thunderx2", NULL, &finalise, 7, "regimes", EH_BOOT_NVHE,
+	  "live EL2&0 (VHE)" },
+	{ "the hyp stub with E2H clear", "thunderx2", NULL, &guest_only("stub_nvhe+0xc"), 7, "regimes", EH_BOOT_EL2,
+	  "guest EL1&0 from EL2" },
+	{ "EL2 code that does not say: live", "thunderx2", NULL, &stub_unknown, 7, "regimes", EH_BOOT_EL2,
+	  "live EL2&0 (VHE)" },
+	{ "nVHE hyp code by its __kvm_nvhe_ prefix", "thunderx2", NULL, &guest_only("__kvm_nvhe_restore"), 7,
+	  "regimes", EH_BOOT_NVHE, "guest EL1&0 from EL2" },
+	{ "nVHE hyp code by its .nvhe.o object", "thunderx2", NULL, &guest_only("__sysreg_restore_el1_state"), 1,
+	  "switch.nvhe", EH_BOOT_NVHE, "guest EL1&0 from EL2" },
+	{ "an LSE atomic, and the load after it", "thunderx2", NULL, &lse, 7, "recall" },
+	{ "LDAPR and CASP, which Capstone 4 cannot decode", "thunderx2", NULL, &ldapr, 7, "recall" },
+	{ "DC ZVA writes memory", "thunderx2", NULL, &dc_zva, 7, "recall" },
+	{ "a load behind a branch alt_cb_patch_nops removes", "thunderx2", NULL, &behind_nops, 7, "recall" },
+	{ "an access two calls deep", "thunderx2", NULL, &two_deep, 7, "recall" },
+	{ "a return to the caller, which closes the window", "thunderx2", NULL, &returns_first, 7, "recall" },
+	{ "a callback the harness does not emulate", "thunderx2", NULL, &behind_unknown_cb, 7, "recall" },
 	{ 0 },
 };
 
@@ -117,15 +194,18 @@ static void run_window(void **state)
 	char buf[256], loc[160];
 	size_t i, n;
 
-	open_audit(&f, r->model, r->config);
+	open_object(&f, r->object ? r->object : "rel61", r->model, r->boot, r->config);
 	if (f.audit->nwindows != r->nwindows)
 		fail_msg("%s: %zu windows, expected %zu", r->name, f.audit->nwindows, r->nwindows);
+	snprintf(buf, sizeof(buf), strchr(x->msr, '+') ? "%s" : "%s+0x0", x->msr);
 	for (i = 0; i < f.audit->nwindows; i++)
-		if (!strcmp(eh_elf_describe(f.elf, f.audit->windows[i].msr, loc, sizeof(loc)),
-			    (snprintf(buf, sizeof(buf), "%s+0x0", x->msr), buf)))
+		if (!strcmp(eh_elf_describe(f.elf, f.audit->windows[i].msr, loc, sizeof(loc)), buf))
 			w = &f.audit->windows[i];
 	if (!w)
 		fail_msg("%s: no window at %s", r->name, x->msr);
+	if (r->regime && strcmp(eh_regime_name(w->regime), r->regime))
+		fail_msg("%s: the write changes the %s regime (%s), expected %s", r->name,
+			 eh_regime_name(w->regime), w->run_why, r->regime);
 	for (n = 0; n < 3 && x->access[n]; n++)
 		;
 	if (w->naccesses != n)

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "eh/elf.h"
+#include "test_objects.h"
 
 #define SNIPPET EH_CASES_DIR "/tx2-219-prfm.elf"
 
@@ -65,12 +66,55 @@ static void test_snippet_sections_and_symbols(void **state)
 	eh_elf_free(elf);
 }
 
+/* What names an address: tests/objects/names.S, worked out by hand. */
+struct name_row {
+	const char *name;
+	const char *at;        /* SYMBOL+OFF to describe, resolved by name */
+	const char *expect;
+};
+
+static const struct name_row name_rows[] = {
+	{ "a sized block, not the section marker at its start", "__marker_start+0x4", "vectors_block+0x4" },
+	{ "the block, not a label inside it", "inner_label+0x0", "vectors_block+0x8" },
+	{ "the innermost: an object inside the block", "inner_object+0x4", "inner_object+0x4" },
+	{ "past the block: the label after it", "after_block+0x0", "after_block+0x0" },
+	{ "a function, not __kvm_nvhe_$x at its start", "__kvm_nvhe_func+0x8", "__kvm_nvhe_func+0x8" },
+	{ "in a gap no sized symbol covers: the last label", "plain_func+0x0", "plain_func+0x0" },
+	{ "the gap itself: the function before it, as a label", "__kvm_nvhe_func+0xc", "__kvm_nvhe_func+0xc" },
+};
+
+static void test_names(void **state)
+{
+	char path[4096], buf[160];
+	size_t len, i;
+	unsigned char *obj = test_object_load("names", &len, path, sizeof(path));
+	struct eh_elf *elf;
+	struct eh_error err = { 0 };
+
+	(void)state;
+	assert_non_null(obj);
+	if (eh_elf_parse(&elf, path, obj, len, &err))
+		fail_msg("%s", err.msg);
+	for (i = 0; i < sizeof(name_rows) / sizeof(name_rows[0]); i++) {
+		const struct name_row *r = &name_rows[i];
+		uint64_t addr;
+
+		if (eh_elf_resolve(elf, r->at, &addr, &err))
+			fail_msg("%s: %s", r->name, err.msg);
+		if (strcmp(eh_elf_describe(elf, addr, buf, sizeof(buf)), r->expect))
+			fail_msg("%s: %s is named '%s', expected '%s'", r->name, r->at, buf, r->expect);
+	}
+	eh_elf_free(elf);
+	free(obj);
+}
+
 enum mutation { TRUNCATE, SET_BYTE, SET_U16, SET_U64 };
 
 struct bad_row {
 	const char *name;
 	enum mutation how;
-	size_t at;            /* offset, or length for TRUNCATE */
+	size_t at;            
+/* offset, or length for TRUNCATE */
 	uint64_t value;
 	const char *expect;   /* in the message */
 };
@@ -153,6 +197,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_snippet_sections_and_symbols),
+		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_truncation_sweep),
 		cmocka_unit_test(test_missing_file),

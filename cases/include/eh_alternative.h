@@ -43,5 +43,20 @@
 664:	.popsection
 .endm
 
+/*
+ * Code a kernel function rewrites at boot (a callback), once cap is detected:
+ * cap carries ARM64_CB_BIT (6.x), the replacement field names the function.
+ */
+.macro alternative_cb cap, cb
+	.pushsection .altinstructions, "a"
+	eh_altinstruction_entry 661f, \cb, \cap, 662f-661f, 0
+	.popsection
+661:
+.endm
+
+.macro alternative_cb_end
+662:
+.endm
+
 #endif
 #endif

@@ -126,8 +126,8 @@ static void judge(struct eh_machine *m, const struct eh_variant *v, struct eh_ou
 				  eh_machine_where(m, h.first_trap_pc, where, sizeof(where)), h.first_trap_esr);
 		if (vcpu_tvm)
 			eh_outcome_append(out, "the vcpu asked for TVM (its HCR_EL2 0x%" PRIx64 "): ", vcpu_hcr);
-		eh_outcome_append(out, "%u in the fast path (its ERET closes the window), %u in the host's slow "
-				  "path", h.fast, h.slow);
+		eh_outcome_append(out, "%u in the fast path (its write at EL2 opens no window), %u in the host's "
+				  "slow path", h.fast, h.slow);
 	} else {
 		eh_outcome_append(out, "no trap: %s writes TTBR0_EL1 itself",
 				  eh_machine_where(m, w.first_open_pc, where, sizeof(where)));
@@ -161,7 +161,7 @@ const struct eh_case eh_case_tx2_219_tvm = {
 	.id = "tx2-219-tvm",
 	.commits = commits,
 	.shows = "ThunderX2 erratum 219 in a KVM guest: with HCR_EL2.TVM set on SMT parts the guest's "
-		 "TTBR0_EL1 write traps, EL2 performs it and its ERET closes the window; without it the "
+		 "TTBR0_EL1 write traps and EL2 performs it, opening no window; without it the "
 		 "guest's load draws a spurious abort",
 	.object = "tx2-219-tvm.elf",
 	.variants = variants,

@@ -10,6 +10,7 @@
 #include "eh/cpucaps.h"
 #include "eh/image.h"
 #include "eh/kconfig.h"
+#include "eh/model.h"
 #include "eh/report.h"
 #include "eh/run.h"
 #include "eh/text.h"
@@ -138,17 +139,21 @@ void cli_print_cap_decisions(const struct eh_image *img, const struct eh_target 
 /* errata-harness exec FILE ...: argv[0] is "exec" (cli/exec.c). */
 int cli_exec(int argc, char **argv);
 
-/* The capability numbering given to audit and exec, and the .config (cli/inputs.c). */
+/* The capability numbering given to audit and exec, the .config and the boot mode (cli/inputs.c). */
 struct cli_inputs {
 	const struct eh_cpucaps *caps;  /* NULL: none given, the ELF's own tables number them */
 	struct eh_cpucaps *owned_caps;
 	struct eh_kconfig *config;    /* NULL: every option on */
+	enum eh_boot boot;            /* --boot, EH_BOOT_EL2 unless given */
 };
 
-/* At most one of cpucaps (a header) and kernel (a built-in table); config optional. On bad
- * input print why, naming cmd and the file, and return EXIT_BAD_INPUT. */
+/* At most one of cpucaps (a header) and kernel (a built-in table); config and boot (a name
+ * of eh_boot_names) optional. On bad input print why, naming cmd and the file, and return
+ * EXIT_BAD_INPUT. */
 int cli_inputs_open(struct cli_inputs *in, const char *cmd, const char *cpucaps, const char *kernel,
-		    const char *config);
+		    const char *config, const char *boot);
+/* The help text of --boot, shared by audit and exec. */
+extern const char cli_boot_help[];
 void cli_inputs_close(struct cli_inputs *in);
 
 /* The width of text output to f: --width, else the terminal's when f is one, else EH_TEXT_WIDTH. */

@@ -15,7 +15,7 @@
 #define EXEC_MAX_ARGS 64    /* --reg and --mem, each */
 
 struct exec_args {
-	const char *file, *model, *cpucaps, *kernel, *config, *svg;
+	const char *file, *model, *cpucaps, *kernel, *config, *boot, *svg;
 	struct eh_exec_opts o;
 	struct eh_exec_reg regs[EXEC_MAX_ARGS];
 	const char *mems[EXEC_MAX_ARGS];
@@ -27,7 +27,8 @@ static void exec_help(FILE *f)
 	const struct eh_model *const *m;
 
 	fputs("usage: errata-harness exec FILE --symbol SYM[+OFF] --model M [--cpucaps H | --kernel V]\n"
-	      "                           [--config .config] [--reg xN=VAL]... [--mem ADDR=FILE]...\n"
+	      "                           [--config .config] [--boot el2|nvhe|el1]\n"
+	      "                           [--reg xN=VAL]... [--mem ADDR=FILE]...\n"
 	      "                           [--until SYM[+OFF]|0xADDR] [--range FROM:TO] [--budget N] [--seed N]\n"
 	      "                           [--svg FILE]\n"
 	      "                           [--format text|json]\n"
@@ -43,7 +44,9 @@ static void exec_help(FILE *f)
 	      "\n"
 	      "  --symbol SYM[+OFF]  where to start: a symbol, symbol+offset or 0x address, in code\n"
 	      "  --model M           the CPU, its threads and errata, and what the kernel detects on it\n"
-	      "  --cpucaps H | --kernel V, --config FILE   the capability numbering and .config (as audit)\n"
+	      "  --cpucaps H | --kernel V, --config FILE   the capability numbering and .config (as audit)\n", f);
+	fputs(cli_boot_help, f);
+	fputs("                      (a write of the guest's TTBR from EL2 opens no window, as in audit)\n"
 	      "  --reg xN=VAL        initial x0..x30 or sp (repeatable); x30 is the harness's return\n"
 	      "  --mem ADDR=FILE     the bytes of FILE at ADDR (SYM[+OFF] or 0x...), repeatable\n"
 	      "  --until SYM|ADDR    stop on reaching this address\n"
@@ -84,6 +87,7 @@ static int parse_args(int argc, char **argv, struct exec_args *a)
 		{ "cpucaps", required_argument, NULL, 'c' },
 		{ "kernel", required_argument, NULL, 'k' },
 		{ "config", required_argument, NULL, 'C' },
+		{ "boot", required_argument, NULL, 'B' },
 		{ "reg", required_argument, NULL, 'r' },
 		{ "mem", required_argument, NULL, 'M' },
 		{ "until", required_argument, NULL, 'u' },
@@ -108,6 +112,7 @@ static int parse_args(int argc, char **argv, struct exec_args *a)
 		case 'c': a->cpucaps = optarg; break;
 		case 'k': a->kernel = optarg; break;
 		case 'C': a->config = optarg; break;
+		case 'B': a->boot = optarg; break;
 		case 'u': a->o.until = optarg; break;
 		case 'R': a->o.range = optarg; break;
 		case 'g': a->svg = optarg; break;
@@ -206,8 +211,8 @@ static void print_text(const struct exec_args *a, const struct eh_exec *x,
 		applied += x->img->sites[i].applied;
 	printf("exec %s at %s (0x%016" PRIx64 ") on %s (%s), seed %" PRIu64 "\n", a->file,
 	       where(x, x->entry, loc, sizeof(loc)), x->entry, model->name, model->desc, a->o.seed);
-	printf("  capabilities numbered as in %s; config %s\n", x->caps->source,
-	       a->config ? a->config : "with every option on");
+	printf("  capabilities numbered as in %s; config %s; booted at %s\n", x->caps->source,
+	       a->config ? a->config : "with every option on", eh_boot_names[x->img->target.boot]);
 	printf("  alternatives: %zu sites, %zu applied on this model\n", x->img->nsites, applied);
 	printf("  runs inside [0x%016" PRIx64 ", 0x%016" PRIx64 ")%s%s", x->code_lo, x->code_hi,
 	       a->o.range ? "" : ", section ", a->o.range ? "" : x->section->name);
@@ -343,11 +348,11 @@ int cli_exec(int argc, char **argv)
 	model = eh_model_find(a.model);
 	if (!model)
 		return bad("unknown model '%s' (see errata-harness models)", a.model);
-	rc = cli_inputs_open(&in, "exec", a.cpucaps, a.kernel, a.config);
+	rc = cli_inputs_open(&in, "exec", a.cpucaps, a.kernel, a.config, a.boot);
 	if (rc)
 		return rc;
 	a.o.trace_insns = true;
-	target = (struct eh_target){ .model = model, .config = in.config };
+	target = (struct eh_target){ .model = model, .config = in.config, .boot = in.boot };
 	if (eh_exec_run(&x, a.file, &target, in.caps, &a.o, &err)) {
 		fprintf(stderr, "errata-harness exec: %s\n", err.msg);
 		cli_inputs_close(&in);

@@ -157,6 +157,13 @@ fail:
 	return rc;
 }
 
+const char *eh_alt_cb_name(const struct eh_alt_site *s)
+{
+	if (!s->cb_name)
+		return NULL;
+	return strncmp(s->cb_name, "__kvm_nvhe_", 11) ? s->cb_name : s->cb_name + 11;
+}
+
 static int64_t sext(uint64_t v, unsigned bits)
 {
 	uint64_t m = 1ull << (bits - 1);

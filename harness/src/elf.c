@@ -166,15 +166,21 @@ static int read_symbols(struct eh_elf *elf, Elf *e, const char *name, struct str
 	return 0;
 }
 
+/*
+ * Mapping symbols ($x, $d, $x.12) and section or file symbols describe nothing
+ * to a reader. KVM's nVHE objects prefix every symbol with __kvm_nvhe_
+ * (arch/arm64/kvm/hyp/nvhe/Makefile), mapping symbols included.
+ */
 static int symbol_names_code(const struct eh_elf_symbol *s)
 {
-	/* Mapping symbols ($x, $d) and section or file symbols describe nothing to a reader. */
-	if (!s->name[0] || s->name[0] == '$')
+	const char *name = strncmp(s->name, "__kvm_nvhe_", 11) ? s->name : s->name + 11;
+
+	if (!name[0] || name[0] == '$')
 		return 0;
 	return s->type == STT_FUNC || s->type == STT_NOTYPE || s->type == STT_OBJECT;
 }
 
-/* Section, then address; at one address a global before a local label, then table order. */
+/* Section, then address; at one address a global before a local, then table order. */
 static int cmp_by_addr(const void *a, const void *b)
 {
 	const struct eh_elf_symbol *x = *(const struct eh_elf_symbol *const *)a;
@@ -191,17 +197,25 @@ static int cmp_by_addr(const void *a, const void *b)
 
 static int index_symbols(struct eh_elf *elf, struct eh_error *err)
 {
-	size_t i;
+	size_t i, n = elf->nsymbols ? elf->nsymbols : 1;
 
-	elf->by_addr = eh_alloc((elf->nsymbols ? elf->nsymbols : 1) * sizeof(*elf->by_addr));
-	if (!elf->by_addr)
+	elf->by_addr = eh_alloc(n * sizeof(*elf->by_addr));
+	elf->sized = eh_alloc(n * sizeof(*elf->sized));
+	if (!elf->by_addr || !elf->sized)
 		return eh_error_set(err, EH_ENOMEM, "%s: out of memory for the symbol index", elf->path);
-	for (i = 0; i < elf->nsymbols; i++)
-		if (elf->symbols[i].shndx != SHN_UNDEF && elf->symbols[i].shndx < SHN_LORESERVE &&
-		    symbol_names_code(&elf->symbols[i]))
-			elf->by_addr[elf->nby_addr++] = &elf->symbols[i];
+	for (i = 0; i < elf->nsymbols; i++) {
+		const struct eh_elf_symbol *s = &elf->symbols[i];
+
+		if (s->shndx == SHN_UNDEF || s->shndx >= SHN_LORESERVE || !symbol_names_code(s))
+			continue;
+		elf->by_addr[elf->nby_addr++] = s;
+		if (s->size)
+			elf->sized[elf->nsized++] = s;
+	}
 	if (elf->nby_addr > 1)
 		qsort(elf->by_addr, elf->nby_addr, sizeof(*elf->by_addr), cmp_by_addr);
+	if (elf->nsized > 1)
+		qsort(elf->sized, elf->nsized, sizeof(*elf->sized), cmp_by_addr);
 	return 0;
 }
 
@@ -365,6 +379,7 @@ void eh_elf_free(struct eh_elf *elf)
 	eh_free(elf->sections);
 	eh_free(elf->symbols);
 	eh_free(elf->by_addr);
+	eh_free(elf->sized);
 	eh_free(elf->strings);
 	eh_free(elf->externs);
 	eh_free(elf->stubs);
@@ -432,24 +447,51 @@ const struct eh_elf_symbol *eh_elf_symbol_by_name(const struct eh_elf *elf, cons
 }
 
 
-const struct eh_elf_symbol *eh_elf_symbol_at(const struct eh_elf *elf, uint64_t addr, uint64_t *off)
+/* Index just past the last of v[0..n) in section sec at or below addr. */
+static size_t after_last_at_or_below(const struct eh_elf_symbol *const *v, size_t n, unsigned sec,
+				     uint64_t addr)
 {
-	const struct eh_elf_section *sec = eh_elf_section_at(elf, addr);
-	const struct eh_elf_symbol *best = NULL;
-	size_t lo = 0, hi = elf->nby_addr;
+	size_t lo = 0, hi = n;
 
-	if (!sec)
-		return NULL;
-	/* The last symbol of addr's section at or below addr, then the first (global) one at its value. */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		const struct eh_elf_symbol *s = elf->by_addr[mid];
 
-		if (s->shndx < sec->index || (s->shndx == sec->index && s->value <= addr))
+		if (v[mid]->shndx < sec || (v[mid]->shndx == sec && v[mid]->value <= addr))
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
+	return lo;
+}
+
+/* Sized symbols nest rarely and shallowly: how many to look back for one that covers addr. */
+#define EH_ELF_COVER_LOOKBACK 16
+
+const struct eh_elf_symbol *eh_elf_symbol_at(const struct eh_elf *elf, uint64_t addr, uint64_t *off)
+{
+	const struct eh_elf_section *sec = eh_elf_section_at(elf, addr);
+	const struct eh_elf_symbol *best = NULL;
+	size_t lo, k;
+
+	if (!sec)
+		return NULL;
+	/* A function or object (any symbol with a size) that covers addr names it, innermost first. */
+	lo = after_last_at_or_below(elf->sized, elf->nsized, sec->index, addr);
+	for (k = 0; k < EH_ELF_COVER_LOOKBACK && lo > k && elf->sized[lo - k - 1]->shndx == sec->index; k++) {
+		const struct eh_elf_symbol *s = elf->sized[lo - k - 1];
+
+		if (addr - s->value < s->size) {
+			best = s;
+			/* At one address the table order puts a global first. */
+			while (lo - k > 1 && elf->sized[lo - k - 2]->shndx == sec->index &&
+			       elf->sized[lo - k - 2]->value == s->value &&
+			       addr - elf->sized[lo - k - 2]->value < elf->sized[lo - k - 2]->size)
+				best = elf->sized[lo - ++k - 1];
+			break;
+		}
+	}
+	/* Otherwise the last label at or below addr, the first (global) one at its value. */
+	lo = best ? 0 : after_last_at_or_below(elf->by_addr, elf->nby_addr, sec->index, addr);
 	if (lo && elf->by_addr[lo - 1]->shndx == sec->index) {
 		best = elf->by_addr[lo - 1];
 		while (lo > 1 && elf->by_addr[lo - 2]->shndx == sec->index &&

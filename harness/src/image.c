@@ -5,6 +5,8 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "alt_cb.h"
+
 static uint8_t *bytes_at(const struct eh_image *img, uint64_t addr, uint64_t len)
 {
 	const struct eh_elf_section *s = eh_elf_section_at(img->elf, addr);
@@ -21,6 +23,38 @@ int eh_image_word(const struct eh_image *img, uint64_t addr, uint32_t *word)
 	if (!p)
 		return EH_ENOENT;
 	*word = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+	return 0;
+}
+
+bool eh_image_has_cap(const struct eh_image *img, const char *name)
+{
+	return eh_cap_detected(img->rules, &img->target, name);
+}
+
+/* A callback reads the original and writes the site (__apply_alternatives calls alt_cb). */
+static int run_callback(struct eh_image *img, struct eh_alt_site *s, struct eh_error *err)
+{
+	uint8_t *p = bytes_at(img, s->orig, s->orig_len);
+	uint32_t words[256 / 4];
+	unsigned i, n = s->orig_len / 4u;
+	int rc;
+
+	if (!p)
+		return eh_error_set(err, EH_EINPUT, "%s: alternative at 0x%" PRIx64 " has no contents",
+				    img->elf->path, s->orig);
+	for (i = 0; i < n; i++)
+		words[i] = (uint32_t)p[4 * i] | (uint32_t)p[4 * i + 1] << 8 | (uint32_t)p[4 * i + 2] << 16 |
+			   (uint32_t)p[4 * i + 3] << 24;
+	rc = eh_alt_cb_run(img, s, words, err);
+	if (rc || s->cb_result != EH_ALT_CB_PATCHED)
+		return rc;
+	for (i = 0; i < n; i++) {
+		p[4 * i] = (uint8_t)words[i];
+		p[4 * i + 1] = (uint8_t)(words[i] >> 8);
+		p[4 * i + 2] = (uint8_t)(words[i] >> 16);
+		p[4 * i + 3] = (uint8_t)(words[i] >> 24);
+	}
+	s->applied = true;
 	return 0;
 }
 
@@ -78,6 +112,7 @@ int eh_image_new(struct eh_image **out, const struct eh_elf *elf, const struct e
 		rc = eh_error_set(err, EH_EINVAL, "%s: no capability rules for Linux %s", elf->path, caps->kernel);
 		goto fail;
 	}
+	img->target = *target;
 	img->data = eh_alloc((elf->nsections ? elf->nsections : 1) * sizeof(*img->data));
 	if (!img->data) {
 		rc = eh_error_set(err, EH_ENOMEM, "%s: out of memory", elf->path);
@@ -103,10 +138,11 @@ int eh_image_new(struct eh_image **out, const struct eh_elf *elf, const struct e
 		struct eh_alt_site *s = &img->sites[i];
 
 		s->state = s->cap_name ? eh_cap_decide(img->rules, target, s->cap_name, &s->rule) : EH_CAP_UNKNOWN;
-		/* Callbacks run kernel code at boot; they are listed, never emulated. */
-		if (s->callback || s->state != EH_CAP_DETECTED)
-			continue;
-		rc = apply_site(img, s, err);
+		/* 5.x calls every callback (its capability is ARM64_NCAPS); 6.x those of detected ones. */
+		if (s->callback && (caps->cb_style == EH_ALT_CB_NCAPS || s->state == EH_CAP_DETECTED))
+			rc = run_callback(img, s, err);
+		else if (!s->callback && s->state == EH_CAP_DETECTED)
+			rc = apply_site(img, s, err);
 		if (rc)
 			goto fail;
 	}

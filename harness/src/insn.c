@@ -2,6 +2,7 @@
 #include "eh/insn.h"
 
 #include <capstone/capstone.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -72,6 +73,170 @@ static int64_t sext(uint64_t v, unsigned bits)
 	return (int64_t)((v ^ m) - m);
 }
 
+/*
+ * SYS (op0 = 1) with CRn = 7: cache maintenance and address translation
+ * (Arm ARM C5.3, "System instructions"). DC ZVA, GVA and GZVA write memory.
+ * DC by VA (op1 = 3, or op1 = 0 with CRm = 6 and an odd op2: IVAC, IGVAC,
+ * IGDVAC) and IC IVAU are translated by the current regime and report a fault
+ * as a Data Abort; AT (CRm = 8, or 9 for S1E1RP/WP) walks a regime's tables.
+ * DC by set/way (op1 = 0, even op2) and IC IALLU(IS) name no address.
+ */
+static uint32_t sys_access(unsigned op1, unsigned crn, unsigned crm, unsigned op2)
+{
+	if (crn != 7)
+		return 0;
+	if (crm == 8 || (crm == 9 && op1 == 0 && op2 <= 1))
+		return EH_INSN_TRANSLATE;
+	if (op1 == 3 && crm == 4)  /* ZVA (1), GVA (3), GZVA (4) */
+		return op2 == 1 || op2 == 3 || op2 == 4 ? EH_INSN_STORE : 0;
+	if (op1 == 3 && (crm == 5 || crm >= 10) && op2 % 2 == 1)
+		return EH_INSN_MAINT;  /* IC IVAU; DC CVAC, CVAU, CVAP, CVADP, CIVAC and tag forms */
+	if (op1 == 0 && crm == 6 && op2 % 2 == 1)
+		return EH_INSN_MAINT;  /* DC IVAC, IGVAC, IGDVAC */
+	return 0;
+}
+
+/* "w3", "x3", "wzr", "xzr"; base registers say "sp" for 31. */
+static const char *reg(char *buf, unsigned n, bool x, bool base)
+{
+	if (n == 31)
+		return base ? "sp" : x ? "xzr" : "wzr";
+	snprintf(buf, 8, "%c%u", x ? 'x' : 'w', n);
+	return buf;
+}
+
+/* "[x1]", "[x1, #16]" (index 2: signed offset), "[x1], #16" (1: post-index), "[x1, #16]!" (3: pre-index). */
+static const char *address(char *buf, size_t len, unsigned rn, int64_t imm, unsigned index)
+{
+	char r[8];
+
+	if (index == 1)
+		snprintf(buf, len, "[%s], #%" PRId64, reg(r, rn, true, true), imm);
+	else if (imm || index == 3)
+		snprintf(buf, len, "[%s, #%" PRId64 "]%s", reg(r, rn, true, true), imm, index == 3 ? "!" : "");
+	else
+		snprintf(buf, len, "[%s]", reg(r, rn, true, true));
+	return buf;
+}
+
+static const char *const acq_rel[4] = { "", "l", "a", "al" };   /* by A:R (or L:o0 for CAS) */
+static const char *const bh[4] = { "b", "h", "", "" };            /* by size */
+
+/*
+ * Loads and stores of extensions after Armv8.0 that Capstone 4 does not decode,
+ * from their encodings (Arm ARM C4.1.4, "Loads and Stores"): LSE atomics (ST<op>
+ * where Rt is XZR), SWP, LDAPR and LS64's LD64B/ST64B*, CAS, CASP, the RCpc
+ * unscaled LDAPUR/STLUR family, MTE's tag loads and stores, and MOPS. Returns
+ * the class (0 when none matches) and writes the assembler text into buf.
+ */
+static uint32_t ld_st_by_encoding(uint32_t w, char *buf, size_t len)
+{
+	static const char *const lse_ops[8] = { "add", "clr", "eor", "set", "smax", "smin", "umax", "umin" };
+	static const char *const cpy_opt[16] = { "", "wt", "rt", "t", "wn", "wtwn", "rtwn", "twn",
+						 "rn", "wtrn", "rtrn", "trn", "n", "wtn", "rtn", "tn" };
+	static const char *const set_opt[4] = { "", "t", "n", "tn" };
+	static const char *const pme = "pme";
+	unsigned size = w >> 30, rt = w & 31, rn = (w >> 5) & 31, rs = (w >> 16) & 31;
+	char a[8], b[8], c[32], d[8], e[8], scratch[64];
+	bool x = size == 3;
+
+	if (!buf) {
+		buf = scratch;
+		len = sizeof(scratch);
+	}
+	if ((w & 0x3f200c00) == 0x38200000) {  /* atomic memory operations: size 111 V=0 A R 1 Rs o3 opc 00 */
+		unsigned ar = (w >> 22) & 3, o3 = (w >> 15) & 1, opc = (w >> 12) & 7;
+
+		if ((w & 0xffe08000) == 0xf8208000 && opc >= 1 && opc <= 5 && opc != 4 && ar == 0) {
+			/* LS64 (size 11, A = R = 0, o3 = 1): ST64B (opc 1), ST64BV0 (2), ST64BV (3), LD64B (5) */
+			if (opc == 5) {
+				snprintf(buf, len, "ld64b %s, [%s]", reg(a, rt, true, false), reg(b, rn, true, true));
+				return EH_INSN_LOAD;
+			}
+			if (opc == 1)
+				snprintf(buf, len, "st64b %s, [%s]", reg(a, rt, true, false), reg(b, rn, true, true));
+			else
+				snprintf(buf, len, "st64bv%s %s, %s, [%s]", opc == 2 ? "0" : "",
+					 reg(a, rs, true, false), reg(b, rt, true, false), reg(c, rn, true, true));
+			return EH_INSN_STORE;
+		}
+		if (o3 && opc == 4 && ar == 2 && rs == 31) {  /* LDAPR */
+			snprintf(buf, len, "ldapr%s %s, [%s]", bh[size], reg(a, rt, x, false), reg(b, rn, true, true));
+			return EH_INSN_LOAD;
+		}
+		if (o3 && opc)
+			return 0;
+		if (!o3 && rt == 31 && !(ar & 2))  /* ST<op>: the load's result discarded, still a read-modify-write */
+			snprintf(buf, len, "st%s%s%s %s, [%s]", lse_ops[opc], acq_rel[ar], bh[size],
+				 reg(a, rs, x, false), reg(b, rn, true, true));
+		else
+			snprintf(buf, len, "%s%s%s%s %s, %s, [%s]", o3 ? "swp" : "ld", o3 ? "" : lse_ops[opc],
+				 acq_rel[ar], bh[size], reg(a, rs, x, false), reg(b, rt, x, false),
+				 reg(c, rn, true, true));
+		return EH_INSN_LOAD | EH_INSN_STORE;
+	}
+	if ((w & 0x3fa07c00) == 0x08a07c00) {  /* CAS: size 001000 1 L 1 Rs o0 11111 */
+		snprintf(buf, len, "cas%s%s %s, %s, [%s]", acq_rel[((w >> 21) & 2) | ((w >> 15) & 1)], bh[size],
+			 reg(a, rs, x, false), reg(b, rt, x, false), reg(c, rn, true, true));
+		return EH_INSN_LOAD | EH_INSN_STORE;
+	}
+	if ((w & 0xbfa07c00) == 0x08207c00 && !(rs & 1) && !(rt & 1)) {  /* CASP: 0 sz 001000 0 L 1 Rs o0 11111 */
+		bool px = (w >> 30) & 1;
+
+		snprintf(buf, len, "casp%s %s, %s, %s, %s, [%s]", acq_rel[((w >> 21) & 2) | ((w >> 15) & 1)],
+			 reg(a, rs, px, false), reg(b, rs + 1, px, false), reg(c, rt, px, false),
+			 reg(d, rt + 1, px, false), reg(e, rn, true, true));
+		return EH_INSN_LOAD | EH_INSN_STORE;
+	}
+	if ((w & 0x3f200c00) == 0x19000000) {  /* LDAPUR/STLUR: size 011001 opc 0 imm9 00 */
+		static const char *const names[4][4] = {
+			{ "stlurb", "ldapurb", "ldapursb", "ldapursb" },
+			{ "stlurh", "ldapurh", "ldapursh", "ldapursh" },
+			{ "stlur", "ldapur", "ldapursw", NULL },
+			{ "stlur", "ldapur", NULL, NULL },
+		};
+		unsigned opc = (w >> 22) & 3;
+
+		if (!names[size][opc])
+			return 0;
+		snprintf(buf, len, "%s %s, %s", names[size][opc], reg(a, rt, size == 3 || opc == 2, false),
+			 address(c, sizeof(c), rn, sext(w >> 12, 9), 2));
+		return opc ? EH_INSN_LOAD : EH_INSN_STORE;
+	}
+	if ((w & 0xff200000) == 0xd9200000) {  /* MTE tag loads and stores: 11011001 opc 1 imm9 op2 */
+		static const char *const names[4][2] = {
+			{ "stzgm", "stg" }, { "ldg", "stzg" }, { "stgm", "st2g" }, { "ldgm", "stz2g" },
+		};
+		unsigned opc = (w >> 22) & 3, op2 = (w >> 10) & 3;
+		const char *name = names[opc][op2 != 0];
+		int64_t imm = opc == 0 && op2 == 0 ? 0 : sext(w >> 12, 9) * 16;  /* tag granules */
+
+		snprintf(buf, len, "%s %s, %s", name, reg(a, rt, true, false),
+			 address(c, sizeof(c), rn, imm, op2 == 0 ? 2 : op2));
+		return name[0] == 'l' ? EH_INSN_LOAD : EH_INSN_STORE;
+	}
+	if ((w & 0xfe400000) == 0x68000000 && ((w >> 23) & 3)) {  /* STGP: 0110100 index L=0 imm7 */
+		snprintf(buf, len, "stgp %s, %s, %s", reg(a, rt, true, false), reg(b, (w >> 10) & 31, true, false),
+			 address(c, sizeof(c), rn, sext(w >> 15, 7) * 16, (w >> 23) & 3));
+		return EH_INSN_STORE;
+	}
+	if ((w & 0x3b200c00) == 0x19000400 && size == 0) {  /* MOPS: sz 011 o0 01 op1 0 Rs op2 01 */
+		unsigned op1 = (w >> 22) & 3, op2 = (w >> 12) & 15, o0 = (w >> 26) & 1;
+
+		if (op1 == 3) {  /* SET{G}P/M/E: op2 3:2 says which, op2 1:0 the options */
+			if (op2 >> 2 == 3)
+				return 0;
+			snprintf(buf, len, "set%s%c%s [%s]!, %s!, %s", o0 ? "g" : "", pme[op2 >> 2], set_opt[op2 & 3],
+				 reg(a, rt, true, false), reg(b, rn, true, false), reg(c, rs, true, false));
+			return EH_INSN_STORE;
+		}
+		snprintf(buf, len, "cpy%s%c%s [%s]!, [%s]!, %s!", o0 ? "" : "f", pme[op1], cpy_opt[op2],
+			 reg(a, rt, true, false), reg(b, rs, true, false), reg(c, rn, true, false));
+		return EH_INSN_LOAD | EH_INSN_STORE;
+	}
+	return 0;
+}
+
 /* Flags that follow from the encoding alone, so they hold whatever Capstone's version. */
 static void classify(struct eh_insn *in, const char *mnemonic)
 {
@@ -83,12 +248,15 @@ static void classify(struct eh_insn *in, const char *mnemonic)
 			in->flags |= EH_INSN_NOP;
 		else if ((w & 0xfffff0ff) == 0xd50330df)
 			in->flags |= EH_INSN_ISB;
+		else if ((w & 0xfff80000) == 0xd5080000)  /* SYS: DC, IC, AT, TLBI, ... */
+			in->flags |= sys_access((w >> 16) & 7, (w >> 12) & 15, (w >> 8) & 15, (w >> 5) & 7);
 		else if ((w & 0xfff00000) == 0xd5100000 || (w & 0xfff00000) == 0xd5300000) {
 			in->sysreg = (w >> 5) & 0xffff;
 			in->rt = w & 31;
 			in->flags |= (w & (1u << 21)) ? EH_INSN_MRS : EH_INSN_MSR;
 			if (!(w & (1u << 21)) &&
-			    (in->sysreg == EH_TTBR0_EL1 || in->sysreg == EH_TTBR1_EL1))
+			    (in->sysreg == EH_TTBR0_EL1 || in->sysreg == EH_TTBR1_EL1 ||
+			     in->sysreg == EH_TTBR0_EL12 || in->sysreg == EH_TTBR1_EL12))
 				in->flags |= EH_INSN_TTBR_WRITE;
 		}
 		return;
@@ -147,12 +315,15 @@ static void classify(struct eh_insn *in, const char *mnemonic)
 		return;
 	}
 	/*
-	 * Atomics (LSE LDADD/SWP/..., CAS) both load and store; Capstone 4 does not
-	 * decode them, so they are matched by encoding. Anything else Capstone cannot
-	 * name in this group counts as both, the conservative answer for a hazard.
+	 * Capstone 4 names none of the later extensions' accesses (LSE, RCpc, LS64,
+	 * MTE, MOPS): their classes come from the encoding (ld_st_by_encoding).
+	 * Anything else Capstone cannot name in this group counts as a load and a
+	 * store, the conservative answer for a hazard.
 	 */
-	if ((w & 0x3f200c00) == 0x38200000 || (w & 0x3fa07c00) == 0x08a07c00 || !mnemonic[0]) {
-		in->flags |= EH_INSN_LOAD | EH_INSN_STORE;
+	if (!mnemonic[0]) {
+		uint32_t f = ld_st_by_encoding(w, NULL, 0);
+
+		in->flags |= f ? f : EH_INSN_LOAD | EH_INSN_STORE;
 		return;
 	}
 	if (mnemonic[0] == 'l')
@@ -174,11 +345,13 @@ void eh_decoder_decode(struct eh_decoder *d, uint64_t addr, uint32_t word, struc
 		snprintf(out->text, sizeof(out->text), "%.31s%s%.31s", ci->mnemonic,
 			 ci->op_str[0] ? " " : "", ci->op_str);
 		mnemonic = ci->mnemonic;
-	} else {
+	} else if (!ld_st_by_encoding(word, out->text, sizeof(out->text))) {
 		snprintf(out->text, sizeof(out->text), ".inst 0x%08x", word);
-		out->flags |= EH_INSN_INVALID;
 	}
 	classify(out, mnemonic);
+	/* An access the harness knows by its encoding is an instruction, whatever Capstone says. */
+	if (!ci && !(out->flags & EH_INSN_ACCESS))
+		out->flags |= EH_INSN_INVALID;
 	if (ci)
 		cs_free(ci, 1);
 }
@@ -291,6 +464,10 @@ const char *eh_insn_access_name(uint32_t flags)
 		return "store";
 	if (flags & EH_INSN_PREFETCH)
 		return "prefetch";
+	if (flags & EH_INSN_MAINT)
+		return "maintenance";
+	if (flags & EH_INSN_TRANSLATE)
+		return "translation";
 	return "none";
 }
 

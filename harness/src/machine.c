@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unicorn/unicorn.h>
 
+#include "eh/regime.h"
 #include "eh/sysreg.h"
 
 #define EH_DEFAULT_BUDGET 1000000ull
@@ -477,7 +478,9 @@ static void on_code(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
 		};
 
 		emit(m, &ev);
-		if (in->flags & EH_INSN_TTBR_WRITE && !t->window_open) {
+		/* As the audit: only a write of the regime the thread runs in opens a window (eh/regime.h). */
+		if (in->flags & EH_INSN_TTBR_WRITE && !t->window_open &&
+		    eh_regime_live(eh_regime_of_ttbr_write(in->sysreg, t->el2 ? EH_RUN_EL2_NVHE : EH_RUN_EL1))) {
 			ev.kind = EH_EV_WINDOW_OPEN;
 			t->window_open = true;
 			t->window_count = 0;

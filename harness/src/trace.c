@@ -190,13 +190,8 @@ const char *eh_event_format(struct eh_machine *m, const struct eh_event *ev, cha
 				 ev->in_window ? "  INSIDE THE TTBR WINDOW" : "");
 		break;
 	case EH_EV_WINDOW_OPEN:
-		if (ev->el2)
-			snprintf(buf, len, "window     opened by the write to %s at EL2: EL1 loads, stores and "
-				 "prefetches until the next context synchronisation are hazards (EL2's own use "
-				 "the EL2 translation regime)", name);
-		else
-			snprintf(buf, len, "window     opened by the write to %s: loads, stores and prefetches "
-				 "until the next context synchronisation are hazards", name);
+		snprintf(buf, len, "window     opened by the write to %s: loads, stores and prefetches "
+			 "until the next context synchronisation are hazards", name);
 		break;
 	case EH_EV_WINDOW_CLOSE:
 		snprintf(buf, len, "window     closed by %s, %u access%s inside",

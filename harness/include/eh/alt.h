@@ -13,6 +13,15 @@
 /* struct alt_instr (arch/arm64/include/asm/alternative.h, 5.x and 6.x): 12 bytes. */
 #define EH_ALT_ENTRY_SIZE 12
 
+/* What became of a callback site when the image was patched (image.c, alt_cb.c). */
+enum eh_alt_cb_result {
+	EH_ALT_CB_NOT_RUN,      /* not a callback, or its capability is not detected: the kernel never calls it */
+	EH_ALT_CB_PATCHED,      /* emulated: the original rewritten, as the kernel's function rewrites it */
+	EH_ALT_CB_KEPT,         /* emulated: the function leaves the original as it is */
+	EH_ALT_CB_UNCERTAIN,    /* the original kept, but the kernel may rewrite it: the harness does not
+	                           emulate the function, or its outcome turns on what no model says */
+};
+
 struct eh_alt_site {
 	uint64_t entry;         /* address of the alt_instr entry */
 	uint64_t orig;          /* original instructions */
@@ -25,7 +34,12 @@ struct eh_alt_site {
 	bool applied;           /* filled in by eh_image_new */
 	enum eh_cap_state state; /* filled in by eh_image_new: why it is applied or not */
 	const struct eh_capability *rule;  /* filled in by eh_image_new: the rule that decided, NULL if unknown */
+	enum eh_alt_cb_result cb_result;  /* filled in by eh_image_new for callbacks */
+	char cb_why[96];        /* what decided cb_result, for the reader */
 };
+
+/* The callback's kernel name: KVM's nVHE alias __kvm_nvhe_X (image-vars.h) is X itself. */
+const char *eh_alt_cb_name(const struct eh_alt_site *s);
 
 /*
  * Read and check every entry of .altinstructions (none is fine). In a

@@ -67,6 +67,8 @@ struct eh_elf {
 	/* The symbols that name code or data, by section, address, global first: for eh_elf_symbol_at. */
 	const struct eh_elf_symbol **by_addr;
 	size_t nby_addr;
+	const struct eh_elf_symbol **sized;   /* those of them with a size (functions, objects) */
+	size_t nsized;
 };
 
 /*
@@ -88,7 +90,12 @@ const struct eh_elf_section *eh_elf_section_by_name(const struct eh_elf *elf, co
 /* The allocated section that holds addr, or NULL. */
 const struct eh_elf_section *eh_elf_section_at(const struct eh_elf *elf, uint64_t addr);
 const struct eh_elf_symbol *eh_elf_symbol_by_name(const struct eh_elf *elf, const char *name);
-/* The function or label symbol at or before addr in addr's section; *off gets addr - value. */
+/*
+ * The symbol that names addr; *off gets addr - value. A symbol with a size
+ * that covers addr (a function or object, the innermost) comes first;
+ * otherwise the last label at or before addr in its section. Never a mapping
+ * symbol ($x, __kvm_nvhe_$x), a section or a file symbol.
+ */
 const struct eh_elf_symbol *eh_elf_symbol_at(const struct eh_elf *elf, uint64_t addr, uint64_t *off);
 /* "sym+0x10" or "0xffff..." into buf; returns buf. */
 const char *eh_elf_describe(const struct eh_elf *elf, uint64_t addr, char *buf, size_t len);

@@ -17,7 +17,7 @@ enum eh_insn_flag {
 	EH_INSN_EXC_GEN = 1u << 5,  /* SVC, HVC, SMC, BRK */
 	EH_INSN_MSR = 1u << 6,      /* write of a system register: .sysreg, .rt */
 	EH_INSN_MRS = 1u << 7,      /* read of a system register: .sysreg, .rt */
-	EH_INSN_TTBR_WRITE = 1u << 8, /* MSR TTBR0_EL1 / TTBR1_EL1 */
+	EH_INSN_TTBR_WRITE = 1u << 8, /* MSR TTBR0_EL1 / TTBR1_EL1, or their EL12 aliases (eh/regime.h) */
 	EH_INSN_NOP = 1u << 9,
 	EH_INSN_BRANCH = 1u << 10,  /* any change of flow; .target when direct */
 	EH_INSN_COND = 1u << 11,    /* the branch may fall through */
@@ -26,12 +26,21 @@ enum eh_insn_flag {
 	EH_INSN_LITERAL = 1u << 14, /* PC-relative load (LDR/PRFM literal) */
 	EH_INSN_ADR = 1u << 15,     /* ADR */
 	EH_INSN_ADRP = 1u << 16,    /* ADRP */
-	EH_INSN_INVALID = 1u << 17, /* Capstone could not decode it */
+	EH_INSN_INVALID = 1u << 17, /* neither Capstone nor the harness's encoding classes know it */
+	EH_INSN_MAINT = 1u << 18,   /* cache maintenance by VA: DC C*VA*, DC I*VAC, IC IVAU */
+	EH_INSN_TRANSLATE = 1u << 19, /* AT: an address translation (a table walk) */
 };
 
 /* Context-synchronisation events (Arm ARM: ISB, exception entry and exception return). */
 #define EH_INSN_CTX_SYNC (EH_INSN_ISB | EH_INSN_ERET | EH_INSN_EXC_GEN)
-#define EH_INSN_ACCESS (EH_INSN_LOAD | EH_INSN_STORE | EH_INSN_PREFETCH)
+/*
+ * What goes through the translation regime and can take a Data Abort: loads,
+ * stores (DC ZVA/GVA/GZVA write memory, so they are stores), prefetches, cache
+ * maintenance by VA and IC IVAU (translated like a load; a fault is a Data
+ * Abort), and AT (walks the tables of a regime). DC by set/way, IC IALLU(IS)
+ * and TLBI name no VA and are not accesses.
+ */
+#define EH_INSN_ACCESS (EH_INSN_LOAD | EH_INSN_STORE | EH_INSN_PREFETCH | EH_INSN_MAINT | EH_INSN_TRANSLATE)
 
 struct eh_insn {
 	uint64_t addr;
@@ -70,7 +79,7 @@ uint64_t eh_insn_prefetch_addr(const struct eh_insn *insn, uint64_t (*xreg)(void
  */
 bool eh_insn_emulator_unsafe(uint32_t word);
 
-/* Short text for a flag set: "load", "store", "prefetch", "load+store". */
+/* Short text for a flag set: "load", "store", "prefetch", "load+store", "maintenance", "translation". */
 const char *eh_insn_access_name(uint32_t flags);
 
 #endif

@@ -1,0 +1,19 @@
+/* The kernel's alternative callbacks, reimplemented: the image patcher's side of alt_cb.c. */
+#ifndef EH_ALT_CB_H
+#define EH_ALT_CB_H
+
+#include <stdint.h>
+
+#include "eh/alt.h"
+#include "eh/image.h"
+
+/*
+ * Run site s's callback as the kernel calls it at boot (__apply_alternatives in
+ * arch/arm64/kernel/alternative.c, once its capability is detected): words
+ * holds the s->orig_len / 4 original instructions and gets what the callback
+ * writes. Sets s->cb_result and s->cb_why. A site whose length the kernel's
+ * function would BUG_ON is EH_EINPUT naming it.
+ */
+int eh_alt_cb_run(const struct eh_image *img, struct eh_alt_site *s, uint32_t *words, struct eh_error *err);
+
+#endif
