@@ -1,5 +1,6 @@
-# Sourced by the kernel tests: check NAME EXPECTED ACTUAL prints "ok - NAME: ACTUAL", or "not ok" with
-# both and counts it in $failures.
+# Sourced by the kernel test scripts: check NAME EXPECTED ACTUAL prints a TAP-like line and counts a
+# failure in $failures when ACTUAL is not EXPECTED.
+failures=0
 check() {
   if [ "$2" = "$3" ]; then
     echo "ok - $1: $3"
