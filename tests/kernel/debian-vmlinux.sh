@@ -2,8 +2,9 @@
 # Debian's arm64 cloud kernel of the current 6.1 ABI, as Debian ships it (the vmlinux of its -dbg
 # package and the /boot/config of its image package, fetched once into WORKDIR/debian): audited with
 # no numbering option, the capabilities of its alternatives are named as its source names them
-# (the numbering read from its own arm64_features[] and arm64_errata[]), and a numbering that
-# disagrees with them is refused. Skipped, saying why, when the arm64 archive cannot be reached.
+# (the numbering read from its own arm64_features[] and arm64_errata[]), no hazard is left on
+# ThunderX2 and Vulcan, and a numbering that disagrees is refused. Skipped, saying why, when the
+# arm64 archive cannot be reached.
 #   debian-vmlinux.sh ERRATA_HARNESS WORKDIR
 set -uo pipefail
 
@@ -52,6 +53,19 @@ check "PRFM sites in the trampoline, all ARM64_WORKAROUND_CAVIUM_TX2_219_PRFM (o
 check "... and no PRFM site named otherwise" 0 "$(grep '^prfm ' "$work/debian-tramp.txt" | grep -vc 'TX2_219_PRFM$')"
 check "the ISB after each tramp_map_kernel: ARM64_WORKAROUND_QCOM_FALKOR_E1003" \
   "$prfms" "$(grep -c '^isb ARM64_WORKAROUND_QCOM_FALKOR_E1003$' "$work/debian-tramp.txt")"
+
+# The audit itself, numbered by the image and configured by its own .config: no hazard and no window
+# left open on ThunderX2 and Vulcan, booted as a VHE host and with kvm-arm.mode=nvhe.
+for boot in el2 nvhe; do
+  rc=0
+  "$harness" audit "$vmlinux" --model thunderx2,vulcan --config "$config" --boot "$boot" --format json \
+    > "$work/debian-audit-$boot.json" || rc=$?
+  check "audit on thunderx2 and vulcan booted at $boot: exit status" 0 "$rc"
+  check "... hazards and open windows, by model" "thunderx2 0 0 vulcan 0 0" \
+    "$(python3 -c 'import json, sys
+print(" ".join("%s %d %d" % (m["model"], m["hazards"], m["open"]) for m in json.load(open(sys.argv[1]))["matrix"]))' \
+      "$work/debian-audit-$boot.json")"
+done
 
 # A numbering that disagrees with the image: the tree's own numbering with PRFM and TVM swapped,
 # as a stable release adding a capability before them would shift them, is refused by name.
