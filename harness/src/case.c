@@ -34,13 +34,58 @@ const struct eh_variant *eh_case_variant(const struct eh_case *c, const char *na
 	return NULL;
 }
 
-int eh_case_expected(const struct eh_case *c, const char *variant, const char *model,
+static bool erratum_shows(const struct eh_model *model, const char *id)
+{
+	const struct eh_erratum *const *e;
+
+	for (e = model->errata; e && *e; e++)
+		if (!strcmp((*e)->id, id))
+			return !(*e)->manifests || (*e)->manifests(model);
+	return false;
+}
+
+bool eh_models_match(const struct eh_models *who, const struct eh_model *model)
+{
+	const struct eh_target target = { .model = model };
+	bool in;
+
+	if (who->model)
+		in = !strcmp(who->model, model->name);
+	else if (who->erratum)
+		in = erratum_shows(model, who->erratum);
+	else if (who->has)
+		in = eh_model_has_erratum(model, who->has);
+	else if (who->capability)
+		in = eh_target_has_cap(&target, who->capability);
+	else
+		in = true;
+	return in != who->without;
+}
+
+const char *eh_models_describe(const struct eh_models *who, char *buf, size_t len)
+{
+	const char *not = who->without ? "not " : "";
+
+	if (who->model)
+		snprintf(buf, len, "%s%s", not, who->model);
+	else if (who->erratum)
+		snprintf(buf, len, "models where %s %sshows", who->erratum, not);
+	else if (who->has)
+		snprintf(buf, len, "models %swith %s", not, who->has);
+	else if (who->capability)
+		snprintf(buf, len, "models %sdetecting %s", not, who->capability);
+	else
+		snprintf(buf, len, "%s", who->without ? "no model" : "every model");
+	return buf;
+}
+
+int eh_case_expected(const struct eh_case *c, const char *variant, const struct eh_model *model,
 		     enum eh_verdict *out)
 {
 	const struct eh_expect *e;
 
 	for (e = c->expect; e->variant; e++)
-		if (!strcmp(e->variant, variant) && !strcmp(e->model, model)) {
+		if (!strcmp(e->variant, variant) && eh_models_match(&e->who, model)) {
 			*out = e->verdict;
 			return 0;
 		}
@@ -171,7 +216,7 @@ int eh_case_run(struct eh_case_run **out, const struct eh_case *c, const struct 
 	r->c = c;
 	r->v = v;
 	r->model = model;
-	rc = eh_case_expected(c, v->name, model->name, &r->expected);
+	rc = eh_case_expected(c, v->name, model, &r->expected);
 	if (rc) {
 		rc = eh_error_set(err, EH_ENOENT, "case %s does not run variant %s on model %s",
 				  c->id, v->name, model->name);
