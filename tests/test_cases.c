@@ -67,6 +67,22 @@ static void test_registry_consistent(void **state)
 	}
 }
 
+/* cases/registry.c names every folder of cases/ that holds a case.c, and nothing else. */
+static void test_registry_names_every_folder(void **state)
+{
+	char folders[] = EH_CASE_FOLDERS, *id, *save = NULL;
+	const struct eh_case *const *c;
+	size_t n = 0, registered = 0;
+
+	(void)state;
+	for (id = strtok_r(folders, " ", &save); id; id = strtok_r(NULL, " ", &save), n++)
+		if (!eh_case_find(id))
+			fail_msg("cases/%s/case.c is built but cases/registry.c does not list it", id);
+	for (c = eh_cases; *c; c++)
+		registered++;
+	assert_int_equal(registered, n);
+}
+
 /*
  * A case verifies its fix only if `before` shows the bug on some model where `after`
  * does not: a `before` that cannot fail would not catch a regression.
@@ -203,6 +219,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_registry_consistent),
+		cmocka_unit_test(test_registry_names_every_folder),
 		cmocka_unit_test(test_before_shows_what_after_fixes),
 		cmocka_unit_test(test_mutants_declared),
 		cmocka_unit_test(test_every_row),
