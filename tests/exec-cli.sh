@@ -23,6 +23,10 @@ expect "symbol+offset on every instruction" 0 "^ +[0-9]+  t0      call_ext\+0x24
   "${run[@]}" --symbol call_ext --model cortex-a72
 expect "zero page for an access outside the image" 0 "zero page  0x0000000512340000 mapped for the load at touch_far\+0x8" \
   "${run[@]}" --symbol touch_far --model cortex-a72
+expect "booted with kvm-arm.mode=nvhe: said in the header" 0 "booted at nvhe" \
+  "${run[@]}" --symbol eret_stop --model thunderx2 --boot nvhe
+expect "bad boot mode: exit 2" 2 "--boot: 'hyp' is none of el2, nvhe, el1" \
+  "${run[@]}" --symbol eret_stop --model thunderx2 --boot hyp
 expect "stops at ERET" 0 "stopped: exception return at eret_stop\+0x4" "${run[@]}" --symbol eret_stop --model cortex-a72
 expect "stops on leaving the section" 0 "stopped: left the code at far_code\+0x0" "${run[@]}" --symbol leave --model cortex-a72
 expect "stops at --until" 0 "stopped: reached the stop address at call_ext\+0x24" \

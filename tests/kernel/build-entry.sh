@@ -1,33 +1,45 @@
 #!/usr/bin/env bash
 # Builds arch/arm64/kernel/entry.o of Debian's linux-source-6.1 for arm64 defconfig with KPTI and the
-# ThunderX2 erratum 219 workaround on, plus a copy of entry.S without the ISB after the trampoline's
-# TTBR1_EL1 write; every step is cached in the work directory so a rerun costs seconds. It also installs
-# jq, which the kernel tests read the reports with.
-#   build-entry.sh WORKDIR    leaves WORKDIR/out/{entry.o,entry-noisb.o,cpucaps.h,config}
+# ThunderX2 erratum 219 workaround on, and two mutated copies of entry.S, each a sibling source built on
+# its own with the same flags (the tree's entry.S and entry.o stay as shipped): entry-noisb.o without the
+# ISB after the trampoline's TTBR1_EL1 write, and entry-prfm-isb.o with the trampoline's PRFM taken out of
+# its alternative and that ISB moved after it. Every step is cached in the work directory, so a rerun
+# costs seconds. It also installs jq, which the kernel tests read the reports with.
+#   build-entry.sh WORKDIR    leaves WORKDIR/out/{entry.o,entry-noisb.o,entry-prfm-isb.o,cpucaps.h,config,
+#                             config-no219}
 set -euo pipefail
 
 . "$(dirname "$0")/kernel-tree.sh"
 kernel_tree "${1:?usage: build-entry.sh WORKDIR}" build-entry jq
 
-# entry.S as shipped, then a copy whose trampoline lost the ISB right after tramp_map_kernel.
-entry=$src/arch/arm64/kernel/entry.S
-restore() { cp -p "$work/entry.S.orig" "$entry"; }
-trap restore EXIT
-build_entry() {  # build_entry SOURCE OUTPUT
-  [ -f "$2" ] && cmp -s "$1" "$2.src" && return 0
-  cp "$1" "$entry"
-  touch "$entry"
-  "${kmake[@]}" arch/arm64/kernel/entry.o
-  cp "$src/arch/arm64/kernel/entry.o" "$2"
-  cp "$1" "$2.src"
+kdir=$src/arch/arm64/kernel
+build_variant() {  # build_variant SOURCE NAME: SOURCE built as arch/arm64/kernel/NAME.o, kept as out/NAME.o
+  [ -f "$out/$2.o" ] && cmp -s "$1" "$out/$2.o.src" && return 0
+  cmp -s "$1" "$kdir/$2.S" || cp "$1" "$kdir/$2.S"
+  "${kmake[@]}" "arch/arm64/kernel/$2.o"
+  cp "$kdir/$2.o" "$out/$2.o"
+  cp "$1" "$out/$2.o.src"
+}
+mutate() {  # mutate NAME SED-SCRIPT N: entry.S through sed into WORKDIR/NAME.S, N lines removed or added
+  local changed
+  sed "$2" "$work/entry.S.orig" > "$work/$1.S"
+  changed=$(diff "$work/entry.S.orig" "$work/$1.S" | grep -c '^[<>]' || true)
+  [ "$changed" = "$3" ] || { log "the $1 mutation changed $changed lines, expected $3"; exit 1; }
 }
 mkdir -p "$out"
-sed '/^\ttramp_map_kernel\tx30$/{n;/^alternative_insn isb, nop, ARM64_WORKAROUND_QCOM_FALKOR_E1003$/d}' \
-  "$work/entry.S.orig" > "$work/entry-noisb.S"
-removed=$(diff "$work/entry.S.orig" "$work/entry-noisb.S" | grep -c '^<' || true)
-[ "$removed" = 1 ] || { log "the ISB mutation removed $removed lines, expected 1"; exit 1; }
-build_entry "$work/entry.S.orig" "$out/entry.o"
-build_entry "$work/entry-noisb.S" "$out/entry-noisb.o"
+# The trampoline (tramp_ventry) as shipped:
+#	tramp_map_kernel	x30
+# alternative_insn isb, nop, ARM64_WORKAROUND_QCOM_FALKOR_E1003
+#	tramp_data_read_var	x30, vectors
+# alternative_if_not ARM64_WORKAROUND_CAVIUM_TX2_219_PRFM
+#	prfm	plil1strm, [x30, #(1b - \vector_start)]
+# alternative_else_nop_endif
+mutate entry-noisb '/^\ttramp_map_kernel\tx30$/{n;/^alternative_insn isb, nop, ARM64_WORKAROUND_QCOM_FALKOR_E1003$/d}' 1
+mutate entry-prfm-isb '/^\ttramp_map_kernel\tx30$/{n;/^alternative_insn isb, nop, ARM64_WORKAROUND_QCOM_FALKOR_E1003$/{h;d}}
+/^alternative_if_not ARM64_WORKAROUND_CAVIUM_TX2_219_PRFM$/{N;/\n\tprfm\tplil1strm, \[x30, #(1b - \\vector_start)\]$/{s/^[^\n]*\n//;n;/^alternative_else_nop_endif$/{x;}}}' 4
+build_variant "$work/entry.S.orig" entry
+build_variant "$work/entry-noisb.S" entry-noisb
+build_variant "$work/entry-prfm-isb.S" entry-prfm-isb
 cp "$src/arch/arm64/include/generated/asm/cpucaps.h" "$out/cpucaps.h"
 cp "$src/.config" "$out/config"
 sed 's/^CONFIG_CAVIUM_TX2_ERRATUM_219=y$/# CONFIG_CAVIUM_TX2_ERRATUM_219 is not set/' "$out/config" \

@@ -1,29 +1,21 @@
 #!/usr/bin/env bash
 # Audits a real kernel object: Debian's linux-source-6.1 arch/arm64/kernel/entry.o (arm64 defconfig,
 # KPTI, erratum 219 workaround), a copy built without the ISB after the trampoline's TTBR1_EL1 write,
-# and that copy with CONFIG_CAVIUM_TX2_ERRATUM_219 off; every count is checked against objdump.
+# that copy with CONFIG_CAVIUM_TX2_ERRATUM_219 off, and a copy whose trampoline PRFM left its
+# alternative with the ISB moved after it; every count is checked against objdump.
 #   entry-audit.sh ERRATA_HARNESS WORKDIR
 set -euo pipefail
 
 harness=${1:?usage: entry-audit.sh ERRATA_HARNESS WORKDIR}
 work=${2:?usage: entry-audit.sh ERRATA_HARNESS WORKDIR}
 here=$(cd "$(dirname "$0")" && pwd)
-failures=0
+. "$here/check.sh"
 
 start=$(date +%s)
 "$here/build-entry.sh" "$work"
 echo "# kernel objects ready in $(( $(date +%s) - start )) s"
 out=$(cd "$work/out" && pwd)
 caps=(--cpucaps "$out/cpucaps.h")
-
-check() {  # check NAME EXPECTED ACTUAL
-  if [ "$2" = "$3" ]; then
-    echo "ok - $1: $3"
-  else
-    echo "not ok - $1: expected $2, got $3"
-    failures=$((failures + 1))
-  fi
-}
 
 # audit OUTFILE ARGS...: run the audit, keep its JSON, return its exit status.
 audit() {
@@ -95,6 +87,22 @@ check "PRFM reported in every trampoline window" "$objdump_tramp_ttbr" "$(jq "$t
 
 rc=0; audit "$work/noisb-a72.json" "$out/entry-noisb.o" --model cortex-a72 "${caps[@]}" || rc=$?
 check "without the ISB on cortex-a72 (no erratum 219): exit 0" 0 "$rc"
+
+# 4. The PRFM out of its alternative and the ISB after it: the vectors load and the PRFM sit in every
+#    trampoline window, on every model; they are hazards where erratum 219 shows, and only there.
+both='[.windows[] | select(.where | startswith("tramp_vectors+"))
+       | select((.accesses | any(.kind == "load" and (.text | startswith("ldr x30"))))
+                and (.accesses | any(.kind == "prefetch" and (.text | startswith("prfm plil1strm")))))] | length'
+rc=0; audit "$work/prfm-isb-tx2.json" "$out/entry-prfm-isb.o" --model thunderx2 "${caps[@]}" || rc=$?
+check "PRFM moved before the ISB on thunderx2: exit 1" 1 "$rc"
+check "its load and PRFM in every trampoline window, as objdump counts them" "$objdump_tramp_ttbr" \
+  "$(jq "$both" "$work/prfm-isb-tx2.json")"
+check "two hazards in each trampoline window on thunderx2" "$((2 * objdump_tramp_ttbr))" \
+  "$(jq '.hazards' "$work/prfm-isb-tx2.json")"
+rc=0; audit "$work/prfm-isb-a72.json" "$out/entry-prfm-isb.o" --model cortex-a72 "${caps[@]}" || rc=$?
+check "PRFM moved before the ISB on cortex-a72 (no erratum 219): exit 0" 0 "$rc"
+check "no hazard on cortex-a72, the same accesses in the windows" "0 $((2 * objdump_tramp_ttbr))" \
+  "$(jq -r '"\(.hazards) \(.accesses)"' "$work/prfm-isb-a72.json")"
 
 echo "# $failures failed; total $(( $(date +%s) - start )) s"
 [ "$failures" -eq 0 ]

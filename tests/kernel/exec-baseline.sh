@@ -9,7 +9,7 @@ set -euo pipefail
 harness=${1:?usage: exec-baseline.sh ERRATA_HARNESS WORKDIR}
 work=${2:?usage: exec-baseline.sh ERRATA_HARNESS WORKDIR}
 here=$(cd "$(dirname "$0")" && pwd)
-failures=0
+. "$here/check.sh"
 # The EL0 synchronous vector (0x400) of the last of tramp_vectors' four tables, the one without a
 # Spectre-BHB mitigation: ThunderX2 has no BHB loop (its patched count is 0, so the first table's
 # loop would never end) nor CLEARBHB, and the firmware table needs the firmware's answer.
@@ -18,15 +18,6 @@ vector=0x1c00
 "$here/build-entry.sh" "$work"
 out=$(cd "$work/out" && pwd)
 caps=(--cpucaps "$out/cpucaps.h" --config "$out/config")
-
-check() {  # check NAME EXPECTED ACTUAL
-  if [ "$2" = "$3" ]; then
-    echo "ok - $1: $3"
-  else
-    echo "not ok - $1: expected $2, got $3"
-    failures=$((failures + 1))
-  fi
-}
 
 # vector_insn OBJECT PATTERN: tramp_vectors+0x... of the first instruction of the vector matching PATTERN.
 vector_insn() {

@@ -1,4 +1,4 @@
-# Sourced by tests/kernel/build-entry.sh and bench/kernel-objects.sh: the packages an arm64 kernel build
+# Sourced by tests/kernel/build-entry.sh and build-arm64.sh: the packages an arm64 kernel build
 # needs, and Debian's linux-source-6.1 unpacked into WORKDIR and prepared for arm64 defconfig with KPTI
 # and the ThunderX2 erratum 219 workaround on. Each step is stamped with the tarball's size and date, so
 # a rerun costs nothing and a new linux-source-6.1 upload starts over.
@@ -25,7 +25,7 @@ kernel_tree() {
   key=$(stat -c '%s-%Y' "$tarball")
   if [ "$(cat "$work/unpacked" 2>/dev/null)" != "$key" ]; then
     log "unpacking $tarball"
-    rm -rf "$src" "$out" "$work/prepared" "$work/built"
+    rm -rf "$src" "$out" "$work/prepared"
     tar xf "$tarball" -C "$work"
     cp "$src/arch/arm64/kernel/entry.S" "$work/entry.S.orig"
     echo "$key" > "$work/unpacked"

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Audits what arch/arm64/{kernel,mm,kvm}/ of Debian's linux-source-6.1 put into vmlinux (arm64-built-in.o,
+# built by build-arm64.sh, KVM included): a correct kernel, so on ThunderX2 and Vulcan, booted at EL2 with
+# VHE and with kvm-arm.mode=nvhe, no hazard, no window left open, and every TTBR write classified, KVM's
+# writes of the guest's registers as such; the TTBR writes are counted against objdump.
+#   builtin-audit.sh ERRATA_HARNESS WORKDIR
+set -euo pipefail
+
+harness=${1:?usage: builtin-audit.sh ERRATA_HARNESS WORKDIR}
+work=${2:?usage: builtin-audit.sh ERRATA_HARNESS WORKDIR}
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/check.sh"
+
+start=$(date +%s)
+"$here/build-arm64.sh" "$work"
+echo "# arm64-built-in.o ready in $(( $(date +%s) - start )) s"
+out=$(cd "$work/out" && pwd)
+obj=$out/arm64-built-in.o
+inputs=(--cpucaps "$out/cpucaps.h" --config "$out/config")
+
+# What GNU objdump sees: the EL1 encodings of the TTBR writes (the EL12 ones also sit in replacement code).
+objdump_el1=$(aarch64-linux-gnu-objdump -d "$obj" | grep -cE $'\tmsr\tttbr[01]_el1, ' || true)
+echo "# objdump: $objdump_el1 writes of TTBR0/1_EL1"
+[ "$objdump_el1" -gt 0 ] || { echo "not ok - objdump found no TTBR write"; exit 1; }
+
+classes='"live EL1&0", "live EL2&0 (VHE)", "guest EL1&0 from EL2"'
+for boot in el2 nvhe; do
+  for model in thunderx2 vulcan; do
+    j=$work/builtin-$model-$boot.json
+    rc=0; "$harness" audit "$obj" --model "$model" --boot "$boot" "${inputs[@]}" --format json > "$j" || rc=$?
+    check "$model booted $boot: exit 0" 0 "$rc"
+    check "$model booted $boot: hazards, windows left open" "0 0" "$(jq -r '"\(.hazards) \(.open)"' "$j")"
+    check "$model booted $boot: every TTBR write classified" "$(jq '.windows | length' "$j")" \
+      "$(jq "[.windows[] | select(.regime | IN($classes)) | select(.runs != \"\")] | length" "$j")"
+    check "$model booted $boot: KVM's writes are the guest's" \
+      "$(jq '[.windows[] | select(.where | test("kvm"))] | length' "$j")" \
+      "$(jq '[.windows[] | select((.where | test("kvm")) and .regime == "guest EL1&0 from EL2")] | length' "$j")"
+    check "$model booted $boot: the hyp stub's switch to VHE is live" "2" \
+      "$(jq '[.windows[] | select((.where | startswith("__finalise_el2+")) and .regime == "live EL2&0 (VHE)")] | length' "$j")"
+  done
+done
+check "KVM writes some guest TTBRs (the classification is exercised)" true \
+  "$(jq '[.windows[] | select(.regime == "guest EL1&0 from EL2")] | length > 0' "$work/builtin-thunderx2-el2.json")"
+check "kernel code at EL2&0 under VHE" "live EL2&0 (VHE)" \
+  "$(jq -r '[.windows[] | select(.where | startswith("cpu_do_switch_mm+"))][0].regime' "$work/builtin-thunderx2-el2.json")"
+check "kernel code at EL1&0 with kvm-arm.mode=nvhe" "live EL1&0" \
+  "$(jq -r '[.windows[] | select(.where | startswith("cpu_do_switch_mm+"))][0].regime' "$work/builtin-thunderx2-nvhe.json")"
+
+# Where nothing is patched to the EL12 encodings (no VHE), the EL1 writes are objdump's.
+"$harness" audit "$obj" --model cortex-a72 --boot el1 "${inputs[@]}" --format json > "$work/builtin-a72-el1.json" || true
+check "TTBR0/1_EL1 writes found, as objdump counts them" "$objdump_el1" \
+  "$(jq '[.windows[] | select(.text | test("^msr ttbr[01]_el1, "))] | length' "$work/builtin-a72-el1.json")"
+
+# Several models in one call: one line each in the matrix, exit 0.
+rc=0; "$harness" audit "$obj" --model thunderx2,vulcan,cortex-a72 "${inputs[@]}" > "$work/builtin-all.txt" || rc=$?
+check "thunderx2, vulcan and cortex-a72 in one call: exit 0" 0 "$rc"
+check "one matrix line each" 3 "$(grep -cE '^(thunderx2|vulcan|cortex-a72) ' "$work/builtin-all.txt" || true)"
+
+echo "# $failures failed; total $(( $(date +%s) - start )) s"
+[ "$failures" -eq 0 ]
