@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "eh/cap.h"
 #include "eh/cpucaps.h"
 #include "eh/image.h"
 #include "eh/kconfig.h"
@@ -56,7 +57,7 @@ bool eh_models_match(const struct eh_models *who, const struct eh_model *model)
 	else if (who->has)
 		in = eh_model_has_erratum(model, who->has);
 	else if (who->capability)
-		in = eh_target_has_cap(&target, who->capability);
+		in = eh_cap_detected(eh_cap_rules_find(EH_SNIPPET_KERNEL), &target, who->capability);
 	else
 		in = true;
 	return in != who->without;

@@ -68,7 +68,8 @@ struct eh_models {
 	const char *model;       /* this model, by name */
 	const char *erratum;     /* the models on which this erratum shows */
 	const char *has;         /* the models that have this erratum, shown or not */
-	const char *capability;  /* the models where a kernel (booted at EL2, every option on) detects it */
+	const char *capability;  /* the models where the snippets' kernel (5.4, booted at EL2, every option
+	                            on) detects it */
 	bool without;            /* the other models instead */
 };
 
