@@ -9,6 +9,7 @@
 
 #include "eh/cap.h"
 #include "eh/cpucaps.h"
+#include "eh/erratum.h"
 #include "eh/image.h"
 #include "eh/kconfig.h"
 
@@ -35,16 +36,6 @@ const struct eh_variant *eh_case_variant(const struct eh_case *c, const char *na
 	return NULL;
 }
 
-static bool erratum_shows(const struct eh_model *model, const char *id)
-{
-	const struct eh_erratum *const *e;
-
-	for (e = model->errata; e && *e; e++)
-		if (!strcmp((*e)->id, id))
-			return !(*e)->manifests || (*e)->manifests(model);
-	return false;
-}
-
 bool eh_models_match(const struct eh_models *who, const struct eh_model *model)
 {
 	const struct eh_target target = { .model = model };
@@ -53,7 +44,7 @@ bool eh_models_match(const struct eh_models *who, const struct eh_model *model)
 	if (who->model)
 		in = !strcmp(who->model, model->name);
 	else if (who->erratum)
-		in = erratum_shows(model, who->erratum);
+		in = eh_erratum_find(who->erratum) && eh_erratum_shows(eh_erratum_find(who->erratum), model);
 	else if (who->has)
 		in = eh_model_has_erratum(model, who->has);
 	else if (who->capability)
