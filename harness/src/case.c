@@ -194,7 +194,6 @@ int eh_case_run(struct eh_case_run **out, const struct eh_case *c, const struct 
 		.seed = opts->seed, .budget = opts->budget, .trace_insns = opts->trace_insns,
 		.hooks = c->hooks,
 	};
-	struct eh_kconfig *config = NULL;
 	struct eh_target target = { .model = model };  /* a host booted at EL2, the kernel's default */
 	struct eh_error run_err = { 0 };
 	struct timespec t0, t1;
@@ -219,13 +218,12 @@ int eh_case_run(struct eh_case_run **out, const struct eh_case *c, const struct 
 	if (rc)
 		goto fail;
 	if (v->kconfig) {
-		rc = eh_kconfig_parse(&config, v->name, v->kconfig, strlen(v->kconfig), err);
+		rc = eh_kconfig_parse(&r->config, v->name, v->kconfig, strlen(v->kconfig), err);
 		if (rc)
 			goto fail;
 	}
-	target.config = config;
+	target.config = r->config;
 	rc = eh_image_new(&r->img, r->elf, eh_cpucaps_builtin(EH_SNIPPET_KERNEL), &target, err);
-	eh_kconfig_free(config);
 	if (!rc && c->ends & EH_END_SYMBOL)
 		rc = eh_elf_resolve(r->elf, c->end_symbol, &mopts.until, err);
 	if (rc)
@@ -257,6 +255,7 @@ void eh_case_run_free(struct eh_case_run *r)
 		return;
 	eh_machine_free(r->machine);
 	eh_image_free(r->img);
+	eh_kconfig_free(r->config);
 	eh_elf_free(r->elf);
 	eh_free(r);
 }

@@ -155,6 +155,7 @@ struct eh_case_run {
 	bool pass;
 	double seconds;
 	struct eh_elf *elf;
+	struct eh_kconfig *config;  /* the variant's .config (NULL: every option on); the image borrows it */
 	struct eh_image *img;
 	struct eh_machine *machine;
 	void *priv;              /* the case's own state during the run; freed by the case */
