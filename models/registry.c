@@ -1,6 +1,7 @@
-/* Every CPU model the harness knows, in the order `models` lists them. */
+/* Every CPU model the harness knows, in the order `models` lists them, and every kernel version's capability rules. */
 #include <stddef.h>
 
+#include "eh/cap.h"
 #include "eh/model.h"
 
 extern const struct eh_model eh_model_cortex_a72;
@@ -15,5 +16,14 @@ const struct eh_model *const eh_models[] = {
 	&eh_model_thunderx2_nosmt,
 	&eh_model_vulcan,
 	&eh_model_sve2_capable,
+	NULL,
+};
+
+extern const struct eh_cap_rules eh_cap_rules_linux_5_4;
+extern const struct eh_cap_rules eh_cap_rules_linux_6_1;
+
+const struct eh_cap_rules *const eh_cap_rules_all[] = {
+	&eh_cap_rules_linux_5_4,
+	&eh_cap_rules_linux_6_1,
 	NULL,
 };

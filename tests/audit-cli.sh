@@ -31,6 +31,11 @@ expect "alternatives listed with callback names" 0 "callback my_patch_cb" \
   "$eh" audit "$rel" --model thunderx2 --kernel 6.1 --list-alternatives
 expect "PRFM site applied on thunderx2" 0 "prfm_site\+0x0 +ARM64_WORKAROUND_CAVIUM_TX2_219_PRFM +applied: prfm plil1strm, \[x30, #0x400\] -> nop" \
   "$eh" audit "$rel" --model thunderx2 --kernel 6.1 --list-alternatives
+expect "the PRFM site's capability with the rule that decided it" 0 \
+  "ARM64_WORKAROUND_CAVIUM_TX2_219_PRFM: 2 sites, detected~ +MIDR_EL1 in Broadcom Vulcan, Cavium ThunderX2 \(MIDR_EL1 0x431f0af1\)" \
+  tr '\n' '~' < <("$eh" audit "$rel" --model thunderx2 --kernel 6.1 --list-alternatives)
+expect "... and not on cortex-a72" 0 "ARM64_WORKAROUND_CAVIUM_TX2_219_PRFM: 2 sites, not detected" \
+  "$eh" audit "$rel" --model cortex-a72 --kernel 6.1 --list-alternatives
 expect "truncated file: exit 2 naming it" 2 "truncated.o: " "$eh" audit "$tmp/truncated.o" --model thunderx2 --kernel 6.1
 expect "x86-64 ELF: exit 2 naming it" 2 "errata-harness: ELF machine 62, expected AArch64" \
   "$eh" audit "$eh" --model thunderx2 --kernel 6.1
@@ -41,7 +46,24 @@ expect "bad .config: exit 2 naming file and line" 2 "bad.config:2:" \
   "$eh" audit "$rel" --model thunderx2 --kernel 6.1 --config "$tmp/bad.config"
 expect "unknown model: exit 2" 2 "unknown model 'z80'" "$eh" audit "$rel" --model z80 --kernel 6.1
 expect "unknown kernel: exit 2" 2 "no built-in capability table for '3.0'" "$eh" audit "$rel" --model thunderx2 --kernel 3.0
-expect "no numbering given: exit 2" 2 "--cpucaps HEADER or --kernel VERSION" "$eh" audit "$rel" --model thunderx2
+expect "an object without capability tables needs a numbering: exit 2" 2 \
+  "rel61.o has no capability tables \(arm64_features\[\], arm64_errata\[\]\): give its capability numbering" \
+  "$eh" audit "$rel" --model thunderx2
+expect "both --cpucaps and --kernel: exit 2" 2 "--cpucaps and --kernel both give the capability numbering" \
+  "$eh" audit "$rel" --model thunderx2 --kernel 6.1 --cpucaps "$tmp/dup-cpucaps.h"
+# An image carrying its own tables (tests/objects/captables.S): numbered by them, and a numbering
+# given that differs is refused at the first capability that disagrees.
+expect "numbering read from the image: the renumbered PRFM site applied on thunderx2" 0 \
+  "prfm_site\+0x4 +ARM64_WORKAROUND_CAVIUM_TX2_219_PRFM +applied" \
+  "$eh" audit "$objs/captables.elf" --model thunderx2 --list-alternatives
+expect "... numbered as in the image's own tables" 0 "numbered as in .*captables.elf \(its arm64_features\[\] and arm64_errata\[\]\)" \
+  "$eh" audit "$objs/captables.elf" --model thunderx2 --list-alternatives
+expect "... a capability no rule names listed with the value assumed" 0 \
+  "\"Frobnicator erratum 42\": 1 site, not detected~ +no rule in Linux 6.1: treated as not detected" \
+  tr '\n' '~' < <("$eh" audit "$objs/captables.elf" --model thunderx2 --list-alternatives)
+expect "a wrong --kernel 6.1 on that image: exit 2 naming the first that disagrees" 2 \
+  "ARM64_WORKAROUND_CAVIUM_TX2_219_PRFM is capability 75 in .*captables.elf \(its arm64_features\[\] and arm64_errata\[\]\), but 74 in linux-6.1" \
+  "$eh" audit "$objs/captables.elf" --model thunderx2 --kernel 6.1
 expect "no model: exit 2" 2 "--model is required" "$eh" audit "$rel" --kernel 6.1
 expect "bad format: exit 2" 2 "neither text nor json" "$eh" audit "$rel" --model thunderx2 --kernel 6.1 --format xml
 expect "overlapping alternatives: exit 2" 2 "overlap.o: alternative sites overlap" \

@@ -20,6 +20,20 @@ expect "replay of a missing snippet names the file" 2 "/nonexistent/tx2-219-prfm
 expect "help lists the models from the table" 0 'known models: +cortex-a72' "$eh" --help
 expect "version" 0 '^errata-harness [0-9]' "$eh" --version
 
+# models: ID registers, and each capability with the rule that detected it.
+expect "models: thunderx2's ID registers" 0 'ID_AA64ISAR0_EL1 +0x0000000010211120' "$eh" models --model thunderx2
+expect "models: thunderx2 at EL2 detects VHE by the boot rule" 0 \
+  'ARM64_HAS_VIRT_HOST_EXTN.{0,3}      booted at EL2' tr '\n' '~' < <("$eh" models --model thunderx2)
+expect "models: LSE atomics by the ISAR0 field, with the value read" 0 \
+  'ARM64_HAS_LSE_ATOMICS~ +ID_AA64ISAR0_EL1.Atomic \[23:20\] >= 2 \(is 2\)' \
+  tr '\n' '~' < <("$eh" models --model thunderx2)
+nvhe=$("$eh" models --model thunderx2 --boot nvhe)
+if grep -q ARM64_HAS_VIRT_HOST_EXTN <<<"$nvhe"; then echo "not ok - models --boot nvhe detects VHE";
+  failures=$((failures + 1)); else echo "ok - models --boot nvhe: no VHE"; fi
+expect "models --boot: a bad mode" 2 "--boot: 'vhe' is not el2, nvhe or el1" "$eh" models --boot vhe
+expect "models --kernel: no rules" 2 "no capability rules for '4.19'" "$eh" models --kernel 4.19
+expect "models --rules: every 6.1 capability, one JSON document" 0 '"kernel": "6.1"' "$eh" models --rules --format json
+
 before=$("$eh" replay tx2-219-prfm --model thunderx2 --variant before)
 expect "replay before: the TTBR1_EL1 write opens the window" 0 'window +opened by the write to TTBR1_EL1' echo "$before"
 expect "replay before: the literal load inside" 0 '\| tramp_entry_before\+0x1c: ldr x30' echo "$before"

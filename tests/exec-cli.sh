@@ -59,7 +59,8 @@ expect "unsupported relocation: exit 2 naming type, section and offset" 2 \
   "bad-reloc.o: .text\+0x4: relocation type 549 is not supported" \
   "$eh" exec "$objs/bad-reloc.o" --kernel 6.1 --symbol tls_user --model cortex-a72
 expect "unknown model: exit 2" 2 "unknown model 'z80'" "${run[@]}" --symbol spin --model z80
-expect "no numbering: exit 2" 2 "--cpucaps HEADER or --kernel VERSION" "$eh" exec "$obj" --symbol spin --model cortex-a72
+expect "no numbering: exit 2" 2 "exec.o has no capability tables .*: give its capability numbering" \
+  "$eh" exec "$obj" --symbol spin --model cortex-a72
 expect "bad budget: exit 2" 2 "--budget: 'lots' is not a non-negative integer" "${run[@]}" --symbol spin --budget lots --model cortex-a72
 expect "svg to stdout: exit 2" 2 "--svg needs a file name" "${run[@]}" --symbol spin --svg - --model cortex-a72
 

@@ -1,4 +1,4 @@
-/* Tests capability numbering: the built-in 5.4 and 6.1 tables and the cpucaps.h parser, hostile headers included. */
+/* Tests capability numbering: the built-in tables, the cpucaps.h parser (hostile headers included), and an image's own tables. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "eh/cpucaps.h"
+#include "eh/elf.h"
 
 struct known_cap {
 	const char *kernel, *name;
@@ -159,19 +160,21 @@ static void run_bad(void **state)
 			 err.msg, b->where, b->what);
 }
 
-/* Every allocation of the parser fails in turn: each failure is EH_ENOMEM and leaves nothing. */
-static void test_alloc_failures(void **state)
+/* A constructor of a numbering, and what it needs. */
+typedef int make_fn(struct eh_cpucaps **out, const void *ctx, struct eh_error *err);
+
+/* Every allocation of make fails in turn: each failure is EH_ENOMEM and leaves nothing; more than least are made. */
+static void alloc_sweep(make_fn *make, const void *ctx, unsigned long least)
 {
 	unsigned long n;
 
-	(void)state;
 	for (n = 1;; n++) {
 		struct eh_cpucaps *t = NULL;
 		struct eh_error err = { 0 };
 		int rc;
 
 		eh_alloc_fail_at(n);
-		rc = eh_cpucaps_parse(&t, "5x", header_5x, strlen(header_5x), &err);
+		rc = make(&t, ctx, &err);
 		eh_alloc_fail_at(0);
 		if (!rc) {
 			eh_cpucaps_free(t);
@@ -180,12 +183,198 @@ static void test_alloc_failures(void **state)
 		if (rc != EH_ENOMEM || t)
 			fail_msg("allocation %lu failing gave %d: %s", n, rc, err.msg);
 	}
-	assert_true(n > 2);
+	assert_true(n > least);
+}
+
+static int parse_5x(struct eh_cpucaps **out, const void *ctx, struct eh_error *err)
+{
+	(void)ctx;
+	return eh_cpucaps_parse(out, "5x", header_5x, strlen(header_5x), err);
+}
+
+static void test_alloc_failures(void **state)
+{
+	(void)state;
+	alloc_sweep(parse_5x, NULL, 2);
+}
+
+#define OBJ(name) EH_TEST_OBJ_DIR "/" name
+
+/* What tests/objects/captables.S numbers: a stable release with one capability the harness has no rule for. */
+static const struct known_cap captables[] = {
+	{ "6.1", "ARM64_ALWAYS_BOOT", 0 },         /* no desc: named by has_always() and its type */
+	{ "6.1", "ARM64_ALWAYS_SYSTEM", 1 },
+	{ "6.1", "ARM64_HAS_LSE_ATOMICS", 26 },
+	{ "6.1", "ARM64_HAS_VIRT_HOST_EXTN", 37 },
+	{ "6.1", "\"Frobnicator erratum 42\"", 74 },
+	{ "6.1", "ARM64_WORKAROUND_CAVIUM_TX2_219_PRFM", 75 },
+	{ "6.1", "ARM64_WORKAROUND_CAVIUM_TX2_219_TVM", 76 },
+	{ 0 },
+};
+
+static struct eh_cpucaps *image_numbering(const char *path)
+{
+	struct eh_elf *elf;
+	struct eh_cpucaps *t = NULL;
+	struct eh_error err = { 0 };
+
+	if (eh_elf_open(&elf, path, &err) || eh_cpucaps_from_image(&t, elf, &err))
+		fail_msg("%s", err.msg);
+	eh_elf_free(elf);
+	return t;
+}
+
+/* The same tables read from the object and from the image linked with --no-apply-dynamic-relocs. */
+static void run_image(void **state)
+{
+	const char *path = *state;
+	struct eh_cpucaps *t = image_numbering(path);
+	const struct known_cap *k;
+	size_t n = 0;
+
+	assert_string_equal(t->kernel, "6.1");
+	assert_int_equal(t->cb_style, EH_ALT_CB_BIT15);
+	assert_int_equal(t->ncaps, 90);  /* cpu_hwcaps_ptrs[] holds 90 pointers */
+	for (k = captables; k->name; k++, n++) {
+		const char *name = eh_cpucaps_name(t, k->number);
+
+		if (!name || strcmp(name, k->name))
+			fail_msg("%s: capability %u should be %s, is %s", path, k->number, k->name, name ? name : "nothing");
+	}
+	assert_int_equal(t->ncap_entries, n);
+	eh_cpucaps_free(t);
+}
+
+/* In the linked image the desc pointers really are zero in the file: the relocations are needed. */
+static void test_image_pointers_relocated(void **state)
+{
+	struct eh_elf *elf;
+	const struct eh_elf_symbol *errata;
+	const uint8_t *p;
+	uint64_t desc;
+
+	(void)state;
+	assert_int_equal(eh_elf_open(&elf, OBJ("captables.elf"), NULL), 0);
+	errata = eh_elf_symbol_by_name(elf, "arm64_errata");
+	assert_non_null(errata);
+	p = eh_elf_bytes(elf, errata->value, 8);
+	assert_non_null(p);
+	assert_memory_equal(p, "\0\0\0\0\0\0\0\0", 8);
+	assert_int_equal(eh_elf_pointers(elf, errata->value, 1, &desc, NULL), 0);
+	assert_string_equal(eh_elf_string(elf, desc), "Frobnicator erratum 42");
+	eh_elf_free(elf);
+}
+
+/* A header that numbers the image's capabilities as it does, and two that do not. */
+static const char header_agrees[] =
+	"#define ARM64_ALWAYS_BOOT 0\n#define ARM64_ALWAYS_SYSTEM 1\n#define ARM64_HAS_LSE_ATOMICS 26\n"
+	"#define ARM64_HAS_VIRT_HOST_EXTN 37\n#define ARM64_WORKAROUND_FROB 74\n"
+	"#define ARM64_WORKAROUND_CAVIUM_TX2_219_PRFM 75\n#define ARM64_WORKAROUND_CAVIUM_TX2_219_TVM 76\n"
+	"#define ARM64_NCAPS 90\n";
+static const char header_lacks_tvm[] =
+	"#define ARM64_ALWAYS_BOOT 0\n#define ARM64_ALWAYS_SYSTEM 1\n#define ARM64_HAS_LSE_ATOMICS 26\n"
+	"#define ARM64_HAS_VIRT_HOST_EXTN 37\n#define ARM64_WORKAROUND_CAVIUM_TX2_219_PRFM 75\n"
+	"#define ARM64_NCAPS 90\n";
+
+struct check_row {
+	const char *name;
+	const char *header;     /* NULL: the built-in 6.1 numbering */
+	const char *says;       /* NULL: agrees */
+};
+
+static const struct check_row check_rows[] = {
+	{ "a header that agrees is accepted", header_agrees, NULL },
+	{ "the built-in 6.1 numbering is refused at the first that differs", NULL,
+	  "ARM64_WORKAROUND_CAVIUM_TX2_219_PRFM is capability 75 in " OBJ("captables.o")
+	  " (its arm64_features[] and arm64_errata[]), but 74 in linux-6.1" },
+	{ "a header without a capability the image numbers is refused", header_lacks_tvm,
+	  "ARM64_WORKAROUND_CAVIUM_TX2_219_TVM is capability 76 in " OBJ("captables.o")
+	  " (its arm64_features[] and arm64_errata[]), but lacks.h does not number it" },
+};
+
+static void run_check(void **state)
+{
+	const struct check_row *r = *state;
+	struct eh_cpucaps *image = image_numbering(OBJ("captables.o")), *header = NULL;
+	const struct eh_cpucaps *given = eh_cpucaps_builtin("6.1");
+	struct eh_error err = { 0 };
+	int rc;
+
+	if (r->header) {
+		assert_int_equal(eh_cpucaps_parse(&header, "lacks.h", r->header, strlen(r->header), NULL), 0);
+		given = header;
+	}
+	rc = eh_cpucaps_check(given, image, &err);
+	if (r->says ? rc != EH_EINPUT || strcmp(err.msg, r->says) : rc != 0)
+		fail_msg("%s: rc %d, '%s'", r->name, rc, err.msg);
+	eh_cpucaps_free(header);
+	eh_cpucaps_free(image);
+}
+
+/* Which numbering a file gets: its own, a given one checked against it, or a given one for an object without tables. */
+static void test_for_elf(void **state)
+{
+	struct eh_elf *with, *without;
+	struct eh_cpucaps *owned;
+	const struct eh_cpucaps *used, *v61 = eh_cpucaps_builtin("6.1");
+	struct eh_error err = { 0 };
+
+	(void)state;
+	assert_int_equal(eh_elf_open(&with, OBJ("captables.elf"), NULL), 0);
+	assert_int_equal(eh_elf_open(&without, OBJ("rel61.o"), NULL), 0);
+	assert_int_equal(eh_cpucaps_for_elf(&owned, &used, with, NULL, &err), 0);
+	assert_ptr_equal(used, owned);
+	assert_string_equal(eh_cpucaps_name(used, 75), "ARM64_WORKAROUND_CAVIUM_TX2_219_PRFM");
+	eh_cpucaps_free(owned);
+	assert_int_equal(eh_cpucaps_for_elf(&owned, &used, with, v61, &err), EH_EINPUT);
+	assert_null(used);
+	assert_null(owned);
+	assert_non_null(strstr(err.msg, "but 74 in linux-6.1"));
+	assert_int_equal(eh_cpucaps_for_elf(&owned, &used, without, v61, &err), 0);
+	assert_ptr_equal(used, v61);
+	assert_null(owned);
+	assert_int_equal(eh_cpucaps_for_elf(&owned, &used, without, NULL, &err), EH_EINVAL);
+	assert_string_equal(err.msg, OBJ("rel61.o") " has no capability tables (arm64_features[], arm64_errata[]): "
+			    "give its capability numbering (a cpucaps.h or a kernel version)");
+	eh_elf_free(with);
+	eh_elf_free(without);
+}
+
+static void test_image_bad_table(void **state)
+{
+	struct eh_elf *elf;
+	struct eh_cpucaps *t = NULL;
+	struct eh_error err = { 0 };
+
+	(void)state;
+	assert_int_equal(eh_elf_open(&elf, OBJ("captables-bad.o"), NULL), 0);
+	assert_int_equal(eh_cpucaps_from_image(&t, elf, &err), EH_EINPUT);
+	assert_null(t);
+	assert_string_equal(err.msg, OBJ("captables-bad.o") ": arm64_errata is 100 bytes, not a whole number of "
+			    "64-byte struct arm64_cpu_capabilities");
+	eh_elf_free(elf);
+}
+
+static int from_image(struct eh_cpucaps **out, const void *elf, struct eh_error *err)
+{
+	return eh_cpucaps_from_image(out, elf, err);
+}
+
+/* Every allocation of the image reader fails in turn, as the parser's. */
+static void test_image_alloc_failures(void **state)
+{
+	struct eh_elf *elf;
+
+	(void)state;
+	assert_int_equal(eh_elf_open(&elf, OBJ("captables.elf"), NULL), 0);
+	alloc_sweep(from_image, elf, 3);
+	eh_elf_free(elf);
 }
 
 int main(void)
 {
-	struct CMUnitTest tests[sizeof(bad) / sizeof(bad[0]) + 3];
+	static const char *const images[] = { OBJ("captables.o"), OBJ("captables.elf") };
+	struct CMUnitTest tests[sizeof(bad) / sizeof(bad[0]) + 3 + 2 + 3 + 4];
 	size_t i, n = 0;
 
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_builtin_tables);
@@ -194,5 +383,15 @@ int main(void)
 	for (i = 0; bad[i].name; i++)
 		tests[n++] = (struct CMUnitTest){ .name = bad[i].name, .test_func = run_bad,
 						  .initial_state = (void *)&bad[i] };
+	for (i = 0; i < 2; i++)
+		tests[n++] = (struct CMUnitTest){ .name = images[i], .test_func = run_image,
+						  .initial_state = (void *)images[i] };
+	for (i = 0; i < sizeof(check_rows) / sizeof(check_rows[0]); i++)
+		tests[n++] = (struct CMUnitTest){ .name = check_rows[i].name, .test_func = run_check,
+						  .initial_state = (void *)&check_rows[i] };
+	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_image_pointers_relocated);
+	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_for_elf);
+	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_image_bad_table);
+	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_image_alloc_failures);
 	return _cmocka_run_group_tests("cpucaps", tests, n, NULL, NULL);
 }

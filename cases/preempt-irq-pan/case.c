@@ -58,12 +58,15 @@ struct pan_run {
 	struct eh_error err;
 };
 
+/* ID_AA64MMFR1_EL1.PAN (Arm ARM D17.2): 0 means PSTATE.PAN is not implemented. */
+static const struct eh_id_field pan_field = { EH_ID_AA64MMFR1_EL1, "PAN", 20, 4, false, 1 };
+
 static bool pstate_pan(struct eh_machine *m, unsigned thread, bool *pan)
 {
 	uint64_t v;
 
 	*pan = false;
-	if (!eh_machine_model(m)->pan)
+	if (eh_id_field_value(eh_machine_model(m), &pan_field) < 1)
 		return true;  /* no PAN register to read: PSTATE.PAN does not exist */
 	if (eh_machine_sysreg(m, thread, PSTATE_PAN_REG, &v))
 		return false;
@@ -147,7 +150,7 @@ static int run(struct eh_case_run *r, const struct eh_run_opts *opts, struct eh_
 	int rc;
 
 	(void)opts;
-	st.required_pan = eh_target_has_cap(&target, "ARM64_HAS_PAN");
+	st.required_pan = eh_cap_detected(r->img->rules, &target, "ARM64_HAS_PAN");
 	r->priv = &st;
 	rc = eh_case_call(r, r->v->entry, NULL, 0, &res, err);
 	r->priv = NULL;

@@ -51,6 +51,8 @@ struct audit_ctx {
 	const struct audit_opts *o;
 	const struct cli_inputs *in;
 	struct eh_elf *elf;
+	const struct eh_cpucaps *caps;    /* the numbering used (eh_cpucaps_for_elf) */
+	struct eh_cpucaps *owned_caps;    /* the ELF's own, when it is the one used */
 	struct eh_decoder *dec;
 	struct eh_suppressions *sup;
 	struct audit_image images[AUDIT_MAX_MODELS];
@@ -66,7 +68,7 @@ static void audit_help(FILE *f)
 	const struct eh_model *const *m;
 
 	fprintf(f,
-		"usage: errata-harness audit FILE --model M[,M...]|all (--cpucaps H | --kernel V)\n"
+		"usage: errata-harness audit FILE --model M[,M...]|all [--cpucaps H | --kernel V]\n"
 		"                            [--config .config] [--boot el2|nvhe|el1] [--suppress FILE]\n"
 		"                            [--format text|json] [--list-alternatives] [--baseline OLD]\n"
 		"\n"
@@ -86,7 +88,10 @@ static void audit_help(FILE *f)
 		"  --model M           the CPUs the kernel boots on (a comma list, repeatable, or all)\n"
 		"  --cpucaps H         capability numbers of the tree FILE was built from: 5.x\n"
 		"                      arch/arm64/include/asm/cpucaps.h or 6.x\n"
-		"                      arch/arm64/include/generated/asm/cpucaps.h\n"
+		"                      arch/arm64/include/generated/asm/cpucaps.h. Without it (or\n"
+		"                      --kernel) the numbering is read from FILE's own arm64_features[]\n"
+		"                      and arm64_errata[] (a vmlinux; an object needs one); with it, it\n"
+		"                      is checked against them and refused if they differ\n"
 		"  --kernel V          or a built-in numbering instead of a header:");
 	for (v = eh_cpucaps_builtin_versions; *v; v++)
 		fprintf(f, " %s", *v);
@@ -322,7 +327,7 @@ static int audit_models(struct audit_ctx *a, struct eh_error *err)
 
 		im->target = (struct eh_target){ .model = a->models[i], .config = a->in->config,
 						 .boot = a->in->boot };
-		if (eh_image_new(&im->img, a->elf, a->in->caps, &im->target, err))
+		if (eh_image_new(&im->img, a->elf, a->caps, &im->target, err))
 			return EXIT_BAD_INPUT;
 		for (g = 0; g < a->nimages && !same_image(a->images[g].img, im->img); g++)
 			;
@@ -419,7 +424,7 @@ static void print_site_text(const struct audit_ctx *a, const struct eh_image *im
 	if (s->orig_len > 4)
 		printf(" (+%u more)", s->orig_len / 4 - 1);
 	if (s->state == EH_CAP_CONFIGURED_OUT)
-		printf(" [%s off]", eh_capability_find(s->cap_name)->config);
+		printf(" [%s off]", s->rule->config);
 	printf("\n");
 }
 
@@ -484,6 +489,7 @@ static void print_image_text(const struct audit_ctx *a, const struct audit_image
 	if (a->o->list) {
 		for (i = 0; i < img->nsites; i++)
 			print_site_text(a, img, &img->sites[i], "  ");
+		cli_print_cap_decisions(img, &im->target);
 		return;
 	}
 	printf("TTBR writes: %zu\n", au->nwindows);
@@ -782,13 +788,16 @@ static void audit_ctx_free(struct audit_ctx *a)
 		eh_image_free(a->images[i].img);
 	}
 	eh_decoder_free(a->dec);
+	eh_cpucaps_free(a->owned_caps);
 	eh_elf_free(a->elf);
 }
 
 /* One build for --baseline: loaded, patched for the one model, audited. */
 static int open_build(struct audit_ctx *a, const char *path, struct eh_error *err)
 {
-	if (eh_elf_open(&a->elf, path, err) || eh_decoder_new(&a->dec, err))
+	if (eh_elf_open(&a->elf, path, err) ||
+	    eh_cpucaps_for_elf(&a->owned_caps, &a->caps, a->elf, a->in->caps, err) ||
+	    eh_decoder_new(&a->dec, err))
 		return EXIT_BAD_INPUT;
 	return audit_models(a, err);
 }
@@ -804,7 +813,7 @@ static void print_diff_text(const struct audit_ctx *old, const struct audit_ctx 
 	size_t i;
 
 	printf("audit of %s against the baseline %s on %s (%s)\n", a->elf->path, old->elf->path, m->name, m->desc);
-	printf("  capabilities numbered as in %s; config %s; booted at %s\n", a->in->caps->source,
+	printf("  capabilities numbered as in %s; config %s; booted at %s\n", a->caps->source,
 	       a->o->config ? a->o->config : "with every option on", eh_boot_names[a->in->boot]);
 	printf("  baseline %s: %zu TTBR writes, %zu hazards, %zu windows not closed on every path\n",
 	       old->elf->path, oa->nwindows, oa->naccesses, oa->nopen);
@@ -833,7 +842,7 @@ static void print_diff_json(const struct audit_ctx *old, const struct audit_ctx 
 	eh_json_str(&j, "baseline", old->elf->path);
 	eh_json_str(&j, "file", a->elf->path);
 	eh_json_str(&j, "model", a->models[0]->name);
-	eh_json_str(&j, "cpucaps", a->in->caps->source);
+	eh_json_str(&j, "cpucaps", a->caps->source);
 	eh_json_str(&j, "boot", eh_boot_names[a->in->boot]);
 	eh_json_str(&j, "erratum", AUDIT_ERRATUM);
 	eh_json_bool(&j, "affected", erratum_shows(a->models[0]));

@@ -8,6 +8,7 @@
 
 #include "eh/case.h"
 #include "eh/cpucaps.h"
+#include "eh/image.h"
 #include "eh/kconfig.h"
 #include "eh/model.h"
 #include "eh/report.h"
@@ -50,6 +51,10 @@ enum cli_option_id {
 	CLI_OPT_SEED,
 	CLI_OPT_BUDGET,
 	CLI_OPT_CASES_DIR,
+	CLI_OPT_KERNEL,
+	CLI_OPT_BOOT,
+	CLI_OPT_CONFIG,
+	CLI_OPT_RULES,
 	CLI_OPTIONS_MAX = 64,
 };
 
@@ -101,6 +106,8 @@ int cli_parse(const struct cli_command *cmd, int argc, char **argv, cli_option_f
 void cli_command_help(FILE *f, const struct cli_command *cmd);
 
 int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Add "NAME,NAME,..." to the selection of kind (cli/main.c); an unknown name is EXIT_BAD_INPUT. */
+int cli_add_selection(struct eh_selection *sel, enum eh_select_kind kind, const char *value);
 /* A non-negative integer option (decimal or 0x hex); otherwise print why and return EXIT_BAD_INPUT. */
 int cli_parse_u64(const char *opt, const char *arg, uint64_t *out);
 
@@ -122,21 +129,25 @@ void cli_abandon_output(struct cli_output *o);
 int cmd_run(struct cli *cli);
 /* list --matrix: the selected scenarios of the shard, "CASE VARIANT MODEL" per line (cli/run.c). */
 int cmd_list_matrix(struct cli *cli);
-extern const struct cli_command cli_audit_command, cli_exec_command;
+extern const struct cli_command cli_audit_command, cli_exec_command, cli_models_command;
 /* errata-harness audit FILE ...: argv[0] is "audit" (cli/audit.c). */
 int cli_audit(int argc, char **argv);
+/* errata-harness models ...: argv[0] is "models" (cli/models.c). */
+int cli_models(int argc, char **argv);
+/* Each capability img's alternatives test, once, with the rule that decided it on t (cli/models.c). */
+void cli_print_cap_decisions(const struct eh_image *img, const struct eh_target *t);
 /* errata-harness exec FILE ...: argv[0] is "exec" (cli/exec.c). */
 int cli_exec(int argc, char **argv);
 
-/* The capability numbering, .config and boot mode of audit and exec (cli/inputs.c). */
+/* The capability numbering given to audit and exec, the .config and the boot mode (cli/inputs.c). */
 struct cli_inputs {
-	const struct eh_cpucaps *caps;
+	const struct eh_cpucaps *caps;  /* NULL: none given, the ELF's own tables number them */
 	struct eh_cpucaps *owned_caps;
 	struct eh_kconfig *config;    /* NULL: every option on */
 	enum eh_boot boot;            /* --boot, EH_BOOT_EL2 unless given */
 };
 
-/* Exactly one of cpucaps (a header) and kernel (a built-in table); config and boot (a name
+/* At most one of cpucaps (a header) and kernel (a built-in table); config and boot (a name
  * of eh_boot_names) optional. On bad input print why, naming cmd and the file, and return
  * EXIT_BAD_INPUT. */
 int cli_inputs_open(struct cli_inputs *in, const char *cmd, const char *cpucaps, const char *kernel,

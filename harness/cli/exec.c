@@ -26,7 +26,7 @@ static void exec_help(FILE *f)
 {
 	const struct eh_model *const *m;
 
-	fputs("usage: errata-harness exec FILE --symbol SYM[+OFF] --model M (--cpucaps H | --kernel V)\n"
+	fputs("usage: errata-harness exec FILE --symbol SYM[+OFF] --model M [--cpucaps H | --kernel V]\n"
 	      "                           [--config .config] [--boot el2|nvhe|el1]\n"
 	      "                           [--reg xN=VAL]... [--mem ADDR=FILE]...\n"
 	      "                           [--until SYM[+OFF]|0xADDR] [--range FROM:TO] [--budget N] [--seed N]\n"
@@ -201,7 +201,7 @@ static const char *summary_line(const struct eh_exec *x, char *buf, size_t len)
 	return buf;
 }
 
-static void print_text(const struct exec_args *a, const struct eh_exec *x, const struct cli_inputs *in,
+static void print_text(const struct exec_args *a, const struct eh_exec *x,
 		       const struct eh_model *model)
 {
 	char loc[160], line[512];
@@ -211,8 +211,8 @@ static void print_text(const struct exec_args *a, const struct eh_exec *x, const
 		applied += x->img->sites[i].applied;
 	printf("exec %s at %s (0x%016" PRIx64 ") on %s (%s), seed %" PRIu64 "\n", a->file,
 	       where(x, x->entry, loc, sizeof(loc)), x->entry, model->name, model->desc, a->o.seed);
-	printf("  capabilities numbered as in %s; config %s; booted at %s\n", in->caps->source,
-	       a->config ? a->config : "with every option on", eh_boot_names[in->boot]);
+	printf("  capabilities numbered as in %s; config %s; booted at %s\n", x->caps->source,
+	       a->config ? a->config : "with every option on", eh_boot_names[x->img->target.boot]);
 	printf("  alternatives: %zu sites, %zu applied on this model\n", x->img->nsites, applied);
 	printf("  runs inside [0x%016" PRIx64 ", 0x%016" PRIx64 ")%s%s", x->code_lo, x->code_hi,
 	       a->o.range ? "" : ", section ", a->o.range ? "" : x->section->name);
@@ -238,7 +238,7 @@ static void put_str(const char *key, const char *s)
 	eh_json_puts(stdout, s);
 }
 
-static void print_json(const struct exec_args *a, const struct eh_exec *x, const struct cli_inputs *in,
+static void print_json(const struct exec_args *a, const struct eh_exec *x,
 		       const struct eh_model *model)
 {
 	const struct eh_trace *tr = eh_machine_trace(x->machine);
@@ -251,7 +251,7 @@ static void print_json(const struct exec_args *a, const struct eh_exec *x, const
 	printf("{\"file\":");
 	eh_json_puts(stdout, a->file);
 	put_str("model", model->name);
-	put_str("cpucaps", in->caps->source);
+	put_str("cpucaps", x->caps->source);
 	printf(",\"seed\":%" PRIu64, a->o.seed);
 	put_hex("entry", x->entry);
 	put_str("entry_where", where(x, x->entry, loc, sizeof(loc)));
@@ -359,9 +359,9 @@ int cli_exec(int argc, char **argv)
 		return EXIT_BAD_INPUT;
 	}
 	if (a.json)
-		print_json(&a, x, &in, model);
+		print_json(&a, x, model);
 	else
-		print_text(&a, x, &in, model);
+		print_text(&a, x, model);
 	rc = exec_failed(x) ? EXIT_UNEXPECTED : 0;
 	if (a.svg && write_svg(&a, x, model))
 		rc = EXIT_BAD_INPUT;

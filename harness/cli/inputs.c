@@ -1,4 +1,4 @@
-/* The inputs audit and exec share: the capability numbering (a header or a built-in table) and a .config. */
+/* The inputs audit and exec share: a given capability numbering (a header or a built-in table), a .config and the boot mode. */
 #include "cli.h"
 
 #include "eh/cpucaps.h"
@@ -21,9 +21,9 @@ int cli_inputs_open(struct cli_inputs *in, const char *cmd, const char *cpucaps,
 		fprintf(stderr, "errata-harness %s: --boot: '%s' is none of el2, nvhe, el1\n", cmd, boot);
 		return EXIT_BAD_INPUT;
 	}
-	if (!cpucaps == !kernel) {
-		fprintf(stderr, "errata-harness %s: give the capability numbering: --cpucaps HEADER or "
-			"--kernel VERSION, one of them\n", cmd);
+	if (cpucaps && kernel) {
+		fprintf(stderr, "errata-harness %s: --cpucaps and --kernel both give the capability numbering: "
+			"one of them\n", cmd);
 		return EXIT_BAD_INPUT;
 	}
 	if (kernel) {
@@ -33,7 +33,7 @@ int cli_inputs_open(struct cli_inputs *in, const char *cmd, const char *cpucaps,
 				"(see %s --help)\n", cmd, kernel, cmd);
 			return EXIT_BAD_INPUT;
 		}
-	} else if (eh_cpucaps_open(&in->owned_caps, cpucaps, &err)) {
+	} else if (cpucaps && eh_cpucaps_open(&in->owned_caps, cpucaps, &err)) {
 		goto fail;
 	} else {
 		in->caps = in->owned_caps;

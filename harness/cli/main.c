@@ -68,19 +68,6 @@ static const struct cli_command list_command = {
 	.uses = list_uses,
 };
 
-static const struct cli_use models_uses[] = {
-	{ &cli_options[CLI_OPT_MODEL], true, "only these models: NAME,NAME,... or the option repeated" },
-	USE(HELP), { 0 },
-};
-
-static const struct cli_command models_command = {
-	.name = "models", .args = "",
-	.summary = "the CPU models: identity, errata, and the capabilities a kernel detects on them",
-	.about = "Describes each CPU model: its identity registers, threads, errata, and the kernel "
-		 "capabilities a kernel detects on it.",
-	.uses = models_uses,
-};
-
 static const struct cli_use run_uses[] = {
 	MANY(CASE), MANY(MODEL), MANY(VARIANT), MANY(COMMIT), USE(SHARD), USE(FORMAT), USE(OUTPUT),
 	USE(BY_COMMIT), USE(MUTANTS), USE(VERBOSE), USE(WIDTH), USE(SEED), USE(BUDGET), USE(CASES_DIR),
@@ -115,7 +102,7 @@ static const struct cli_command replay_command = {
 };
 
 const struct cli_command *const cli_commands[] = {
-	&list_command, &models_command, &run_command, &replay_command, &cli_audit_command, &cli_exec_command,
+	&list_command, &cli_models_command, &run_command, &replay_command, &cli_audit_command, &cli_exec_command,
 	NULL,
 };
 
@@ -140,7 +127,7 @@ static void print_help(FILE *f)
 }
 
 /* A comma-separated list of names, each checked against the tables. */
-static int add_selection(struct eh_selection *sel, enum eh_select_kind kind, const char *value)
+int cli_add_selection(struct eh_selection *sel, enum eh_select_kind kind, const char *value)
 {
 	struct eh_error err = { 0 };
 	char *tok, *save = NULL;
@@ -174,10 +161,10 @@ static int on_option(void *ctx, const struct cli_option *opt, const char *value)
 	uint64_t n;
 
 	switch (opt->id) {
-	case CLI_OPT_CASE: return add_selection(&cli->sel, EH_SELECT_CASE, value);
-	case CLI_OPT_MODEL: return add_selection(&cli->sel, EH_SELECT_MODEL, value);
-	case CLI_OPT_VARIANT: return add_selection(&cli->sel, EH_SELECT_VARIANT, value);
-	case CLI_OPT_COMMIT: return add_selection(&cli->sel, EH_SELECT_COMMIT, value);
+	case CLI_OPT_CASE: return cli_add_selection(&cli->sel, EH_SELECT_CASE, value);
+	case CLI_OPT_MODEL: return cli_add_selection(&cli->sel, EH_SELECT_MODEL, value);
+	case CLI_OPT_VARIANT: return cli_add_selection(&cli->sel, EH_SELECT_VARIANT, value);
+	case CLI_OPT_COMMIT: return cli_add_selection(&cli->sel, EH_SELECT_COMMIT, value);
 	case CLI_OPT_SHARD:
 		return eh_selection_shard(&cli->sel, value, &err) ? usage_error("%s", err.msg) : 0;
 	case CLI_OPT_FORMAT:
@@ -233,48 +220,6 @@ static int cmd_list(void)
 				printf(" %s", (*m)->name);
 		}
 		printf("\n");
-	}
-	return 0;
-}
-
-static bool model_selected(const struct cli *cli, const struct eh_model *m)
-{
-	unsigned i;
-
-	for (i = 0; i < cli->sel.n[EH_SELECT_MODEL]; i++)
-		if (!strcmp(cli->sel.names[EH_SELECT_MODEL][i], m->name))
-			return true;
-	return !cli->sel.n[EH_SELECT_MODEL];
-}
-
-static int cmd_models(const struct cli *cli)
-{
-	const struct eh_model *const *m;
-
-	for (m = eh_models; *m; m++) {
-		if (!model_selected(cli, *m))
-			continue;
-		const struct eh_erratum *const *e;
-		const struct eh_capability *cap;
-		int none;
-
-		const struct eh_target target = { .model = *m };
-
-		printf("%s\n  %s\n  MIDR_EL1 0x%08x, %u thread%s per core\n", (*m)->name, (*m)->desc,
-		       (*m)->midr, (*m)->threads_per_core, (*m)->threads_per_core == 1 ? "" : "s");
-		printf("  errata:");
-		for (e = (*m)->errata; e && *e; e++)
-			printf(" %s%s", (*e)->id, (*e)->manifests && !(*e)->manifests(*m) ? " (not exposed)" : "");
-		if (!(*m)->errata || !(*m)->errata[0])
-			printf(" none");
-		printf("\n  detected capabilities (booted at EL2, every Kconfig option on):");
-		none = 1;
-		for (cap = eh_capabilities; cap->name; cap++)
-			if (cap->matches(cap, &target)) {
-				printf(" %s", cap->name);
-				none = 0;
-			}
-		printf("%s\n", none ? " none" : "");
 	}
 	return 0;
 }
@@ -389,14 +334,14 @@ int main(int argc, char **argv)
 		return cli_audit(argc - 1, argv + 1);
 	if (*c == &cli_exec_command)
 		return cli_exec(argc - 1, argv + 1);
+	if (*c == &cli_models_command)
+		return cli_models(argc - 1, argv + 1);
 	cli.run.cases_dir = getenv("EH_CASES_DIR") ? getenv("EH_CASES_DIR") : EH_CASES_DIR;
 	rc = cli_parse(*c, argc - 1, argv + 1, on_option, &cli, pos, &npos);
 	if (rc)
 		return rc < 0 ? 0 : rc;
 	if (*c == &list_command)
 		return cli.matrix ? cmd_list_matrix(&cli) : cmd_list();
-	if (*c == &models_command)
-		return cmd_models(&cli);
 	if (*c == &run_command)
 		return cmd_run(&cli);
 	return cmd_replay(pos[0], &cli);

@@ -36,6 +36,15 @@ const struct cli_option cli_options[CLI_OPTIONS_MAX] = {
 			     "instructions a thread may run before it is stopped (default 1000000)" },
 	[CLI_OPT_CASES_DIR] = { CLI_OPT_CASES_DIR, "cases-dir", 0, "DIR",
 				"where the built snippets are (default: beside the tool)" },
+	[CLI_OPT_KERNEL] = { CLI_OPT_KERNEL, "kernel", 0, "V", "the kernel version whose capability rules decide" },
+	[CLI_OPT_BOOT] = { CLI_OPT_BOOT, "boot", 0, "B",
+			   "how the kernel was booted: el2 (a host, VHE where the CPU has it; the default), "
+			   "nvhe (kvm-arm.mode=nvhe), el1 (a guest)" },
+	[CLI_OPT_CONFIG] = { CLI_OPT_CONFIG, "config", 0, "FILE",
+			     "the kernel's .config: a capability whose CONFIG_ option is off is never detected "
+			     "(default: every option on)" },
+	[CLI_OPT_RULES] = { CLI_OPT_RULES, "rules", 0, NULL,
+			    "the kernel version's capability rules instead of the models" },
 };
 
 /* The use of name by cmd, or NULL. */

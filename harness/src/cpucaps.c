@@ -1,5 +1,6 @@
 /* Capability numbering of arm64 kernels: built-in tables of known versions, and a parser for a tree's cpucaps.h. */
 #include "eh/cpucaps.h"
+#include "eh/cap.h"
 #include "eh/file.h"
 
 #include <ctype.h>
@@ -154,9 +155,9 @@ static const struct eh_cpucap linux_6_1[] = {
 };
 
 static const struct eh_cpucaps builtin[] = {
-	{ "linux-5.4", linux_5_4, sizeof(linux_5_4) / sizeof(linux_5_4[0]), 47, EH_ALT_CB_NCAPS },
+	{ "linux-5.4", "5.4", linux_5_4, sizeof(linux_5_4) / sizeof(linux_5_4[0]), 47, EH_ALT_CB_NCAPS },
 	/* 6.1 marks callbacks with ARM64_CB_BIT (asm/alternative-macros.h: ARM64_CB_SHIFT 15). */
-	{ "linux-6.1", linux_6_1, sizeof(linux_6_1) / sizeof(linux_6_1[0]), 85, EH_ALT_CB_BIT15 },
+	{ "linux-6.1", "6.1", linux_6_1, sizeof(linux_6_1) / sizeof(linux_6_1[0]), 85, EH_ALT_CB_BIT15 },
 };
 
 const char *const eh_cpucaps_builtin_versions[] = { "5.4", "6.1", NULL };
@@ -166,7 +167,7 @@ const struct eh_cpucaps *eh_cpucaps_builtin(const char *version)
 	size_t i;
 
 	for (i = 0; i < sizeof(builtin) / sizeof(builtin[0]); i++)
-		if (!strcmp(builtin[i].source + strlen("linux-"), version))
+		if (!strcmp(builtin[i].kernel, version))
 			return &builtin[i];
 	return NULL;
 }
@@ -378,6 +379,8 @@ int eh_cpucaps_parse(struct eh_cpucaps **out, const char *name, const char *text
 	 * callbacks take a cap"); before it a callback carried ARM64_NCAPS.
 	 */
 	o->t.cb_style = always_boot ? EH_ALT_CB_BIT15 : EH_ALT_CB_NCAPS;
+	/* A 5.x header is decided by the 5.4 rules, a 6.x one by 6.1's: the nearest versions with rules. */
+	o->t.kernel = always_boot ? "6.1" : "5.4";
 	*out = &o->t;
 	return 0;
 }
@@ -410,4 +413,222 @@ void eh_cpucaps_free(struct eh_cpucaps *t)
 	eh_free(o->lines);
 	eh_free(o->source);
 	eh_free(o);
+}
+
+/* sizeof(struct arm64_cpu_capabilities) in 5.4 and 6.1 (asm/cpufeature.h): desc 0, capability 8, type 10, matches 16. */
+#define CAP_ENTRY_SIZE 64
+#define CAP_ENTRY_WORDS (CAP_ENTRY_SIZE / 8)
+
+/* One entry of an image's capability table, as read. */
+struct image_entry {
+	const char *table;      /* "arm64_features" */
+	size_t index;
+	unsigned cap, type;
+	const char *desc;       /* NULL: none */
+	const char *matches;    /* the .matches function's symbol, NULL when the image does not name it */
+};
+
+/* Append the entries of table sym (without its empty sentinel) to *v. */
+static int read_cap_table(struct image_entry **v, size_t *n, const struct eh_elf *elf, const char *sym,
+			  struct eh_error *err)
+{
+	const struct eh_elf_symbol *s = eh_elf_symbol_by_name(elf, sym);
+	uint64_t *w;
+	size_t count, i;
+	int rc;
+
+	if (!s)
+		return 0;
+	count = s->size / CAP_ENTRY_SIZE;
+	if (!count || s->size % CAP_ENTRY_SIZE)
+		return eh_error_set(err, EH_EINPUT, "%s: %s is %" PRIu64 " bytes, not a whole number of %u-byte "
+				    "struct arm64_cpu_capabilities", elf->path, sym, s->size, CAP_ENTRY_SIZE);
+	w = eh_alloc(count * CAP_ENTRY_SIZE);
+	if (!w)
+		return eh_error_set(err, EH_ENOMEM, "%s: out of memory for %s", elf->path, sym);
+	rc = eh_elf_pointers(elf, s->value, count * CAP_ENTRY_WORDS, w, err);
+	if (!rc && (w[(count - 1) * CAP_ENTRY_WORDS] || w[(count - 1) * CAP_ENTRY_WORDS + 2]))
+		rc = eh_error_set(err, EH_EINPUT, "%s: %s does not end with an empty entry", elf->path, sym);
+	if (!rc) {
+		struct image_entry *p = eh_realloc(*v, (*n + count - 1) * sizeof(*p));
+
+		if (!p)
+			rc = eh_error_set(err, EH_ENOMEM, "%s: out of memory for %s", elf->path, sym);
+		else
+			*v = p;
+	}
+	for (i = 0; !rc && i + 1 < count; i++) {
+		const uint64_t *e = w + i * CAP_ENTRY_WORDS;
+		struct image_entry *x = &(*v)[(*n)++];
+		const struct eh_elf_symbol *fn;
+		uint64_t off = 1;
+
+		*x = (struct image_entry){ .table = sym, .index = i, .cap = e[1] & 0xffff, .type = (e[1] >> 16) & 0xffff };
+		if (e[0] && !(x->desc = eh_elf_string(elf, e[0])))
+			rc = eh_error_set(err, EH_EINPUT, "%s: %s[%zu]: its desc 0x%" PRIx64 " is not a string in the file",
+					  elf->path, sym, i, e[0]);
+		else if (!e[2])
+			rc = eh_error_set(err, EH_EINPUT, "%s: %s[%zu] has no matches function", elf->path, sym, i);
+		fn = e[2] ? eh_elf_symbol_at(elf, e[2], &off) : NULL;
+		x->matches = fn && !off ? fn->name : NULL;
+	}
+	eh_free(w);
+	return rc;
+}
+
+/* The rule that names entry x under rules, or NULL. */
+static const struct eh_capability *name_entry(const struct eh_cap_rules *rules, const struct image_entry *x)
+{
+	const struct eh_capability *c;
+
+	for (c = rules->caps; c->name; c++) {
+		if (x->desc ? c->desc && !strcmp(c->desc, x->desc)
+			    : !c->desc && x->matches && !strcmp(c->kernel_matches, x->matches) && c->type == x->type)
+			return c;
+	}
+	return NULL;
+}
+
+static bool is_named(const char *name)
+{
+	return !strncmp(name, "ARM64_", 6);
+}
+
+int eh_cpucaps_from_image(struct eh_cpucaps **out, const struct eh_elf *elf, struct eh_error *err)
+{
+	const struct eh_cap_rules *const *r, *best = NULL;
+	const struct eh_elf_symbol *ptrs;
+	struct image_entry *v = NULL;
+	struct cpucaps_owned *o = NULL;
+	size_t n = 0, i, j, named = 0;
+	char buf[300];
+	unsigned max = 0;
+	int rc;
+
+	*out = NULL;
+	rc = read_cap_table(&v, &n, elf, "arm64_features", err);
+	if (!rc)
+		rc = read_cap_table(&v, &n, elf, "arm64_errata", err);
+	if (!rc && !n)
+		rc = eh_error_set(err, EH_ENOENT, "%s has no capability tables (arm64_features[], arm64_errata[])",
+				  elf->path);
+	for (r = eh_cap_rules_all; !rc && *r; r++) {
+		size_t k = 0;
+
+		for (i = 0; i < n; i++)
+			k += name_entry(*r, &v[i]) != NULL;
+		if (k > named)
+			named = k, best = *r;
+	}
+	if (!rc && !best)
+		rc = eh_error_set(err, EH_EINPUT, "%s: no entry of its capability tables is a capability of Linux%s",
+				  elf->path, " 5.4 or 6.1");
+	if (!rc) {
+		o = eh_alloc(sizeof(*o));
+		snprintf(buf, sizeof(buf), "%s (its arm64_features[] and arm64_errata[])", elf->path);
+		if (!o || !(o->source = eh_strdup(buf))) {
+			eh_free(o);
+			o = NULL;
+			rc = eh_error_set(err, EH_ENOMEM, "%s: out of memory", elf->path);
+		}
+	}
+	if (o) {
+		o->t.source = o->source;
+		o->t.kernel = best->kernel;
+	}
+	for (i = 0; !rc && i < n; i++) {
+		const struct eh_capability *c = name_entry(best, &v[i]);
+		const char *name = buf;
+
+		if (c)
+			name = c->name;
+		else if (v[i].desc)
+			snprintf(buf, sizeof(buf), "\"%s\"", v[i].desc);
+		else
+			snprintf(buf, sizeof(buf), "\"%s\" (no desc)", v[i].matches ? v[i].matches : "?");
+		for (j = 0; j < o->t.ncap_entries; j++) {
+			const struct eh_cpucap *p = &o->caps[j];
+
+			if (!strcmp(p->name, name) != (p->number == v[i].cap))
+				rc = eh_error_set(err, EH_EINPUT, "%s: %s[%zu] numbers %s %u, another entry %s %u",
+						  elf->path, v[i].table, v[i].index, name, v[i].cap, p->name, p->number);
+			if (p->number == v[i].cap)
+				break;
+		}
+		if (!rc && j == o->t.ncap_entries && add_cap(o, name, strlen(name), v[i].cap, (unsigned)i))
+			rc = eh_error_set(err, EH_ENOMEM, "%s: out of memory", elf->path);
+		if (v[i].cap > max)
+			max = v[i].cap;
+	}
+	if (!rc) {
+		/* const struct arm64_cpu_capabilities *cpu_hwcaps_ptrs[ARM64_NCAPS] */
+		ptrs = eh_elf_symbol_by_name(elf, "cpu_hwcaps_ptrs");
+		o->t.ncaps = ptrs && ptrs->size && !(ptrs->size % 8) ? (unsigned)(ptrs->size / 8) : max + 1;
+		if (max >= o->t.ncaps)
+			rc = eh_error_set(err, EH_EINPUT, "%s: capability %u is beyond ARM64_NCAPS = %u (cpu_hwcaps_ptrs[])",
+					  elf->path, max, o->t.ncaps);
+		o->t.cb_style = eh_cpucaps_number(&o->t, "ARM64_ALWAYS_BOOT", &max) ? EH_ALT_CB_NCAPS : EH_ALT_CB_BIT15;
+	}
+	eh_free(v);
+	if (rc) {
+		if (o)
+			eh_cpucaps_free(&o->t);
+		return rc;
+	}
+	*out = &o->t;
+	return 0;
+}
+
+int eh_cpucaps_check(const struct eh_cpucaps *given, const struct eh_cpucaps *image, struct eh_error *err)
+{
+	const struct eh_cpucap *first = NULL;
+	unsigned number = 0, n;
+	size_t i;
+
+	for (i = 0; i < image->ncap_entries; i++) {
+		const struct eh_cpucap *c = &image->caps[i];
+
+		if (!is_named(c->name) || (!eh_cpucaps_number(given, c->name, &n) && n == c->number))
+			continue;
+		if (!first || c->number < first->number)
+			first = c;
+	}
+	if (!first)
+		return 0;
+	if (eh_cpucaps_number(given, first->name, &number))
+		return eh_error_set(err, EH_EINPUT, "%s is capability %u in %s, but %s does not number it",
+				    first->name, first->number, image->source, given->source);
+	return eh_error_set(err, EH_EINPUT, "%s is capability %u in %s, but %u in %s", first->name, first->number,
+			    image->source, number, given->source);
+}
+
+int eh_cpucaps_for_elf(struct eh_cpucaps **owned, const struct eh_cpucaps **out, const struct eh_elf *elf,
+		       const struct eh_cpucaps *given, struct eh_error *err)
+{
+	struct eh_cpucaps *img;
+	int rc;
+
+	*owned = NULL;
+	*out = NULL;
+	rc = eh_cpucaps_from_image(&img, elf, err);
+	if (rc == EH_ENOENT) {
+		if (!given)
+			return eh_error_set(err, EH_EINVAL, "%s has no capability tables (arm64_features[], "
+					    "arm64_errata[]): give its capability numbering (a cpucaps.h or a kernel version)",
+					    elf->path);
+		*out = given;
+		return 0;
+	}
+	if (rc)
+		return rc;
+	if (given) {
+		rc = eh_cpucaps_check(given, img, err);
+		eh_cpucaps_free(img);
+		if (!rc)
+			*out = given;
+		return rc;
+	}
+	*owned = img;
+	*out = img;
+	return 0;
 }

@@ -559,3 +559,61 @@ int eh_elf_resolve(const struct eh_elf *elf, const char *spec, uint64_t *addr,
 	*addr = s->value + off;
 	return 0;
 }
+
+const uint8_t *eh_elf_bytes(const struct eh_elf *elf, uint64_t addr, uint64_t len)
+{
+	const struct eh_elf_section *s = eh_elf_section_at(elf, addr);
+
+	if (!s || !s->data || len > s->size - (addr - s->addr))
+		return NULL;
+	return s->data + (addr - s->addr);
+}
+
+const char *eh_elf_string(const struct eh_elf *elf, uint64_t addr)
+{
+	const struct eh_elf_section *s = eh_elf_section_at(elf, addr);
+	const uint8_t *p;
+
+	if (!s || !s->data)
+		return NULL;
+	p = s->data + (addr - s->addr);
+	return memchr(p, 0, s->size - (addr - s->addr)) ? (const char *)p : NULL;
+}
+
+int eh_elf_pointers(const struct eh_elf *elf, uint64_t addr, size_t n, uint64_t *out, struct eh_error *err)
+{
+	const uint8_t *p = n <= SIZE_MAX / 8 ? eh_elf_bytes(elf, addr, n * 8) : NULL;
+	size_t i, k;
+
+	if (!p)
+		return eh_error_set(err, EH_EINPUT, "%s: 0x%" PRIx64 ": %zu pointers lie outside every section",
+				    elf->path, addr, n);
+	for (i = 0; i < n; i++) {
+		out[i] = 0;
+		for (k = 0; k < 8; k++)
+			out[i] |= (uint64_t)p[i * 8 + k] << (8 * k);
+	}
+	if (elf->type == ET_REL)
+		return 0;
+	/*
+	 * An arm64 vmlinux is linked with --no-apply-dynamic-relocs: its pointers are
+	 * zero in the file and set at boot by R_AARCH64_RELATIVE relocations (value =
+	 * addend, the image being linked at its run address) in an allocated SHT_RELA.
+	 */
+	for (k = 0; k < elf->nsections; k++) {
+		const struct eh_elf_section *s = &elf->sections[k];
+		size_t r;
+
+		if (s->type != SHT_RELA || !(s->flags & SHF_ALLOC) || !s->data)
+			continue;
+		for (r = 0; r + sizeof(Elf64_Rela) <= s->size; r += sizeof(Elf64_Rela)) {
+			Elf64_Rela rela;
+
+			memcpy(&rela, s->data + r, sizeof(rela));
+			if (ELF64_R_TYPE(rela.r_info) == R_AARCH64_RELATIVE && rela.r_offset >= addr &&
+			    rela.r_offset - addr < n * 8 && !((rela.r_offset - addr) % 8))
+				out[(rela.r_offset - addr) / 8] = (uint64_t)rela.r_addend;
+		}
+	}
+	return 0;
+}

@@ -121,6 +121,8 @@ int eh_exec_run(struct eh_exec **out, const char *path, const struct eh_target *
 	if (!rc)
 		rc = eh_elf_bind_stubs(x->elf, err);
 	if (!rc)
+		rc = eh_cpucaps_for_elf(&x->owned_caps, &x->caps, x->elf, caps, err);
+	if (!rc)
 		rc = eh_elf_resolve(x->elf, o->symbol, &x->entry, err);
 	if (rc)
 		goto fail;
@@ -157,7 +159,7 @@ int eh_exec_run(struct eh_exec **out, const char *path, const struct eh_target *
 	mopts.until = x->until;
 	mopts.code_lo = x->code_lo;
 	mopts.code_hi = x->code_hi;
-	rc = eh_image_new(&x->img, x->elf, caps, target, err);
+	rc = eh_image_new(&x->img, x->elf, x->caps, target, err);
 	if (!rc)
 		rc = eh_machine_new(&x->machine, target->model, x->img, &mopts, err);
 	if (!rc)
@@ -186,6 +188,7 @@ void eh_exec_free(struct eh_exec *x)
 		return;
 	eh_machine_free(x->machine);
 	eh_image_free(x->img);
+	eh_cpucaps_free(x->owned_caps);
 	eh_elf_free(x->elf);
 	eh_free(x);
 }

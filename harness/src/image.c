@@ -28,7 +28,7 @@ int eh_image_word(const struct eh_image *img, uint64_t addr, uint32_t *word)
 
 bool eh_image_has_cap(const struct eh_image *img, const char *name)
 {
-	return eh_target_has_cap(&img->target, name);
+	return eh_cap_detected(img->rules, &img->target, name);
 }
 
 /* A callback reads the original and writes the site (__apply_alternatives calls alt_cb). */
@@ -107,6 +107,11 @@ int eh_image_new(struct eh_image **out, const struct eh_elf *elf, const struct e
 		return eh_error_set(err, EH_ENOMEM, "%s: out of memory", elf->path);
 	img->elf = elf;
 	img->caps = caps;
+	img->rules = eh_cap_rules_find(caps->kernel);
+	if (!img->rules) {
+		rc = eh_error_set(err, EH_EINVAL, "%s: no capability rules for Linux %s", elf->path, caps->kernel);
+		goto fail;
+	}
 	img->target = *target;
 	img->data = eh_alloc((elf->nsections ? elf->nsections : 1) * sizeof(*img->data));
 	if (!img->data) {
@@ -132,7 +137,7 @@ int eh_image_new(struct eh_image **out, const struct eh_elf *elf, const struct e
 	for (i = 0; i < img->nsites; i++) {
 		struct eh_alt_site *s = &img->sites[i];
 
-		s->state = s->cap_name ? eh_target_cap_state(target, s->cap_name) : EH_CAP_UNKNOWN;
+		s->state = s->cap_name ? eh_cap_decide(img->rules, target, s->cap_name, &s->rule) : EH_CAP_UNKNOWN;
 		/* 5.x calls every callback (its capability is ARM64_NCAPS); 6.x those of detected ones. */
 		if (s->callback && (caps->cb_style == EH_ALT_CB_NCAPS || s->state == EH_CAP_DETECTED))
 			rc = run_callback(img, s, err);

@@ -1,9 +1,8 @@
-/* Lookups over the model and capability tables of models/. */
+/* Lookups over the model table of models/, and what a target's boot mode means. */
 #include "eh/model.h"
 
 #include <string.h>
 
-#include "eh/kconfig.h"
 #include "eh/sysreg.h"
 
 const struct eh_model *eh_model_find(const char *name)
@@ -42,16 +41,6 @@ int eh_model_id_reg(const struct eh_model *model, uint32_t reg, uint64_t *value)
 	return EH_ENOENT;
 }
 
-const struct eh_capability *eh_capability_find(const char *name)
-{
-	const struct eh_capability *c;
-
-	for (c = eh_capabilities; c->name; c++)
-		if (!strcmp(c->name, name))
-			return c;
-	return NULL;
-}
-
 const char *const eh_boot_names[] = {
 	[EH_BOOT_EL2] = "el2",
 	[EH_BOOT_NVHE] = "nvhe",
@@ -83,22 +72,6 @@ bool eh_target_vhe(const struct eh_target *t)
 	/* ID_AA64MMFR1_EL1.VH, bits 11:8 (Arm ARM D17.2.65): 1 = FEAT_VHE. */
 	eh_model_id_reg(t->model, EH_ID_AA64MMFR1_EL1, &mmfr1);
 	return t->boot == EH_BOOT_EL2 && ((mmfr1 >> 8) & 0xf);
-}
-
-enum eh_cap_state eh_target_cap_state(const struct eh_target *t, const char *name)
-{
-	const struct eh_capability *c = eh_capability_find(name);
-
-	if (!c)
-		return EH_CAP_UNKNOWN;
-	if (c->config && !eh_kconfig_enabled(t->config, c->config))
-		return EH_CAP_CONFIGURED_OUT;
-	return c->matches(c, t) ? EH_CAP_DETECTED : EH_CAP_NOT_DETECTED;
-}
-
-bool eh_target_has_cap(const struct eh_target *t, const char *name)
-{
-	return eh_target_cap_state(t, name) == EH_CAP_DETECTED;
 }
 
 bool eh_model_has_erratum(const struct eh_model *model, const char *id)

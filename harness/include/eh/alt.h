@@ -6,9 +6,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "eh/cap.h"
 #include "eh/cpucaps.h"
 #include "eh/elf.h"
-#include "eh/model.h"
 
 /* struct alt_instr (arch/arm64/include/asm/alternative.h, 5.x and 6.x): 12 bytes. */
 #define EH_ALT_ENTRY_SIZE 12
@@ -33,6 +33,7 @@ struct eh_alt_site {
 	bool callback;
 	bool applied;           /* filled in by eh_image_new */
 	enum eh_cap_state state; /* filled in by eh_image_new: why it is applied or not */
+	const struct eh_capability *rule;  /* filled in by eh_image_new: the rule that decided, NULL if unknown */
 	enum eh_alt_cb_result cb_result;  /* filled in by eh_image_new for callbacks */
 	char cb_why[96];        /* what decided cb_result, for the reader */
 };

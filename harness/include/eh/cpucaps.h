@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 
+#include "eh/elf.h"
 #include "eh/error.h"
 
 /* How `struct alt_instr` marks a callback entry. */
@@ -19,6 +20,7 @@ struct eh_cpucap {
 
 struct eh_cpucaps {
 	const char *source;            /* "linux-5.4" or the header's path */
+	const char *kernel;            /* whose capability rules decide them (eh_cap_rules_find): "5.4", "6.1" */
 	const struct eh_cpucap *caps;
 	size_t ncap_entries;
 	unsigned ncaps;                /* ARM64_NCAPS */
@@ -41,6 +43,34 @@ int eh_cpucaps_parse(struct eh_cpucaps **out, const char *name, const char *text
 int eh_cpucaps_open(struct eh_cpucaps **out, const char *path, struct eh_error *err);
 /* Only for tables from eh_cpucaps_parse/open; NULL is fine. */
 void eh_cpucaps_free(struct eh_cpucaps *t);
+
+/*
+ * The numbering a linked image (or an object holding cpufeature.o and cpu_errata.o)
+ * carries: its arm64_features[] and arm64_errata[] (struct arm64_cpu_capabilities,
+ * 64 bytes an entry in 5.4 and 6.1: desc at 0, capability at 8, type at 10, matches
+ * at 16), each entry named by its desc, or without one by its .matches function and
+ * type, as the rules of the kernel version that names most of them state it (that
+ * version's rules then decide). An entry no rule names keeps its number under its desc
+ * in quotes. ARM64_NCAPS is the size of cpu_hwcaps_ptrs[] where the image has it.
+ * EH_ENOENT when the image has no such tables; EH_EINPUT when they cannot be read or
+ * contradict themselves, naming the file and the entry.
+ */
+int eh_cpucaps_from_image(struct eh_cpucaps **out, const struct eh_elf *elf, struct eh_error *err);
+
+/*
+ * EH_EINPUT, naming the first capability (in the image's numbering order) that given
+ * numbers otherwise than image, or lacks.
+ */
+int eh_cpucaps_check(const struct eh_cpucaps *given, const struct eh_cpucaps *image, struct eh_error *err);
+
+/*
+ * The numbering for elf: its own tables, checked against given when there is one (given is
+ * then used: it also names capabilities the build configured out); given alone when elf has
+ * no tables; EH_EINVAL naming elf when it has none and nothing is given. *owned (freed with
+ * eh_cpucaps_free) holds what this allocated; *out is the numbering to use.
+ */
+int eh_cpucaps_for_elf(struct eh_cpucaps **owned, const struct eh_cpucaps **out, const struct eh_elf *elf,
+		       const struct eh_cpucaps *given, struct eh_error *err);
 
 /* The name of capability number n, or NULL if the table has none. */
 const char *eh_cpucaps_name(const struct eh_cpucaps *t, unsigned n);

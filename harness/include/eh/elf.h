@@ -116,6 +116,17 @@ int eh_elf_bind_stubs(struct eh_elf *elf, struct eh_error *err);
 /* The stub whose page holds addr, or NULL. */
 const struct eh_elf_stub *eh_elf_stub_at(const struct eh_elf *elf, uint64_t addr);
 
+/* The len bytes at addr in one section with contents (unpatched), or NULL. */
+const uint8_t *eh_elf_bytes(const struct eh_elf *elf, uint64_t addr, uint64_t len);
+/* The NUL-terminated string at addr, or NULL when its section ends first. */
+const char *eh_elf_string(const struct eh_elf *elf, uint64_t addr);
+/*
+ * The n 64-bit pointers from addr as the loaded image holds them: in a linked image
+ * whose dynamic relocations were not applied (an arm64 vmlinux), through its
+ * R_AARCH64_RELATIVE relocations. EH_EINPUT outside every section.
+ */
+int eh_elf_pointers(const struct eh_elf *elf, uint64_t addr, size_t n, uint64_t *out, struct eh_error *err);
+
 /* Resolve "SYM", "SYM+OFF" or a hexadecimal address. */
 int eh_elf_resolve(const struct eh_elf *elf, const char *spec, uint64_t *addr, struct eh_error *err);
 

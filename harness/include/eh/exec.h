@@ -41,6 +41,8 @@ struct eh_exec_opts {
 /* A finished run and everything its report needs. */
 struct eh_exec {
 	struct eh_elf *elf;
+	const struct eh_cpucaps *caps;         /* the numbering used (eh_cpucaps_for_elf) */
+	struct eh_cpucaps *owned_caps;         /* the ELF's own, when it is the one used */
 	struct eh_image *img;
 	struct eh_machine *machine;
 	uint64_t entry;
@@ -53,7 +55,8 @@ struct eh_exec {
 /*
  * Load path (a linked image, or an ET_REL object linked against harness stubs:
  * eh_elf_bind_stubs), patch its alternatives for target (its model, .config and
- * boot mode; caps numbers the capabilities), and run thread 0 from o->symbol until ERET, a return to the
+ * boot mode; caps numbers the capabilities, or NULL for the ELF's own numbering, which
+ * caps is also checked against: eh_cpucaps_for_elf), and run thread 0 from o->symbol until ERET, a return to the
  * harness, leaving the entry's section (or o->range), o->until, an exception or
  * the budget.
  * Loads and stores outside the image are served from zero pages (EH_EV_PAGE).

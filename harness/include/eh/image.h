@@ -15,6 +15,7 @@
 struct eh_image {
 	const struct eh_elf *elf;       /* borrowed */
 	const struct eh_cpucaps *caps;  /* borrowed */
+	const struct eh_cap_rules *rules;  /* the kernel version's, from caps->kernel */
 	struct eh_target target;        /* the model and .config borrowed */
 	uint8_t **data;                 /* per section: patched copy (NULL where the ELF has none) */
 	struct eh_alt_site *sites;

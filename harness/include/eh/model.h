@@ -1,4 +1,4 @@
-/* CPU models: identity, topology, errata, and the kernel capabilities detected on them. */
+/* CPU models (identity, ID registers, topology, errata) and the targets a kernel boots on. */
 #ifndef EH_MODEL_H
 #define EH_MODEL_H
 
@@ -43,9 +43,9 @@ struct eh_model {
 	uint32_t midr;
 	uint32_t revidr;
 	unsigned threads_per_core;  /* MPIDR_EL1.Aff0 numbers the thread */
-	bool pan;                   /* ARMv8.1 PAN implemented */
 	int uc_cpu;                 /* the Unicorn CPU the model runs on (UC_CPU_ARM64_*) */
-	const struct eh_id_reg *id_regs;          /* ends with { 0 } */
+	const struct eh_id_reg *id_regs;          /* every ID register the kernel reads; ends with { 0 } */
+	const char *id_source;                    /* where the values come from (a TRM and its section) */
 	const struct eh_erratum *const *errata;   /* NULL-terminated, may be NULL */
 };
 
@@ -83,35 +83,14 @@ bool eh_target_hyp_mode(const struct eh_target *t);
  */
 bool eh_target_vhe(const struct eh_target *t);
 
-/* A kernel capability and what detects it, in the manner of arm64_errata[] in cpu_errata.c. */
-struct eh_capability {
-	const char *name;       /* "ARM64_WORKAROUND_CAVIUM_TX2_219_PRFM" */
-	const char *desc;
-	const char *config;     /* the Kconfig symbol that builds the detection in; NULL: always built */
-	bool (*matches)(const struct eh_capability *cap, const struct eh_target *t);
-};
-
 /* Registries, NULL-terminated, in models/. */
 extern const struct eh_model *const eh_models[];
-extern const struct eh_capability eh_capabilities[];  /* ends with { 0 } */
 
 const struct eh_model *eh_model_find(const char *name);
 /* MPIDR_EL1 of thread t on core 0: Aff0 = thread number, U = 0, MT set on SMT parts. */
 uint64_t eh_model_mpidr(const struct eh_model *model, unsigned thread);
 /* The value of an identity register, or -ENOENT. */
 int eh_model_id_reg(const struct eh_model *model, uint32_t reg, uint64_t *value);
-/* Why a kernel built with a given .config would or would not detect a capability on a model. */
-enum eh_cap_state {
-	EH_CAP_DETECTED,
-	EH_CAP_NOT_DETECTED,     /* the model does not match */
-	EH_CAP_CONFIGURED_OUT,   /* its CONFIG_ symbol is off */
-	EH_CAP_UNKNOWN,          /* no entry in eh_capabilities: treated as not detected */
-};
-
-const struct eh_capability *eh_capability_find(const char *name);
-enum eh_cap_state eh_target_cap_state(const struct eh_target *t, const char *name);
-/* Whether the kernel of target t detects capability name. */
-bool eh_target_has_cap(const struct eh_target *t, const char *name);
 bool eh_model_has_erratum(const struct eh_model *model, const char *id);
 
 #endif

@@ -1,0 +1,293 @@
+/* errata-harness models: each CPU model's identity and ID registers, and the capabilities a kernel detects on it and why. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "eh/cap.h"
+#include "eh/json.h"
+#include "eh/image.h"
+#include "eh/kconfig.h"
+#include "eh/model.h"
+#include "eh/sysreg.h"
+#include "eh/text.h"
+
+static const struct eh_text_style wrap = { .width = EH_TEXT_WIDTH };
+
+struct models_opts {
+	const char *kernel, *boot, *config;
+	struct eh_selection sel;
+	bool rules, json;
+};
+
+static const struct cli_use models_uses[] = {
+	{ &cli_options[CLI_OPT_MODEL], true, "only these models: NAME,NAME,... or the option repeated" },
+	{ &cli_options[CLI_OPT_KERNEL], false, "the kernel version whose rules decide: 5.4 or 6.1 (default)" },
+	{ &cli_options[CLI_OPT_BOOT] },
+	{ &cli_options[CLI_OPT_CONFIG] },
+	{ &cli_options[CLI_OPT_RULES], false,
+	  "print the kernel version's rules instead: how each capability is detected (arm64_features[], "
+	  "arm64_errata[] restated)" },
+	{ &cli_options[CLI_OPT_FORMAT], false, "text (default), or json for --rules" },
+	{ &cli_options[CLI_OPT_HELP] },
+	{ 0 },
+};
+
+const struct cli_command cli_models_command = {
+	.name = "models", .args = "",
+	.summary = "the CPU models: ID registers, errata, and the capabilities a kernel detects on them",
+	.about = "Describes each CPU model: MIDR_EL1, REVIDR_EL1, threads, errata, every ID register the "
+		 "kernel reads and where its value comes from, and each capability the kernel version "
+		 "detects on it when booted as --boot says, with the rule that detected it and what it read "
+		 "there.",
+	.exit_status = "0, or 2 on bad usage or input.",
+	.uses = models_uses,
+};
+
+static int on_option(void *ctx, const struct cli_option *opt, const char *value)
+{
+	struct models_opts *o = ctx;
+
+	switch (opt->id) {
+	case CLI_OPT_MODEL: return cli_add_selection(&o->sel, EH_SELECT_MODEL, value);
+	case CLI_OPT_KERNEL: o->kernel = value; return 0;
+	case CLI_OPT_BOOT: o->boot = value; return 0;
+	case CLI_OPT_CONFIG: o->config = value; return 0;
+	case CLI_OPT_RULES: o->rules = true; return 0;
+	case CLI_OPT_FORMAT:
+		if (strcmp(value, "text") && strcmp(value, "json"))
+			return usage_error("models: --format: '%s' is neither text nor json", value);
+		o->json = !strcmp(value, "json");
+		return 0;
+	default: return usage_error("models: --%s is not an option of models", opt->name);
+	}
+}
+
+static bool selected(const struct models_opts *o, const struct eh_model *m)
+{
+	unsigned i;
+
+	for (i = 0; i < o->sel.n[EH_SELECT_MODEL]; i++)
+		if (!strcmp(o->sel.names[EH_SELECT_MODEL][i], m->name))
+			return true;
+	return !o->sel.n[EH_SELECT_MODEL];
+}
+
+/* Each capability once, in the order of its first entry. */
+static bool first_entry(const struct eh_cap_rules *rules, const struct eh_capability *c)
+{
+	const struct eh_capability *e;
+
+	for (e = rules->caps; e != c; e++)
+		if (!strcmp(e->name, c->name))
+			return false;
+	return true;
+}
+
+static void print_model(const struct eh_model *m, const struct eh_cap_rules *rules, const struct eh_target *t,
+			const char *config)
+{
+	const struct eh_erratum *const *e;
+	const struct eh_id_reg *r;
+	const struct eh_capability *c, *rule;
+	char name[32], why[512];
+	unsigned n = 0, total = 0;
+
+	printf("%s\n  %s\n  MIDR_EL1 0x%08x, REVIDR_EL1 0x%08x, %u thread%s per core\n", m->name, m->desc, m->midr,
+	       m->revidr, m->threads_per_core, m->threads_per_core == 1 ? "" : "s");
+	printf("  errata:");
+	for (e = m->errata; e && *e; e++)
+		printf(" %s%s", (*e)->id, (*e)->manifests && !(*e)->manifests(m) ? " (not exposed)" : "");
+	printf("%s\n  ID registers (%s):\n", m->errata && m->errata[0] ? "" : " none", m->id_source);
+	for (r = m->id_regs; r && r->reg; r++)
+		printf("    %-18s 0x%016" PRIx64 "\n", eh_sysreg_name(r->reg, name, sizeof(name)), r->value);
+	for (c = rules->caps; c->name; c++) {
+		if (!first_entry(rules, c))
+			continue;
+		total++;
+		n += eh_cap_decide(rules, t, c->name, NULL) == EH_CAP_DETECTED;
+	}
+	printf("  capabilities Linux %s detects booted at %s, %s (%u of %u):\n", rules->kernel,
+	       eh_boot_names[t->boot], config ? config : "every Kconfig option on", n, total);
+	for (c = rules->caps; c->name; c++)
+		if (first_entry(rules, c) && eh_cap_decide(rules, t, c->name, &rule) == EH_CAP_DETECTED)
+		{
+			printf("    %s\n", c->name);
+			eh_text_wrap(stdout, &wrap, 6, eh_cap_explain(rule, t, why, sizeof(why)));
+		}
+}
+
+static void print_rules_text(const struct eh_cap_rules *rules)
+{
+	const struct eh_capability *c;
+	char why[1024], line[1200];
+
+	printf("Linux %s capability rules, arm64_features[] then arm64_errata[]:\n", rules->kernel);
+	for (c = rules->caps; c->name; c++) {
+		snprintf(line, sizeof(line), "%s scope, %s()%s%s: %s", eh_cap_scope_name(c->type), c->kernel_matches,
+			 c->config ? ", " : "", c->config ? c->config : "", eh_cap_explain(c, NULL, why, sizeof(why)));
+		printf("%s\n", c->name);
+		eh_text_wrap(stdout, &wrap, 2, line);
+	}
+}
+
+static void print_midr_json(struct eh_json *j, const struct eh_midr_range *r)
+{
+	char model[16];
+
+	eh_json_array(j, "midr", false);
+	for (; r && r->model; r++) {
+		eh_json_object(j, NULL, true);
+		eh_json_str(j, "cpu", r->cpu);
+		snprintf(model, sizeof(model), "0x%08x", r->model);
+		eh_json_str(j, "model", model);
+		eh_json_array(j, "from", true);
+		eh_json_uint(j, NULL, r->var_min);
+		eh_json_uint(j, NULL, r->rev_min);
+		eh_json_end(j);
+		eh_json_array(j, "to", true);
+		eh_json_uint(j, NULL, r->var_max);
+		eh_json_uint(j, NULL, r->rev_max);
+		eh_json_end(j);
+		eh_json_str(j, "config", r->config);
+		eh_json_end(j);
+	}
+	eh_json_end(j);
+}
+
+/* One rule as JSON: what tests/kernel/ compares with the kernel's source. */
+static void print_rule_json(struct eh_json *j, const struct eh_capability *c)
+{
+	char name[32], why[1024], mask[16];
+	const struct eh_capability *e;
+
+	eh_json_object(j, NULL, false);
+	eh_json_str(j, "name", c->name);  /* NULL for an entry of a match list */
+	eh_json_str(j, "desc", c->desc);
+	eh_json_str(j, "config", c->config);
+	eh_json_uint(j, "type", (unsigned)c->type);
+	eh_json_str(j, "kernel_matches", c->kernel_matches);
+	if (c->field.reg) {
+		eh_json_object(j, "field", true);
+		eh_json_str(j, "reg", eh_sysreg_name(c->field.reg, name, sizeof(name)));
+		eh_json_str(j, "name", c->field.name);
+		eh_json_uint(j, "shift", c->field.shift);
+		eh_json_uint(j, "width", c->field.width);
+		eh_json_bool(j, "signed", c->field.sign);
+		eh_json_uint(j, "min", (uint64_t)c->field.min);  /* no rule has a negative least value */
+		eh_json_end(j);
+	}
+	if (c->midr)
+		print_midr_json(j, c->midr);
+	if (c->fixed && c->fixed->revidr_mask) {
+		eh_json_object(j, "fixed", true);
+		eh_json_uint(j, "variant", c->fixed->var);
+		eh_json_uint(j, "revision", c->fixed->rev);
+		snprintf(mask, sizeof(mask), "0x%x", c->fixed->revidr_mask);
+		eh_json_str(j, "revidr_mask", mask);
+		eh_json_end(j);
+	}
+	if (c->any) {
+		eh_json_array(j, "any", false);
+		for (e = c->any; e->matches; e++)
+			print_rule_json(j, e);
+		eh_json_end(j);
+	}
+	eh_json_str(j, "rule", eh_cap_explain(c, NULL, why, sizeof(why)));
+	eh_json_str(j, "assumed", c->assumed);
+	eh_json_end(j);
+}
+
+static void print_rules_json(const struct eh_cap_rules *rules)
+{
+	const struct eh_capability *c;
+	struct eh_json j;
+
+	eh_json_begin(&j, stdout);
+	eh_json_object(&j, NULL, false);
+	eh_json_str(&j, "kernel", rules->kernel);
+	eh_json_array(&j, "rules", false);
+	for (c = rules->caps; c->name; c++)
+		print_rule_json(&j, c);
+	eh_json_end(&j);
+	eh_json_end(&j);
+}
+
+int cli_models(int argc, char **argv)
+{
+	struct models_opts o = { 0 };
+	struct eh_target t = { 0 };
+	const struct eh_cap_rules *rules;
+	const struct eh_model *const *m;
+	struct eh_kconfig *config = NULL;
+	struct eh_error err = { 0 };
+	const char *pos[1];
+	unsigned npos;
+	int rc = cli_parse(&cli_models_command, argc, argv, on_option, &o, pos, &npos);
+
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	if (o.json && !o.rules)
+		return usage_error("models: --format json is for --rules");
+	if (o.rules && (o.sel.n[EH_SELECT_MODEL] || o.boot || o.config))
+		return usage_error("models: --rules takes only --kernel and --format");
+	rules = eh_cap_rules_find(o.kernel ? o.kernel : "6.1");
+	if (!rules)
+		return usage_error("models: --kernel: no capability rules for '%s' (see models --help)", o.kernel);
+	if (o.rules) {
+		if (o.json)
+			print_rules_json(rules);
+		else
+			print_rules_text(rules);
+		return 0;
+	}
+	if (o.boot && eh_boot_parse(o.boot, &t.boot))
+		return usage_error("models: --boot: '%s' is not el2, nvhe or el1", o.boot);
+	if (o.config && eh_kconfig_open(&config, o.config, &err)) {
+		fprintf(stderr, "errata-harness models: %s\n", err.msg);
+		return EXIT_BAD_INPUT;
+	}
+	t.config = config;
+	for (m = eh_models; *m; m++) {
+		if (!selected(&o, *m))
+			continue;
+		t.model = *m;
+		print_model(*m, rules, &t, o.config);
+	}
+	eh_kconfig_free(config);
+	return 0;
+}
+
+void cli_print_cap_decisions(const struct eh_image *img, const struct eh_target *t)
+{
+	size_t i, j;
+	char why[1024], line[160];
+
+	printf("  capabilities tested, as Linux %s decides them on %s booted at %s:\n",
+	       img->rules->kernel, t->model->name, eh_boot_names[t->boot]);
+	for (i = 0; i < img->nsites; i++) {
+		const struct eh_alt_site *s = &img->sites[i];
+		size_t n = 0;
+
+		for (j = 0; j < i && img->sites[j].cap != s->cap; j++)
+			;
+		if (j < i)
+			continue;  /* listed with its first site */
+		for (j = i; j < img->nsites; j++)
+			n += img->sites[j].cap == s->cap;
+		if (s->cap_name)
+			snprintf(line, sizeof(line), "%s", s->cap_name);
+		else
+			snprintf(line, sizeof(line), "capability %u", s->cap);
+		printf("    %s: %zu site%s, %s\n", line, n, n == 1 ? "" : "s",
+		       s->state == EH_CAP_DETECTED ? "detected" :
+		       s->state == EH_CAP_CONFIGURED_OUT ? "configured out" : "not detected");
+		if (!s->cap_name)
+			snprintf(why, sizeof(why), "the numbering does not name it: treated as not detected");
+		else if (!s->rule)
+			snprintf(why, sizeof(why), "no rule in Linux %s: treated as not detected", img->rules->kernel);
+		else
+			eh_cap_explain(s->rule, t, why, sizeof(why));
+		eh_text_wrap(stdout, &wrap, 6, why);
+	}
+}

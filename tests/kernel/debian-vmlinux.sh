@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Debian's arm64 cloud kernel of the current 6.1 ABI, as Debian ships it (the vmlinux of its -dbg
+# package and the /boot/config of its image package, fetched once into WORKDIR/debian): audited with
+# no numbering option, the capabilities of its alternatives are named as its source names them
+# (the numbering read from its own arm64_features[] and arm64_errata[]), no hazard is left on
+# ThunderX2 and Vulcan, and a numbering that disagrees is refused. Skipped, saying why, when the
+# arm64 archive cannot be reached.
+#   debian-vmlinux.sh ERRATA_HARNESS WORKDIR
+set -uo pipefail
+
+harness=${1:?usage: debian-vmlinux.sh ERRATA_HARNESS WORKDIR}
+work=${2:?usage: debian-vmlinux.sh ERRATA_HARNESS WORKDIR}
+here=$(cd "$(dirname "$0")" && pwd)
+failures=0
+
+. "$here/debian-kernel.sh"
+"$here/../../harness/install-packages" binutils-aarch64-linux-gnu python3 >&2 || exit 1
+if ! debian_kernel "$work"; then
+  echo "SKIP: Debian's arm64 kernel cannot be fetched: $skip_reason"
+  exit 77
+fi
+echo "# $vmlinux"
+
+. "$here/check.sh"
+
+# The trampoline's text (tramp_vectors and friends, between the linker script's markers), and what
+# GNU objdump sees there.
+lo=$(aarch64-linux-gnu-nm "$vmlinux" | awk '$3 == "__entry_tramp_text_start" { print $1 }')
+hi=$(aarch64-linux-gnu-nm "$vmlinux" | awk '$3 == "__entry_tramp_text_end" { print $1 }')
+[ -n "$lo" ] && [ -n "$hi" ] || { echo "not ok - $vmlinux has no __entry_tramp_text_start/_end"; exit 1; }
+prfms=$(aarch64-linux-gnu-objdump -d --start-address="0x$lo" --stop-address="0x$hi" "$vmlinux" |
+  grep -c $'\tprfm\tplil1strm')
+check "objdump finds PRFMs in the trampoline" 1 "$((prfms > 0))"
+
+rc=0
+"$harness" audit "$vmlinux" --model thunderx2 --config "$config" --list-alternatives --format json \
+  > "$work/debian-list.json" || rc=$?
+check "audit --list-alternatives with no numbering option: exit status" 0 "$rc"
+# In the trampoline: each site's capability, by what its original instruction is.
+python3 - "$work/debian-list.json" "$lo" "$hi" > "$work/debian-tramp.txt" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+lo, hi = int(sys.argv[2], 16), int(sys.argv[3], 16)
+print("numbering", doc["cpucaps"])
+for s in doc["sites"]:
+    if lo <= int(s["address"], 16) < hi:
+        print(s["original"].split()[0], s["capability"])
+PY
+check "numbered by the image's own tables" "numbering $vmlinux (its arm64_features[] and arm64_errata[])" \
+  "$(head -1 "$work/debian-tramp.txt")"
+check "PRFM sites in the trampoline, all ARM64_WORKAROUND_CAVIUM_TX2_219_PRFM (objdump counts the PRFMs)" \
+  "$prfms" "$(grep -c '^prfm ARM64_WORKAROUND_CAVIUM_TX2_219_PRFM$' "$work/debian-tramp.txt")"
+check "... and no PRFM site named otherwise" 0 "$(grep '^prfm ' "$work/debian-tramp.txt" | grep -vc 'TX2_219_PRFM$')"
+check "the ISB after each tramp_map_kernel: ARM64_WORKAROUND_QCOM_FALKOR_E1003" \
+  "$prfms" "$(grep -c '^isb ARM64_WORKAROUND_QCOM_FALKOR_E1003$' "$work/debian-tramp.txt")"
+
+# The audit itself, numbered by the image and configured by its own .config: no hazard and no window
+# left open on ThunderX2 and Vulcan, booted as a VHE host and with kvm-arm.mode=nvhe.
+for boot in el2 nvhe; do
+  rc=0
+  "$harness" audit "$vmlinux" --model thunderx2,vulcan --config "$config" --boot "$boot" --format json \
+    > "$work/debian-audit-$boot.json" || rc=$?
+  check "audit on thunderx2 and vulcan booted at $boot: exit status" 0 "$rc"
+  check "... hazards and open windows, by model" "thunderx2 0 0 vulcan 0 0" \
+    "$(python3 -c 'import json, sys
+print(" ".join("%s %d %d" % (m["model"], m["hazards"], m["open"]) for m in json.load(open(sys.argv[1]))["matrix"]))' \
+      "$work/debian-audit-$boot.json")"
+done
+
+# A numbering that disagrees with the image: the tree's own numbering with PRFM and TVM swapped,
+# as a stable release adding a capability before them would shift them, is refused by name.
+. "$here/kernel-tree.sh"
+kernel_tree "$work" debian-vmlinux >/dev/null
+awk -f "$src/arch/arm64/tools/gen-cpucaps.awk" "$src/arch/arm64/tools/cpucaps" |
+  sed -e 's/\(ARM64_WORKAROUND_CAVIUM_TX2_219_PRFM\s\+\)74/\175/' \
+      -e 's/\(ARM64_WORKAROUND_CAVIUM_TX2_219_TVM\s\+\)75/\174/' > "$work/cpucaps-swapped.h"
+rc=0
+"$harness" audit "$vmlinux" --model thunderx2 --config "$config" --cpucaps "$work/cpucaps-swapped.h" \
+  > /dev/null 2> "$work/debian-refused.txt" || rc=$?
+check "a numbering with PRFM and TVM swapped: exit status" 2 "$rc"
+check "... refused naming the first capability that disagrees" \
+  "errata-harness audit: ARM64_WORKAROUND_CAVIUM_TX2_219_PRFM is capability 74 in $vmlinux (its arm64_features[] and arm64_errata[]), but 75 in $work/cpucaps-swapped.h" \
+  "$(cat "$work/debian-refused.txt")"
+# The built-in 6.1 numbering is 6.1.192's: accepted when Debian ships that release, refused otherwise.
+rc=0
+"$harness" audit "$vmlinux" --model thunderx2 --config "$config" --kernel 6.1 > /dev/null \
+  2> "$work/debian-kernel61.txt" || rc=$?
+case $version in
+  6.1.192-*) check "--kernel 6.1 on 6.1.192 ($version): accepted" 0 "$rc" ;;
+  *) check "--kernel 6.1 on $version: refused" 2 "$rc"
+     check "... naming a capability" 1 "$(grep -c 'is capability [0-9]* in .*, but' "$work/debian-kernel61.txt")" ;;
+esac
+
+[ "$failures" = 0 ] || { echo "# $failures failed"; exit 1; }
