@@ -61,6 +61,9 @@ expect "... numbered as in the image's own tables" 0 "numbered as in .*captables
 expect "... a capability no rule names listed with the value assumed" 0 \
   "\"Frobnicator erratum 42\": 1 site, not detected~ +no rule in Linux 6.1: treated as not detected" \
   tr '\n' '~' < <("$eh" audit "$objs/captables.elf" --model thunderx2 --list-alternatives)
+expect "... and in JSON each site with the rule that decided it" 0 \
+  '"decided_by": "MIDR_EL1 in Broadcom Vulcan, Cavium ThunderX2 \(MIDR_EL1 0x431f0af1\)"' \
+  "$eh" audit "$objs/captables.elf" --model thunderx2 --list-alternatives --format json
 expect "a wrong --kernel 6.1 on that image: exit 2 naming the first that disagrees" 2 \
   "ARM64_WORKAROUND_CAVIUM_TX2_219_PRFM is capability 75 in .*captables.elf \(its arm64_features\[\] and arm64_errata\[\]\), but 74 in linux-6.1" \
   "$eh" audit "$objs/captables.elf" --model thunderx2 --kernel 6.1

@@ -61,6 +61,8 @@ expect "unsupported relocation: exit 2 naming type, section and offset" 2 \
 expect "unknown model: exit 2" 2 "unknown model 'z80'" "${run[@]}" --symbol spin --model z80
 expect "no numbering: exit 2" 2 "exec.o has no capability tables .*: give its capability numbering" \
   "$eh" exec "$obj" --symbol spin --model cortex-a72
+expect "an image numbered by its own tables: the renumbered PRFM alternative NOPed on thunderx2" 0 \
+  "prfm_site\+0x4: nop" "$eh" exec "$objs/captables.elf" --symbol prfm_site --model thunderx2
 expect "bad budget: exit 2" 2 "--budget: 'lots' is not a non-negative integer" "${run[@]}" --symbol spin --budget lots --model cortex-a72
 expect "svg to stdout: exit 2" 2 "--svg needs a file name" "${run[@]}" --symbol spin --svg - --model cortex-a72
 

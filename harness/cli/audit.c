@@ -431,7 +431,7 @@ static void print_site_text(const struct audit_ctx *a, const struct eh_image *im
 static void print_site_json(struct eh_json *j, const char *key, const struct audit_ctx *a,
 			    const struct eh_image *img, const struct eh_alt_site *s)
 {
-	char loc[160], cn[32];
+	char loc[160], cn[32], why[1024];
 	struct eh_insn before, after;
 
 	insn_at(a, img, s->orig, false, &before);
@@ -447,6 +447,8 @@ static void print_site_json(struct eh_json *j, const char *key, const struct aud
 		eh_json_str(j, "callback_why", s->cb_why);
 	eh_json_bool(j, "applied", s->applied);
 	eh_json_str(j, "state", site_state(s));
+	/* The capability rule that decided, with what it read on the image's target. */
+	eh_json_str(j, "decided_by", s->rule ? eh_cap_explain(s->rule, &img->target, why, sizeof(why)) : NULL);
 	eh_json_str(j, "original", before.text);
 	eh_json_str(j, "patched", after.text);
 	eh_json_end(j);

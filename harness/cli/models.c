@@ -98,7 +98,9 @@ static void print_model(const struct eh_model *m, const struct eh_cap_rules *rul
 	printf("  errata:");
 	for (e = m->errata; e && *e; e++)
 		printf(" %s%s", (*e)->id, (*e)->manifests && !(*e)->manifests(m) ? " (not exposed)" : "");
-	printf("%s\n  ID registers (%s):\n", m->errata && m->errata[0] ? "" : " none", m->id_source);
+	printf("%s\n", m->errata && m->errata[0] ? "" : " none");
+	snprintf(why, sizeof(why), "ID registers (%s):", m->id_source);
+	eh_text_wrap(stdout, &wrap, 2, why);
 	for (r = m->id_regs; r && r->reg; r++)
 		printf("    %-18s 0x%016" PRIx64 "\n", eh_sysreg_name(r->reg, name, sizeof(name)), r->value);
 	for (c = rules->caps; c->name; c++) {
@@ -107,8 +109,9 @@ static void print_model(const struct eh_model *m, const struct eh_cap_rules *rul
 		total++;
 		n += eh_cap_decide(rules, t, c->name, NULL) == EH_CAP_DETECTED;
 	}
-	printf("  capabilities Linux %s detects booted at %s, %s (%u of %u):\n", rules->kernel,
-	       eh_boot_names[t->boot], config ? config : "every Kconfig option on", n, total);
+	snprintf(why, sizeof(why), "capabilities Linux %s detects booted at %s, %s (%u of %u):", rules->kernel,
+		 eh_boot_names[t->boot], config ? config : "every Kconfig option on", n, total);
+	eh_text_wrap(stdout, &wrap, 2, why);
 	for (c = rules->caps; c->name; c++)
 		if (first_entry(rules, c) && eh_cap_decide(rules, t, c->name, &rule) == EH_CAP_DETECTED)
 		{
