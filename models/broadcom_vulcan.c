@@ -1,7 +1,7 @@
 /* Broadcom Vulcan: the ThunderX2 design before it moved to Cavium; same family, same erratum 219. */
 #include <unicorn/unicorn.h>
 
-#include "errata.h"
+#include "tx2_family.h"
 
 /* The same core as ThunderX2: its ID registers (models/cavium_thunderx2.c says where they come from). */
 const struct eh_model eh_model_vulcan = {
@@ -12,5 +12,4 @@ const struct eh_model eh_model_vulcan = {
 	.uc_cpu = UC_CPU_ARM64_MAX,
 	.id_regs = eh_thunderx2_id_regs,
 	.id_source = EH_TX2_ID_SOURCE,
-	.errata = eh_tx2_family_errata,
 };

@@ -1,7 +1,7 @@
 /* Cavium ThunderX2 CN99xx: an Armv8.1 part with 4 threads per core (SMT4), exposed to erratum 219. */
 #include <unicorn/unicorn.h>
 
-#include "errata.h"
+#include "tx2_family.h"
 #include "eh/sysreg.h"
 
 /*
@@ -36,7 +36,6 @@ const struct eh_model eh_model_thunderx2 = {
 	.uc_cpu = UC_CPU_ARM64_MAX,
 	.id_regs = eh_thunderx2_id_regs,
 	.id_source = EH_TX2_ID_SOURCE,
-	.errata = eh_tx2_family_errata,
 };
 
 /* The same part booted with SMT off in firmware: one thread per core. */
@@ -48,5 +47,4 @@ const struct eh_model eh_model_thunderx2_nosmt = {
 	.uc_cpu = UC_CPU_ARM64_MAX,
 	.id_regs = eh_thunderx2_id_regs,
 	.id_source = EH_TX2_ID_SOURCE,
-	.errata = eh_tx2_family_errata,
 };

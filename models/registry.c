@@ -1,7 +1,8 @@
-/* Every CPU model the harness knows, in the order `models` lists them, and every kernel version's capability rules. */
+/* Every CPU model the harness knows, in the order `models` lists them, every erratum, and every kernel version's capability rules. */
 #include <stddef.h>
 
 #include "eh/cap.h"
+#include "eh/erratum.h"
 #include "eh/model.h"
 
 extern const struct eh_model eh_model_cortex_a72;
@@ -16,6 +17,13 @@ const struct eh_model *const eh_models[] = {
 	&eh_model_thunderx2_nosmt,
 	&eh_model_vulcan,
 	&eh_model_sve2_capable,
+	NULL,
+};
+
+extern const struct eh_erratum eh_erratum_cavium_tx2_219;
+
+const struct eh_erratum *const eh_errata[] = {
+	&eh_erratum_cavium_tx2_219,
 	NULL,
 };
 

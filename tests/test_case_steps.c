@@ -32,9 +32,9 @@ static const struct eh_variant variants[] = {
 };
 
 static const struct eh_expect expect[] = {
-	{ "in-order", "cortex-a72", EH_VERDICT_FIXED },
-	{ "stops", "cortex-a72", EH_VERDICT_FIXED },
-	{ "none", "cortex-a72", EH_VERDICT_FIXED },
+	{ "in-order", { .model = "cortex-a72" }, EH_VERDICT_FIXED },
+	{ "stops", { .model = "cortex-a72" }, EH_VERDICT_FIXED },
+	{ "none", { .model = "cortex-a72" }, EH_VERDICT_FIXED },
 	{ 0 },
 };
 
@@ -52,9 +52,9 @@ static const struct eh_variant ending_variants[] = {
 };
 
 static const struct eh_expect ending_expect[] = {
-	{ "reaches", "cortex-a72", EH_VERDICT_FIXED },
-	{ "returns", "cortex-a72", EH_VERDICT_FIXED },
-	{ "spins", "cortex-a72", EH_VERDICT_FIXED },
+	{ "reaches", { .model = "cortex-a72" }, EH_VERDICT_FIXED },
+	{ "returns", { .model = "cortex-a72" }, EH_VERDICT_FIXED },
+	{ "spins", { .model = "cortex-a72" }, EH_VERDICT_FIXED },
 	{ 0 },
 };
 

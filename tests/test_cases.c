@@ -8,6 +8,7 @@
 
 #include <unistd.h>
 
+#include "eh/cap.h"
 #include "eh/case.h"
 #include "eh/run.h"
 
@@ -18,7 +19,7 @@ static void test_registry_consistent(void **state)
 
 	(void)state;
 	for (c = eh_cases; *c; c++) {
-		const struct eh_expect *e, *f;
+		const struct eh_expect *e;
 		const char *p;
 
 		for (d = c + 1; *d; d++)
@@ -38,18 +39,51 @@ static void test_registry_consistent(void **state)
 		if (!((*c)->ends & EH_END_SYMBOL) != !(*c)->end_symbol)
 			fail_msg("%s: an end symbol goes with EH_END_SYMBOL, and only with it", (*c)->id);
 		for (e = (*c)->expect; e->variant; e++) {
+			const struct eh_model *const *m;
+			char who[160];
+			bool applies = false;
+
+			eh_models_describe(&e->who, who, sizeof(who));
 			if (e->verdict >= EH_VERDICT_INCOMPLETE)
-				fail_msg("%s: %s on %s expects %s, which is not a verdict", (*c)->id, e->variant,
-					 e->model, eh_verdict_name(e->verdict));
+				fail_msg("%s: %s on %s expects %s, which is not a verdict", (*c)->id, e->variant, who,
+					 eh_verdict_name(e->verdict));
 			if (!eh_case_variant(*c, e->variant))
 				fail_msg("%s: expectation for unknown variant %s", (*c)->id, e->variant);
-			if (!eh_model_find(e->model))
-				fail_msg("%s: expectation for unknown model %s", (*c)->id, e->model);
-			for (f = e + 1; f->variant; f++)
-				if (!strcmp(e->variant, f->variant) && !strcmp(e->model, f->model))
-					fail_msg("%s: two expectations for %s on %s", (*c)->id, e->variant, e->model);
+			if (e->who.model && !eh_model_find(e->who.model))
+				fail_msg("%s: expectation for unknown model %s", (*c)->id, e->who.model);
+			if (e->who.capability &&
+			    eh_cap_decide(eh_cap_rules_find("5.4"), &(struct eh_target){ .model = eh_models[0] },
+					  e->who.capability, NULL) == EH_CAP_UNKNOWN)
+				fail_msg("%s: expectation for unknown capability %s", (*c)->id, e->who.capability);
+			/* A row no model takes its verdict from (an earlier row took them all) is dead. */
+			for (m = eh_models; *m && !applies; m++) {
+				const struct eh_expect *first;
+
+				for (first = (*c)->expect; first < e; first++)
+					if (!strcmp(first->variant, e->variant) && eh_models_match(&first->who, *m))
+						break;
+				applies = first == e && eh_models_match(&e->who, *m);
+			}
+			if (!applies)
+				fail_msg("%s: the row for %s on %s applies to no model", (*c)->id, e->variant, who);
 		}
 	}
+}
+
+/* cases/registry.c names every folder of cases/ that holds a case.c, and nothing else. */
+static void test_registry_names_every_folder(void **state)
+{
+	char folders[] = EH_CASE_FOLDERS, *id, *save = NULL;
+	const struct eh_case *const *c;
+	size_t n = 0, registered = 0;
+
+	(void)state;
+	for (id = strtok_r(folders, " ", &save); id; id = strtok_r(NULL, " ", &save), n++)
+		if (!eh_case_find(id))
+			fail_msg("cases/%s/case.c is built but cases/registry.c does not list it", id);
+	for (c = eh_cases; *c; c++)
+		registered++;
+	assert_int_equal(registered, n);
 }
 
 /*
@@ -62,17 +96,17 @@ static void test_before_shows_what_after_fixes(void **state)
 
 	(void)state;
 	for (c = eh_cases; *c; c++) {
-		const struct eh_expect *e;
+		const struct eh_model *const *m;
 		int shown = 0;
 
-		for (e = (*c)->expect; e->variant; e++) {
-			enum eh_verdict after;
+		for (m = eh_models; *m; m++) {
+			enum eh_verdict before, after;
 
-			if (!strcmp(e->variant, "before") && e->verdict == EH_VERDICT_BUG &&
-			    !eh_case_expected(*c, "after", e->model, &after) && after != EH_VERDICT_BUG)
+			if (!eh_case_expected(*c, "after", *m, &after) && after == EH_VERDICT_BUG)
+				fail_msg("%s: after is expected to show the bug on %s", (*c)->id, (*m)->name);
+			if (!eh_case_expected(*c, "before", *m, &before) && before == EH_VERDICT_BUG &&
+			    !eh_case_expected(*c, "after", *m, &after))
 				shown = 1;
-			if (!strcmp(e->variant, "after") && e->verdict == EH_VERDICT_BUG)
-				fail_msg("%s: after is expected to show the bug on %s", (*c)->id, e->model);
 		}
 		if (!shown)
 			fail_msg("%s: no model where before shows the bug and after does not", (*c)->id);
@@ -120,38 +154,29 @@ static void test_mutants_declared(void **state)
 	}
 }
 
-/* Every expectation row, run for real: the verdict the case table states must come out. */
+/* Every scenario of the matrix, run for real: the verdict the case table states must come out. */
 static void test_every_row(void **state)
 {
-	const struct eh_case *const *c;
 	struct eh_run_opts opts = { .cases_dir = EH_CASES_DIR, .seed = 1 };
 	struct eh_selection all = { 0 };
 	struct eh_scenario *s;
-	size_t rows = 0, n;
+	size_t n, i;
 
 	(void)state;
-	for (c = eh_cases; *c; c++) {
-		const struct eh_expect *e;
-
-		for (e = (*c)->expect; e->variant; e++) {
-			struct eh_case_run *r;
-			struct eh_error err = { 0 };
-
-			if (eh_case_run(&r, *c, eh_case_variant(*c, e->variant), eh_model_find(e->model),
-					&opts, &err))
-				fail_msg("%s/%s on %s: %s", (*c)->id, e->variant, e->model, err.msg);
-			if (r->outcome.verdict != e->verdict || !r->pass)
-				fail_msg("%s/%s on %s: %s, expected %s: %s", (*c)->id, e->variant, e->model,
-					 eh_verdict_name(r->outcome.verdict), eh_verdict_name(e->verdict),
-					 r->outcome.evidence);
-			eh_case_run_free(r);
-			rows++;
-		}
-	}
-	/* The run matrix holds every row: none is left out for a model or variant it cannot find. */
 	assert_int_equal(eh_matrix_select(&s, &n, &all, NULL), 0);
+	for (i = 0; i < n; i++) {
+		struct eh_case_run *r;
+		struct eh_error err = { 0 };
+
+		if (eh_case_run(&r, s[i].c, s[i].v, s[i].model, &opts, &err))
+			fail_msg("%s/%s on %s: %s", s[i].c->id, s[i].v->name, s[i].model->name, err.msg);
+		if (r->outcome.verdict != s[i].expected || !r->pass)
+			fail_msg("%s/%s on %s: %s, expected %s: %s", s[i].c->id, s[i].v->name, s[i].model->name,
+				 eh_verdict_name(r->outcome.verdict), eh_verdict_name(s[i].expected),
+				 r->outcome.evidence);
+		eh_case_run_free(r);
+	}
 	eh_free(s);
-	assert_int_equal(rows, n);
 }
 
 /* 9405447ef79b's scenario in words: what the report must name, not only the verdict. */
@@ -197,6 +222,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_registry_consistent),
+		cmocka_unit_test(test_registry_names_every_folder),
 		cmocka_unit_test(test_before_shows_what_after_fixes),
 		cmocka_unit_test(test_mutants_declared),
 		cmocka_unit_test(test_every_row),

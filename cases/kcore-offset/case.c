@@ -28,17 +28,17 @@ static const struct eh_variant variants[] = {
 };
 
 static const struct eh_expect expect[] = {
-	{ "before", "cortex-a72", EH_VERDICT_BUG },
-	{ "before", "thunderx2", EH_VERDICT_BUG },
-	{ "after", "cortex-a72", EH_VERDICT_FIXED },
-	{ "after", "thunderx2", EH_VERDICT_FIXED },
+	{ "before", { .model = "cortex-a72" }, EH_VERDICT_BUG },
+	{ "before", { .model = "thunderx2" }, EH_VERDICT_BUG },
+	{ "after", { .model = "cortex-a72" }, EH_VERDICT_FIXED },
+	{ "after", { .model = "thunderx2" }, EH_VERDICT_FIXED },
 	{ 0 },
 };
 
 static const struct eh_mutant mutants[] = {
 	{ "macros-swapped", "EH_MUTANT_MACROS_SWAPPED",
 	  "each variant built with the other's macros: the old ones now fail `after`, the new ones pass `before`",
-	  (const struct eh_row[]){ { "before", NULL }, { "after", NULL }, { 0 } } },
+	  (const struct eh_row[]){ { "before" }, { "after" }, { 0 } } },
 	{ "nop", "EH_MUTANT_NOP", "a NOP in the conversion loop: nothing changes" },
 	{ 0 },
 };

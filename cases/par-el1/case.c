@@ -26,10 +26,10 @@ static const struct eh_variant variants[] = {
 
 /* The check is architectural: one model shows it. */
 static const struct eh_expect expect[] = {
-	{ "before", "cortex-a72", EH_VERDICT_BUG },
-	{ "bit-fix", "cortex-a72", EH_VERDICT_BUG },
-	{ "invert-fix", "cortex-a72", EH_VERDICT_BUG },
-	{ "after", "cortex-a72", EH_VERDICT_FIXED },
+	{ "before", { .model = "cortex-a72" }, EH_VERDICT_BUG },
+	{ "bit-fix", { .model = "cortex-a72" }, EH_VERDICT_BUG },
+	{ "invert-fix", { .model = "cortex-a72" }, EH_VERDICT_BUG },
+	{ "after", { .model = "cortex-a72" }, EH_VERDICT_FIXED },
 	{ 0 },
 };
 
@@ -68,13 +68,13 @@ bool eh_par_el1_spurious(uint64_t esr, uint64_t par)
 static const struct eh_mutant mutants[] = {
 	{ "wrong-f-mask", "EH_MUTANT_WRONG_F_MASK",
 	  "SYS_PAR_EL1_F back to BIT(1): the fixed check reads FST bit 0 for F",
-	  (const struct eh_row[]){ { "after", "cortex-a72" }, { 0 } } },
+	  (const struct eh_row[]){ { "after" }, { 0 } } },
 	{ "invert-fix-alone", "EH_MUTANT_INVERT_FIX_ALONE",
 	  "`after` with the inverted check fixed but the old F mask: a level-2 fault reads as spurious",
-	  (const struct eh_row[]){ { "after", "cortex-a72" }, { 0 } } },
+	  (const struct eh_row[]){ { "after" }, { 0 } } },
 	{ "no-isb", "EH_MUTANT_NO_ISB",
 	  "no ISB between AT S1E1R and the PAR_EL1 read: the read sees PAR_EL1 from before the AT",
-	  (const struct eh_row[]){ { "after", "cortex-a72" }, { 0 } } },
+	  (const struct eh_row[]){ { "after" }, { 0 } } },
 	{ "nop", "EH_MUTANT_NOP", "a NOP after the AT: nothing changes" },
 	{ 0 },
 };

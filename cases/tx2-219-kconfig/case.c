@@ -23,12 +23,10 @@ static const struct eh_variant variants[] = {
 };
 
 static const struct eh_expect expect[] = {
-	{ "before", "cortex-a72", EH_VERDICT_BENIGN },
-	{ "before", "thunderx2", EH_VERDICT_BUG },
-	{ "before", "vulcan", EH_VERDICT_BUG },
-	{ "after", "cortex-a72", EH_VERDICT_BENIGN },
-	{ "after", "thunderx2", EH_VERDICT_RESIDUAL },
-	{ "after", "vulcan", EH_VERDICT_RESIDUAL },
+	{ "before", { .erratum = "tx2-219" }, EH_VERDICT_BUG },
+	{ "before", { .model = "cortex-a72" }, EH_VERDICT_BENIGN },
+	{ "after", { .erratum = "tx2-219" }, EH_VERDICT_RESIDUAL },
+	{ "after", { .model = "cortex-a72" }, EH_VERDICT_BENIGN },
 	{ 0 },
 };
 
@@ -36,10 +34,10 @@ static const struct eh_expect expect[] = {
 static const struct eh_mutant mutants[] = {
 	{ "no-alternative", "EH_MUTANT_NO_ALTERNATIVE",
 	  "the PRFM without its alternative: configured in or not, it stays in the window",
-	  (const struct eh_row[]){ { "after", "thunderx2" }, { "after", "vulcan" }, { 0 } } },
+	  (const struct eh_row[]){ { "after", { .erratum = "tx2-219" } }, { 0 } } },
 	{ "brk-before-ttbr", "EH_MUTANT_BRK_BEFORE_TTBR",
 	  "a BRK before the TTBR1_EL1 write: the trampoline never reaches its window",
-	  (const struct eh_row[]){ { "before", NULL }, { "after", NULL }, { 0 } } },
+	  (const struct eh_row[]){ { "before" }, { "after" }, { 0 } } },
 	{ "nop", "EH_MUTANT_NOP", "a NOP after the TTBR1_EL1 write: no access, nothing changes" },
 	{ 0 },
 };

@@ -16,31 +16,27 @@ static const struct eh_variant variants[] = {
 };
 
 static const struct eh_expect expect[] = {
-	{ "before", "cortex-a72", EH_VERDICT_BENIGN },
-	{ "before", "thunderx2", EH_VERDICT_BUG },
-	{ "before", "thunderx2-nosmt", EH_VERDICT_BENIGN },
-	{ "before", "vulcan", EH_VERDICT_BUG },
-	{ "after", "cortex-a72", EH_VERDICT_BENIGN },
-	{ "after", "thunderx2", EH_VERDICT_RESIDUAL },
-	{ "after", "thunderx2-nosmt", EH_VERDICT_BENIGN },
-	{ "after", "vulcan", EH_VERDICT_RESIDUAL },
-	{ "after-kaslr", "cortex-a72", EH_VERDICT_FIXED },
-	{ "after-kaslr", "thunderx2", EH_VERDICT_FIXED },
-	{ "after-kaslr", "thunderx2-nosmt", EH_VERDICT_FIXED },
-	{ "after-kaslr", "vulcan", EH_VERDICT_FIXED },
+	{ "before", { .erratum = "tx2-219" }, EH_VERDICT_BUG },
+	{ "before", { .has = "tx2-219" }, EH_VERDICT_BENIGN }, /* SMT off: the erratum does not show */
+	{ "before", { .model = "cortex-a72" }, EH_VERDICT_BENIGN }, /* no erratum */
+	{ "after", { .erratum = "tx2-219" }, EH_VERDICT_RESIDUAL },
+	{ "after", { .has = "tx2-219" }, EH_VERDICT_BENIGN },
+	{ "after", { .model = "cortex-a72" }, EH_VERDICT_BENIGN },
+	{ "after-kaslr", { .has = "tx2-219" }, EH_VERDICT_FIXED },
+	{ "after-kaslr", { .model = "cortex-a72" }, EH_VERDICT_FIXED },
 	{ 0 },
 };
 
 static const struct eh_mutant mutants[] = {
 	{ "no-alternative", "EH_MUTANT_NO_ALTERNATIVE",
 	  "`after` keeps its PRFM without the alternative: it stays in the window and draws the abort",
-	  (const struct eh_row[]){ { "after", "thunderx2" }, { "after", "vulcan" }, { 0 } } },
+	  (const struct eh_row[]){ { "after", { .erratum = "tx2-219" } }, { 0 } } },
 	{ "store-in-window", "EH_MUTANT_STORE_IN_WINDOW",
 	  "a store between the TTBR1_EL1 write and the ISB of `after-kaslr`: an access in the window",
-	  (const struct eh_row[]){ { "after-kaslr", NULL }, { 0 } } },
+	  (const struct eh_row[]){ { "after-kaslr" }, { 0 } } },
 	{ "brk-before-ttbr", "EH_MUTANT_BRK_BEFORE_TTBR",
 	  "a BRK before the TTBR1_EL1 write: the trampoline never reaches its window",
-	  (const struct eh_row[]){ { "before", NULL }, { "after", NULL }, { "after-kaslr", NULL }, { 0 } } },
+	  (const struct eh_row[]){ { "before" }, { "after" }, { "after-kaslr" }, { 0 } } },
 	{ "nop", "EH_MUTANT_NOP", "a NOP after the TTBR1_EL1 write: no access, nothing changes" },
 	{ 0 },
 };

@@ -40,31 +40,27 @@ static const struct eh_variant variants[] = {
 };
 
 static const struct eh_expect expect[] = {
-	{ "before", "cortex-a72", EH_VERDICT_BENIGN },
-	{ "before", "thunderx2", EH_VERDICT_BUG },
-	{ "before", "thunderx2-nosmt", EH_VERDICT_BENIGN },
-	{ "before", "vulcan", EH_VERDICT_BUG },
-	{ "after", "cortex-a72", EH_VERDICT_BENIGN },
-	{ "after", "thunderx2", EH_VERDICT_FIXED },
-	{ "after", "thunderx2-nosmt", EH_VERDICT_BENIGN },
-	{ "after", "vulcan", EH_VERDICT_FIXED },
-	{ "vcpu-tvm", "cortex-a72", EH_VERDICT_FIXED },
-	{ "vcpu-tvm", "thunderx2", EH_VERDICT_FIXED },
-	{ "vcpu-tvm", "thunderx2-nosmt", EH_VERDICT_FIXED },
-	{ "vcpu-tvm", "vulcan", EH_VERDICT_FIXED },
+	{ "before", { .erratum = "tx2-219" }, EH_VERDICT_BUG },
+	{ "before", { .has = "tx2-219" }, EH_VERDICT_BENIGN }, /* SMT off: the kernel rightly leaves TVM off */
+	{ "before", { .model = "cortex-a72" }, EH_VERDICT_BENIGN },
+	{ "after", { .erratum = "tx2-219" }, EH_VERDICT_FIXED },
+	{ "after", { .has = "tx2-219" }, EH_VERDICT_BENIGN },
+	{ "after", { .model = "cortex-a72" }, EH_VERDICT_BENIGN },
+	{ "vcpu-tvm", { .has = "tx2-219" }, EH_VERDICT_FIXED },
+	{ "vcpu-tvm", { .model = "cortex-a72" }, EH_VERDICT_FIXED },
 	{ 0 },
 };
 
 static const struct eh_mutant mutants[] = {
 	{ "brk-in-setup", "EH_MUTANT_BRK_IN_SETUP",
 	  "a BRK in has_tx2_219_tvm: trap activation never returns, the guest never runs",
-	  (const struct eh_row[]){ { "after", NULL }, { "vcpu-tvm", NULL }, { 0 } } },
+	  (const struct eh_row[]){ { "after" }, { "vcpu-tvm" }, { 0 } } },
 	{ "no-elr-advance", "EH_MUTANT_NO_ELR_ADVANCE",
 	  "the fast path returns without ELR_EL2 += 4: the guest traps on its MSR forever",
-	  (const struct eh_row[]){ { "after", "thunderx2" }, { "after", "vulcan" }, { 0 } } },
+	  (const struct eh_row[]){ { "after", { .erratum = "tx2-219" } }, { 0 } } },
 	{ "no-ttbr-write", "EH_MUTANT_NO_TTBR_WRITE",
 	  "the fast path skips the MSR without performing it: the guest's TTBR0_EL1 is never written",
-	  (const struct eh_row[]){ { "after", "thunderx2" }, { "after", "vulcan" }, { 0 } } },
+	  (const struct eh_row[]){ { "after", { .erratum = "tx2-219" } }, { 0 } } },
 	{ "nop", "EH_MUTANT_NOP", "a NOP after the guest's TTBR0_EL1 write: no access, nothing changes" },
 	{ 0 },
 };

@@ -24,17 +24,17 @@ static const struct eh_variant variants[] = {
 };
 
 static const struct eh_expect expect[] = {
-	{ "before", "cortex-a72", EH_VERDICT_BUG },
-	{ "before", "thunderx2", EH_VERDICT_BUG },
-	{ "after", "cortex-a72", EH_VERDICT_FIXED },
-	{ "after", "thunderx2", EH_VERDICT_FIXED },
+	{ "before", { .model = "cortex-a72" }, EH_VERDICT_BUG },
+	{ "before", { .model = "thunderx2" }, EH_VERDICT_BUG },
+	{ "after", { .model = "cortex-a72" }, EH_VERDICT_FIXED },
+	{ "after", { .model = "thunderx2" }, EH_VERDICT_FIXED },
 	{ 0 },
 };
 
 static const struct eh_mutant mutants[] = {
 	{ "no-and", "EH_MUTANT_NO_AND",
 	  "the assembly untagged_addr without its AND: it sign-extends TTBR1 addresses as the old C did",
-	  (const struct eh_row[]){ { "after", NULL }, { 0 } } },
+	  (const struct eh_row[]){ { "after" }, { 0 } } },
 	{ "nop", "EH_MUTANT_NOP", "a NOP in the assembly loop: nothing changes" },
 	{ 0 },
 };

@@ -29,19 +29,19 @@ static const struct eh_variant variants[] = {
 };
 
 static const struct eh_expect expect[] = {
-	{ "before", "sve2-capable", EH_VERDICT_BUG },
-	{ "before", "cortex-a72", EH_VERDICT_BENIGN },     /* no SVE: the register is zero anyway */
-	{ "after", "sve2-capable", EH_VERDICT_FIXED },
-	{ "after", "cortex-a72", EH_VERDICT_FIXED },
-	{ "before-sve", "sve2-capable", EH_VERDICT_BENIGN }, /* the old table is right when SVE is on */
-	{ "after-sve", "sve2-capable", EH_VERDICT_FIXED },
+	{ "before", { .capability = "ARM64_SVE" }, EH_VERDICT_BUG },
+	{ "before", { .model = "cortex-a72" }, EH_VERDICT_BENIGN }, /* no SVE: the register is zero anyway */
+	{ "after", { .capability = "ARM64_SVE" }, EH_VERDICT_FIXED },
+	{ "after", { .model = "cortex-a72" }, EH_VERDICT_FIXED },
+	{ "before-sve", { .capability = "ARM64_SVE" }, EH_VERDICT_BENIGN }, /* the old table is right when SVE is on */
+	{ "after-sve", { .capability = "ARM64_SVE" }, EH_VERDICT_FIXED },
 	{ 0 },
 };
 
 static const struct eh_mutant mutants[] = {
 	{ "fields-visible", "EH_MUTANT_FIELDS_VISIBLE",
 	  "the fixed table with its fields FTR_VISIBLE again: EL0 sees SVE2 with the kernel's SVE off",
-	  (const struct eh_row[]){ { "after", NULL }, { "after-sve", NULL }, { 0 } } },
+	  (const struct eh_row[]){ { "after" }, { "after-sve" }, { 0 } } },
 	{ "nop", "EH_MUTANT_NOP", "a NOP after the EL0 read: nothing changes" },
 	{ 0 },
 };

@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "eh/audit.h"
 #include "eh/cpucaps.h"
+#include "eh/erratum.h"
 #include "eh/image.h"
 #include "eh/insn.h"
 #include "eh/json.h"
@@ -232,28 +233,19 @@ static int resolve_models(struct audit_ctx *a)
 
 static bool erratum_shows(const struct eh_model *m)
 {
-	const struct eh_erratum *const *e;
+	const struct eh_erratum *e = eh_erratum_find(AUDIT_ERRATUM);
 
-	for (e = m->errata; e && *e; e++)
-		if (!strcmp((*e)->id, AUDIT_ERRATUM))
-			return !(*e)->manifests || (*e)->manifests(m);
-	return false;
+	return e && eh_erratum_shows(e, m);
 }
 
-/* Every erratum id some model has, for checking a suppression file. */
+/* Every erratum's id, for checking a suppression file. */
 static void known_errata(const char **ids, size_t max)
 {
-	const struct eh_model *const *m;
 	const struct eh_erratum *const *e;
-	size_t n = 0, i;
+	size_t n = 0;
 
-	for (m = eh_models; *m; m++)
-		for (e = (*m)->errata; e && *e; e++) {
-			for (i = 0; i < n && strcmp(ids[i], (*e)->id); i++)
-				;
-			if (i == n && n + 1 < max)
-				ids[n++] = (*e)->id;
-		}
+	for (e = eh_errata; *e && n + 1 < max; e++)
+		ids[n++] = (*e)->id;
 	ids[n] = NULL;
 }
 

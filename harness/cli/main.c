@@ -216,7 +216,7 @@ static int cmd_list(void)
 		for (m = eh_models; *m; m++) {
 			enum eh_verdict verdict;
 
-			if (!eh_case_expected(*c, (*c)->variants[0].name, (*m)->name, &verdict))
+			if (!eh_case_expected(*c, (*c)->variants[0].name, *m, &verdict))
 				printf(" %s", (*m)->name);
 		}
 		printf("\n");

@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "eh/cap.h"
+#include "eh/erratum.h"
 #include "eh/json.h"
 #include "eh/image.h"
 #include "eh/kconfig.h"
@@ -96,9 +97,13 @@ static void print_model(const struct eh_model *m, const struct eh_cap_rules *rul
 	printf("%s\n  %s\n  MIDR_EL1 0x%08x, REVIDR_EL1 0x%08x, %u thread%s per core\n", m->name, m->desc, m->midr,
 	       m->revidr, m->threads_per_core, m->threads_per_core == 1 ? "" : "s");
 	printf("  errata:");
-	for (e = m->errata; e && *e; e++)
-		printf(" %s%s", (*e)->id, (*e)->manifests && !(*e)->manifests(m) ? " (not exposed)" : "");
-	printf("%s\n", m->errata && m->errata[0] ? "" : " none");
+	for (e = eh_errata; *e; e++)
+		if (eh_erratum_affects(*e, m)) {
+			printf(" %s%s", (*e)->id, eh_erratum_shows(*e, m) ? "" : " (not exposed)");
+			n++;
+		}
+	printf("%s\n", n ? "" : " none");
+	n = 0;
 	snprintf(why, sizeof(why), "ID registers (%s):", m->id_source);
 	eh_text_wrap(stdout, &wrap, 2, why);
 	for (r = m->id_regs; r && r->reg; r++)

@@ -99,17 +99,23 @@ bool eh_cap_midr_in(const struct eh_midr_range *ranges, const struct eh_target *
 	return false;
 }
 
-bool eh_cap_midr_affected(const struct eh_capability *cap, const struct eh_target *t)
+bool eh_midr_affected(const struct eh_midr_range *ranges, const struct eh_midr_fix *fixed,
+		      const struct eh_target *t)
 {
 	const struct eh_midr_fix *f;
 	uint32_t rv = t->model->midr & MIDR_VAR_REV_MASK;
 
-	if (!eh_cap_midr_in(cap->midr, t))
+	if (!eh_cap_midr_in(ranges, t))
 		return false;
-	for (f = cap->fixed; f && f->revidr_mask; f++)
+	for (f = fixed; f && f->revidr_mask; f++)
 		if (rv == MIDR_VAR_REV(f->var, f->rev) && (t->model->revidr & f->revidr_mask))
 			return false;
 	return true;
+}
+
+bool eh_cap_midr_affected(const struct eh_capability *cap, const struct eh_target *t)
+{
+	return eh_midr_affected(cap->midr, cap->fixed, t);
 }
 
 bool eh_cap_any(const struct eh_capability *cap, const struct eh_target *t)

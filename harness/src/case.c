@@ -7,7 +7,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "eh/cap.h"
 #include "eh/cpucaps.h"
+#include "eh/erratum.h"
 #include "eh/image.h"
 #include "eh/kconfig.h"
 
@@ -34,13 +36,48 @@ const struct eh_variant *eh_case_variant(const struct eh_case *c, const char *na
 	return NULL;
 }
 
-int eh_case_expected(const struct eh_case *c, const char *variant, const char *model,
+bool eh_models_match(const struct eh_models *who, const struct eh_model *model)
+{
+	const struct eh_target target = { .model = model };
+	bool in;
+
+	if (who->model)
+		in = !strcmp(who->model, model->name);
+	else if (who->erratum)
+		in = eh_erratum_find(who->erratum) && eh_erratum_shows(eh_erratum_find(who->erratum), model);
+	else if (who->has)
+		in = eh_model_has_erratum(model, who->has);
+	else if (who->capability)
+		in = eh_cap_detected(eh_cap_rules_find(EH_SNIPPET_KERNEL), &target, who->capability);
+	else
+		in = true;
+	return in != who->without;
+}
+
+const char *eh_models_describe(const struct eh_models *who, char *buf, size_t len)
+{
+	const char *not = who->without ? "not " : "";
+
+	if (who->model)
+		snprintf(buf, len, "%s%s", not, who->model);
+	else if (who->erratum)
+		snprintf(buf, len, "models where %s %sshows", who->erratum, not);
+	else if (who->has)
+		snprintf(buf, len, "models %swith %s", not, who->has);
+	else if (who->capability)
+		snprintf(buf, len, "models %sdetecting %s", not, who->capability);
+	else
+		snprintf(buf, len, "%s", who->without ? "no model" : "every model");
+	return buf;
+}
+
+int eh_case_expected(const struct eh_case *c, const char *variant, const struct eh_model *model,
 		     enum eh_verdict *out)
 {
 	const struct eh_expect *e;
 
 	for (e = c->expect; e->variant; e++)
-		if (!strcmp(e->variant, variant) && !strcmp(e->model, model)) {
+		if (!strcmp(e->variant, variant) && eh_models_match(&e->who, model)) {
 			*out = e->verdict;
 			return 0;
 		}
@@ -157,7 +194,6 @@ int eh_case_run(struct eh_case_run **out, const struct eh_case *c, const struct 
 		.seed = opts->seed, .budget = opts->budget, .trace_insns = opts->trace_insns,
 		.hooks = c->hooks,
 	};
-	struct eh_kconfig *config = NULL;
 	struct eh_target target = { .model = model };  /* a host booted at EL2, the kernel's default */
 	struct eh_error run_err = { 0 };
 	struct timespec t0, t1;
@@ -171,7 +207,7 @@ int eh_case_run(struct eh_case_run **out, const struct eh_case *c, const struct 
 	r->c = c;
 	r->v = v;
 	r->model = model;
-	rc = eh_case_expected(c, v->name, model->name, &r->expected);
+	rc = eh_case_expected(c, v->name, model, &r->expected);
 	if (rc) {
 		rc = eh_error_set(err, EH_ENOENT, "case %s does not run variant %s on model %s",
 				  c->id, v->name, model->name);
@@ -182,13 +218,12 @@ int eh_case_run(struct eh_case_run **out, const struct eh_case *c, const struct 
 	if (rc)
 		goto fail;
 	if (v->kconfig) {
-		rc = eh_kconfig_parse(&config, v->name, v->kconfig, strlen(v->kconfig), err);
+		rc = eh_kconfig_parse(&r->config, v->name, v->kconfig, strlen(v->kconfig), err);
 		if (rc)
 			goto fail;
 	}
-	target.config = config;
+	target.config = r->config;
 	rc = eh_image_new(&r->img, r->elf, eh_cpucaps_builtin(EH_SNIPPET_KERNEL), &target, err);
-	eh_kconfig_free(config);
 	if (!rc && c->ends & EH_END_SYMBOL)
 		rc = eh_elf_resolve(r->elf, c->end_symbol, &mopts.until, err);
 	if (rc)
@@ -220,6 +255,7 @@ void eh_case_run_free(struct eh_case_run *r)
 		return;
 	eh_machine_free(r->machine);
 	eh_image_free(r->img);
+	eh_kconfig_free(r->config);
 	eh_elf_free(r->elf);
 	eh_free(r);
 }

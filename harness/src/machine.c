@@ -10,6 +10,7 @@
 #include <unicorn/unicorn.h>
 
 #include "eh/regime.h"
+#include "eh/erratum.h"
 #include "eh/sysreg.h"
 
 #define EH_DEFAULT_BUDGET 1000000ull
@@ -113,7 +114,11 @@ struct eh_machine {
 	uint64_t rng;
 	struct { uint32_t reg; uint64_t value; } el2[EH_EL2_REGS];
 	uint64_t *hcr;              /* HCR_EL2 in el2[], read at every guest instruction */
-	const struct eh_erratum *active[8];
+	/* The errata that show on the model and act here, each with its state for every thread. */
+	struct {
+		const struct eh_behaviour *b;
+		uint8_t *state;         /* b->thread_state bytes per thread */
+	} active[EH_MACHINE_ERRATA_MAX];
 	unsigned nactive;
 	struct timespec deadline;
 	int hook_rc;                /* an error met inside a hook, reported by eh_machine_run */
@@ -219,7 +224,7 @@ static void emit(struct eh_machine *m, struct eh_event *ev)
 	else
 		tr->dropped++;  /* past opts.max_events: counted, reported as truncated */
 	for (i = 0; i < m->nactive; i++)
-		m->active[i]->on_event(m, ev);
+		m->active[i].b->on_event(m, m->active[i].state + ev->thread * m->active[i].b->thread_state, ev);
 	if (m->opts.hooks->event)
 		m->opts.hooks->event(m, ev, m->opts.hooks_ctx);
 }
@@ -1088,7 +1093,7 @@ int eh_machine_new(struct eh_machine **out, const struct eh_model *model, const 
 	struct eh_machine *m;
 	const struct eh_erratum *const *e;
 	unsigned i;
-	int rc;
+	int rc = 0;
 
 	*out = NULL;
 	if (model->threads_per_core < 1 || model->threads_per_core > EH_MAX_THREADS)
@@ -1111,11 +1116,21 @@ int eh_machine_new(struct eh_machine **out, const struct eh_model *model, const 
 		m->opts.hooks = &no_hooks;
 	m->rng = m->opts.seed;
 	m->hcr = el2_slot(m, EH_HCR_EL2);  /* the first slot of an empty file */
-	for (e = model->errata; e && *e; e++)
-		if (m->nactive < sizeof(m->active) / sizeof(m->active[0]) &&
-		    (!(*e)->manifests || (*e)->manifests(model)))
-			m->active[m->nactive++] = *e;
-	rc = eh_decoder_new(&m->dec, err);
+	for (e = eh_errata; *e && !rc; e++) {
+		if (!(*e)->behaviour || !eh_erratum_shows(*e, model))
+			continue;
+		if (m->nactive == EH_MACHINE_ERRATA_MAX) {
+			rc = eh_error_set(err, EH_EINPUT, "model %s: more than %d errata act on it", model->name,
+					  EH_MACHINE_ERRATA_MAX);
+			break;
+		}
+		m->active[m->nactive].b = (*e)->behaviour;
+		m->active[m->nactive].state = eh_alloc(EH_MAX_THREADS * (*e)->behaviour->thread_state + 1);
+		if (!m->active[m->nactive++].state)
+			rc = eh_error_set(err, EH_ENOMEM, "out of memory for the state of erratum %s", (*e)->id);
+	}
+	if (!rc)
+		rc = eh_decoder_new(&m->dec, err);
 	if (rc)
 		goto fail;
 	rc = map_image(m, err);
@@ -1151,6 +1166,8 @@ void eh_machine_free(struct eh_machine *m)
 	eh_decoder_free(m->dec);
 	eh_free(m->trace.events);
 	eh_free(m->call_args);
+	for (i = 0; i < m->nactive; i++)
+		eh_free(m->active[i].state);
 	eh_free(m);
 }
 

@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "eh/erratum.h"
 #include "eh/sysreg.h"
 
 const struct eh_model *eh_model_find(const char *name)
@@ -76,10 +77,7 @@ bool eh_target_vhe(const struct eh_target *t)
 
 bool eh_model_has_erratum(const struct eh_model *model, const char *id)
 {
-	const struct eh_erratum *const *e;
+	const struct eh_erratum *e = eh_erratum_find(id);
 
-	for (e = model->errata; e && *e; e++)
-		if (!strcmp((*e)->id, id))
-			return true;
-	return false;
+	return e && eh_erratum_affects(e, model);
 }

@@ -3,87 +3,79 @@
 
 #include <string.h>
 
-static bool row_declared(const struct eh_mutant *mu, const char *variant, const char *model)
+static bool row_declared(const struct eh_mutant *mu, const struct eh_variant *v, const struct eh_model *model)
 {
 	const struct eh_row *row;
 
 	for (row = mu->flips; row && row->variant; row++)
-		if (!strcmp(row->variant, variant) && (!row->model || !strcmp(row->model, model)))
+		if (!strcmp(row->variant, v->name) && eh_models_match(&row->who, model))
 			return true;
 	return false;
 }
 
-static size_t matrix_size(const struct eh_case *c)
-{
-	const struct eh_expect *e;
-	size_t n = 0;
-
-	for (e = c->expect; e->variant; e++)
-		n++;
-	return n;
-}
-
-/* Every expectation row of the case, run with the mutant's snippet. */
+/* Every (variant, model) of the case's matrix, run with the mutant's snippet. */
 static int run_mutant(struct eh_mutant_result *mr, const struct eh_run_opts *base, struct eh_error *err)
 {
 	struct eh_run_opts opts = *base;
-	const struct eh_expect *e;
+	const struct eh_variant *v;
+	const struct eh_model *const *m;
 	bool all_declared = true;
-	unsigned flipped = 0;
+	unsigned flipped = 0, nvariants = 0, nmodels = 0;
 	int rc;
 
 	opts.mutant = mr->mutant;
 	opts.trace_insns = false;
 	mr->neutral = !mr->mutant->flips || !mr->mutant->flips->variant;
-	mr->rows = eh_alloc(matrix_size(mr->c) * sizeof(*mr->rows));
+	for (v = mr->c->variants; v->name; v++)
+		nvariants++;
+	for (m = eh_models; *m; m++)
+		nmodels++;
+	mr->rows = eh_alloc(nvariants * nmodels * sizeof(*mr->rows));
 	if (!mr->rows)
 		return eh_error_set(err, EH_ENOMEM, "out of memory for the rows of %s", mr->c->id);
-	for (e = mr->c->expect; e->variant; e++) {
-		struct eh_mutant_row *row = &mr->rows[mr->nrows];
-		struct eh_case_run *run;
+	for (v = mr->c->variants; v->name; v++)
+		for (m = eh_models; *m; m++) {
+			struct eh_mutant_row *row = &mr->rows[mr->nrows];
+			struct eh_case_run *run;
 
-		row->v = eh_case_variant(mr->c, e->variant);
-		row->model = eh_model_find(e->model);
-		if (!row->v || !row->model)
-			return eh_error_set(err, EH_ENOENT, "%s: expectation row %s/%s names no variant or model",
-					    mr->c->id, e->variant, e->model);
-		rc = eh_case_run(&run, mr->c, row->v, row->model, &opts, err);
-		if (rc)
-			return eh_error_prefix(err, "mutant %s: ", mr->mutant->name);
-		row->expected = run->expected;
-		row->outcome = run->outcome;
-		row->flipped = !run->pass;
-		row->declared = row_declared(mr->mutant, e->variant, e->model);
-		eh_case_run_free(run);
-		flipped += row->flipped;
-		if (row->declared && !row->flipped)
-			all_declared = false;
-		mr->nrows++;
-	}
+			if (eh_case_expected(mr->c, v->name, *m, &row->expected))
+				continue;
+			rc = eh_case_run(&run, mr->c, v, *m, &opts, err);
+			if (rc)
+				return eh_error_prefix(err, "mutant %s: ", mr->mutant->name);
+			row->v = v;
+			row->model = *m;
+			row->outcome = run->outcome;
+			row->flipped = !run->pass;
+			row->declared = row_declared(mr->mutant, v, *m);
+			eh_case_run_free(run);
+			flipped += row->flipped;
+			if (row->declared && !row->flipped)
+				all_declared = false;
+			mr->nrows++;
+		}
 	mr->killed = mr->neutral ? flipped != 0 : all_declared;
 	mr->ok = mr->neutral ? !mr->killed : mr->killed;
 	return 0;
 }
 
-/* A row a mutant declares must be one of the case's: a typo would make it unkillable or vacuous. */
+/* A row a mutant declares must hold scenarios of the case: a typo would make it unkillable or vacuous. */
 static int check_declared(const struct eh_case *c, const struct eh_mutant *mu, struct eh_error *err)
 {
 	const struct eh_row *row;
-	enum eh_verdict v;
+	char who[160];
 
 	for (row = mu->flips; row && row->variant; row++) {
-		const struct eh_expect *e;
+		const struct eh_model *const *m;
+		enum eh_verdict v;
 		bool found = false;
 
-		if (row->model) {
-			found = !eh_case_expected(c, row->variant, row->model, &v);
-		} else {
-			for (e = c->expect; e->variant && !found; e++)
-				found = !strcmp(e->variant, row->variant);
-		}
+		for (m = eh_models; *m && !found; m++)
+			found = eh_models_match(&row->who, *m) && !eh_case_expected(c, row->variant, *m, &v);
 		if (!found)
-			return eh_error_set(err, EH_EINPUT, "case %s, mutant %s: row %s/%s is not in the case's matrix",
-					    c->id, mu->name, row->variant, row->model ? row->model : "*");
+			return eh_error_set(err, EH_EINPUT, "case %s, mutant %s: no scenario of variant %s on %s",
+					    c->id, mu->name, row->variant,
+					    eh_models_describe(&row->who, who, sizeof(who)));
 	}
 	return 0;
 }

@@ -218,7 +218,7 @@ static size_t walk(const struct eh_selection *sel, struct eh_scenario *out, size
 				struct eh_scenario s = { .c = *c, .v = v, .model = *m };
 
 				if (!listed(sel, EH_SELECT_MODEL, (*m)->name) ||
-				    eh_case_expected(*c, v->name, (*m)->name, &s.expected))
+				    eh_case_expected(*c, v->name, *m, &s.expected))
 					continue;
 				if (!sel->nshards || pos % sel->nshards == sel->shard - 1) {
 					if (out)

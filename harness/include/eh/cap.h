@@ -94,6 +94,9 @@ bool eh_cap_midr_affected(const struct eh_capability *cap, const struct eh_targe
 bool eh_cap_any(const struct eh_capability *cap, const struct eh_target *t);        /* cpucap_multi_entry_cap_matches */
 /* Whether the model's MIDR lies in one of the ranges (is_midr_in_range_list); configs of lines are checked. */
 bool eh_cap_midr_in(const struct eh_midr_range *ranges, const struct eh_target *t);
+/* ... and its revision is not one that REVIDR_EL1 marks fixed (is_affected_midr_range). */
+bool eh_midr_affected(const struct eh_midr_range *ranges, const struct eh_midr_fix *fixed,
+		      const struct eh_target *t);
 
 /* Why a kernel built with a given .config would or would not detect a capability on a target. */
 enum eh_cap_state {

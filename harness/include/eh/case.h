@@ -59,9 +59,28 @@ struct eh_steps {
 	const char *const *symbols;  /* NULL-terminated */
 };
 
+/*
+ * Which models an expectation (or a mutant's row) is for: models join cases by
+ * what they have, so a new model runs every case it belongs to without an edit.
+ * One field is set; none set means every model.
+ */
+struct eh_models {
+	const char *model;       /* this model, by name */
+	const char *erratum;     /* the models on which this erratum shows */
+	const char *has;         /* the models that have this erratum, shown or not */
+	const char *capability;  /* the models where the snippets' kernel (5.4, booted at EL2, every option
+	                            on) detects it */
+	bool without;            /* the other models instead */
+};
+
+/*
+ * Expectations are read in order: a (variant, model) pair takes the verdict of
+ * the first row of that variant whose models include it; a model no row of a
+ * variant includes does not run it.
+ */
 struct eh_expect {
 	const char *variant;
-	const char *model;
+	struct eh_models who;
 	enum eh_verdict verdict;
 };
 
@@ -71,10 +90,10 @@ struct eh_outcome {
 	char evidence[1024];  /* what was observed; for incomplete, why */
 };
 
-/* One (variant, model) row of a case's matrix. */
+/* The models of a variant a mutant must flip. */
 struct eh_row {
 	const char *variant;
-	const char *model;
+	struct eh_models who;    /* none set: every model the variant runs on */
 };
 
 /*
@@ -83,7 +102,6 @@ struct eh_row {
  * into <cases_dir>/mutants/<snippet>/<define>.elf. A mutant is killed when every
  * row of flips has an outcome other than the expected one. A neutral mutant
  * (flips empty) must survive: it shows the table does not fail for any change.
- * A row of flips whose model is NULL stands for every model the variant runs on.
  */
 struct eh_mutant {
 	const char *name;              /* kebab-case */
@@ -137,6 +155,7 @@ struct eh_case_run {
 	bool pass;
 	double seconds;
 	struct eh_elf *elf;
+	struct eh_kconfig *config;  /* the variant's .config (NULL: every option on); the image borrows it */
 	struct eh_image *img;
 	struct eh_machine *machine;
 	void *priv;              /* the case's own state during the run; freed by the case */
@@ -144,8 +163,12 @@ struct eh_case_run {
 
 const struct eh_case *eh_case_find(const char *id);
 const struct eh_variant *eh_case_variant(const struct eh_case *c, const char *name);
+/* Whether model is one of who. */
+bool eh_models_match(const struct eh_models *who, const struct eh_model *model);
+/* "models where tx2-219 shows", "thunderx2", ...: who in words, into buf. */
+const char *eh_models_describe(const struct eh_models *who, char *buf, size_t len);
 /* The expected verdict of (variant, model), or -ENOENT if the case does not run there. */
-int eh_case_expected(const struct eh_case *c, const char *variant, const char *model,
+int eh_case_expected(const struct eh_case *c, const char *variant, const struct eh_model *model,
 		     enum eh_verdict *out);
 const char *eh_verdict_name(enum eh_verdict v);
 

@@ -198,6 +198,20 @@ void eh_machine_trace_clear(struct eh_machine *m);
 uint64_t eh_machine_el2_get(const struct eh_machine *m, uint32_t sysreg);
 void eh_machine_el2_set(struct eh_machine *m, uint32_t sysreg, uint64_t value);
 
+/*
+ * An erratum's dynamic behaviour (struct eh_erratum's .behaviour): what it does
+ * on the engine's events, with state of its own for each hardware thread
+ * (thread_state bytes, zeroed when the machine is made), on every machine of a
+ * model it shows on. Its effects go through the functions below.
+ */
+struct eh_behaviour {
+	size_t thread_state;
+	/* state: the thread_state bytes of ev->thread. */
+	void (*on_event)(struct eh_machine *m, void *state, const struct eh_event *ev);
+};
+
+#define EH_MACHINE_ERRATA_MAX 16
+
 /* For errata behaviours. */
 uint64_t eh_machine_random(struct eh_machine *m);
 /* The access an injected abort blames. */

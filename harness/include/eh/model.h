@@ -25,18 +25,6 @@ struct eh_id_reg {
 	uint64_t value;
 };
 
-/*
- * A CPU erratum's behaviour, hooked to the event stream of every thread of a
- * machine built from a model that lists it.
- */
-struct eh_erratum {
-	const char *id;         /* "tx2-219" */
-	const char *desc;
-	/* Whether it shows on this model at all (e.g. needs SMT siblings). */
-	bool (*manifests)(const struct eh_model *model);
-	void (*on_event)(struct eh_machine *m, const struct eh_event *ev);
-};
-
 struct eh_model {
 	const char *name;           /* "thunderx2" */
 	const char *desc;
@@ -46,7 +34,6 @@ struct eh_model {
 	int uc_cpu;                 /* the Unicorn CPU the model runs on (UC_CPU_ARM64_*) */
 	const struct eh_id_reg *id_regs;          /* every ID register the kernel reads; ends with { 0 } */
 	const char *id_source;                    /* where the values come from (a TRM and its section) */
-	const struct eh_erratum *const *errata;   /* NULL-terminated, may be NULL */
 };
 
 /* A kernel configuration: which CONFIG_ symbols are on (NULL means every known one). */
@@ -91,6 +78,7 @@ const struct eh_model *eh_model_find(const char *name);
 uint64_t eh_model_mpidr(const struct eh_model *model, unsigned thread);
 /* The value of an identity register, or -ENOENT. */
 int eh_model_id_reg(const struct eh_model *model, uint32_t reg, uint64_t *value);
+/* Whether the erratum called id affects the model (eh/erratum.h). */
 bool eh_model_has_erratum(const struct eh_model *model, const char *id);
 
 #endif

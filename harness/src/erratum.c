@@ -1,0 +1,26 @@
+/* Which models an erratum affects and where it shows, from its module's table. */
+#include "eh/erratum.h"
+
+#include <string.h>
+
+const struct eh_erratum *eh_erratum_find(const char *id)
+{
+	const struct eh_erratum *const *e;
+
+	for (e = eh_errata; *e; e++)
+		if (!strcmp((*e)->id, id))
+			return *e;
+	return NULL;
+}
+
+bool eh_erratum_affects(const struct eh_erratum *e, const struct eh_model *model)
+{
+	const struct eh_target target = { .model = model };
+
+	return eh_midr_affected(e->cpus, e->fixed, &target);
+}
+
+bool eh_erratum_shows(const struct eh_erratum *e, const struct eh_model *model)
+{
+	return eh_erratum_affects(e, model) && (!e->shows || e->shows(model));
+}

@@ -1,0 +1,57 @@
+/*
+ * Cavium ThunderX2 erratum 219: a load, store or prefetch between a write of a TTBR and the next
+ * context synchronisation can deliver a spurious Data Abort to any hardware thread of the core.
+ */
+#include "eh/erratum.h"
+#include "eh/machine.h"
+#include "caps.h"
+
+/* 93916beb7014: without SMT siblings the erratum is not exposed. */
+static bool smt_siblings(const struct eh_model *model)
+{
+	return model->threads_per_core > 1;
+}
+
+/*
+ * The engine tracks the window (MSR TTBRx_EL1 up to ISB, ERET or exception
+ * entry) and reports its close with the accesses it held. The erratum notice
+ * does not say when the abort arrives, only that it follows such an access:
+ * raising it at the close, blaming the first access, lets the trace show the
+ * whole window and keeps the run deterministic for a given seed.
+ */
+static void on_event(struct eh_machine *m, void *state, const struct eh_event *ev)
+{
+	struct eh_culprit culprit;
+
+	(void)state;
+	if (ev->kind != EH_EV_WINDOW_CLOSE || !ev->count)
+		return;
+	culprit = (struct eh_culprit){
+		.thread = ev->thread, .pc = ev->value, .va = ev->addr, .flags = ev->aflags,
+	};
+	eh_machine_inject_abort(m, (unsigned)(eh_machine_random(m) % eh_machine_threads(m)), &culprit);
+}
+
+static const struct eh_behaviour behaviour = {
+	.on_event = on_event,
+};
+
+static const char *const citations[] = {
+	"Linux arch/arm64/Kconfig, CAVIUM_TX2_ERRATUM_219",
+	"Linux 9405447ef79b (arm64: Avoid Cavium TX2 erratum 219 when switching TTBR)",
+	"Linux d3ec3a08fa70 (arm64: KVM: Trap VM ops when ARM64_WORKAROUND_CAVIUM_TX2_219_TVM is set)",
+	"Linux 93916beb7014 (arm64: Enable workaround for Cavium TX2 erratum 219 when running SMT)",
+	NULL,
+};
+
+const struct eh_erratum eh_erratum_cavium_tx2_219 = {
+	.id = "tx2-219",
+	.title = "Cavium ThunderX2 erratum 219: spurious Data Abort after a TTBR write",
+	.cpus = eh_tx2_family_cpus,
+	.capability = "ARM64_WORKAROUND_CAVIUM_TX2_219_PRFM",
+	.kconfig = "CONFIG_CAVIUM_TX2_ERRATUM_219",
+	.citations = citations,
+	.shows = smt_siblings,
+	.shows_when = "with SMT siblings on the core",
+	.behaviour = &behaviour,
+};
