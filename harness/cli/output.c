@@ -169,7 +169,7 @@ void cli_print_trace(struct eh_machine *m)
 	print_screened(tr, pcs, npcs);
 	/* Without the loops (out of memory) the trace is printed whole. */
 	eh_trace_loops(tr, EH_LOOP_SAME_EVENTS, &loops, &nloops, &err);
-	printf("trace (%zu events%s; '|' marks instructions inside a TTBR window, 'EL2' code run at "
+	printf("trace (%zu events%s; '|' marks instructions inside an erratum's window, 'EL2' code run at "
 	       "virtual EL2; a loop's first pass is shown, then how often it ran):\n", tr->n,
 	       tr->dropped ? ", truncated" : "");
 	for (i = 0; i < tr->n; i++) {

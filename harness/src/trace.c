@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "eh/disasm.h"
+#include "eh/erratum.h"
 #include "eh/sysreg.h"
 
 const char *eh_machine_where(struct eh_machine *m, uint64_t pc, char *buf, size_t len)
@@ -147,6 +148,9 @@ const char *eh_event_kind_name(unsigned kind)
 		[EH_EV_VSERROR] = "vserror",
 		[EH_EV_PAGE] = "page",
 		[EH_EV_STUB_CALL] = "stub_call",
+		[EH_EV_BARRIER] = "barrier",
+		[EH_EV_SYS] = "sys",
+		[EH_EV_HAZARD] = "hazard",
 	};
 
 	return kind < sizeof(names) / sizeof(names[0]) && names[kind] ? names[kind] : "unknown";
@@ -154,8 +158,16 @@ const char *eh_event_kind_name(unsigned kind)
 
 const char *eh_event_format(struct eh_machine *m, const struct eh_event *ev, char *buf, size_t len)
 {
+	static const char *const barrier_options[16] = {
+		[EH_BARRIER_OSHLD] = "OSHLD", [EH_BARRIER_OSHST] = "OSHST", [EH_BARRIER_OSH] = "OSH",
+		[EH_BARRIER_NSHLD] = "NSHLD", [EH_BARRIER_NSHST] = "NSHST", [EH_BARRIER_NSH] = "NSH",
+		[EH_BARRIER_ISHLD] = "ISHLD", [EH_BARRIER_ISHST] = "ISHST", [EH_BARRIER_ISH] = "ISH",
+		[EH_BARRIER_LD] = "LD", [EH_BARRIER_ST] = "ST", [EH_BARRIER_SY] = "SY",
+	};
 	char where[200], reg[32], culprit[200], esr[200];
 	const char *name = eh_sysreg_name(ev->sysreg, reg, sizeof(reg));
+	const struct eh_erratum *e = eh_event_erratum(ev);
+	const char *eid = e ? e->id : "?";
 
 	switch ((enum eh_event_kind)ev->kind) {
 	case EH_EV_START:
@@ -182,18 +194,22 @@ const char *eh_event_format(struct eh_machine *m, const struct eh_event *ev, cha
 	case EH_EV_ACCESS:
 		if (ev->flags & EH_INSN_PREFETCH)
 			snprintf(buf, len, "%-10s 0x%016" PRIx64 "%s", "prefetch", ev->addr,
-				 ev->in_window ? "  INSIDE THE TTBR WINDOW" : "");
+				 ev->in_window ? "  INSIDE THE WINDOW" : "");
 		else if (ev->flags & EH_INSN_STORE)
 			snprintf(buf, len, "%-10s 0x%016" PRIx64 " (%u bytes, value 0x%" PRIx64 ")%s",
 				 "store", ev->addr, ev->size, ev->value,
-				 ev->in_window ? "  INSIDE THE TTBR WINDOW" : "");
+				 ev->in_window ? "  INSIDE THE WINDOW" : "");
 		else
 			snprintf(buf, len, "%-10s 0x%016" PRIx64 " (%u bytes)%s", "load", ev->addr, ev->size,
-				 ev->in_window ? "  INSIDE THE TTBR WINDOW" : "");
+				 ev->in_window ? "  INSIDE THE WINDOW" : "");
 		break;
 	case EH_EV_WINDOW_OPEN:
-		snprintf(buf, len, "window     opened by the write to %s: loads, stores and prefetches "
-			 "until the next context synchronisation are hazards", name);
+		if (ev->flags & EH_INSN_MSR)
+			snprintf(buf, len, "window     opened by the write to %s (erratum %s): the accesses until it "
+				 "closes are hazards", name, eid);
+		else
+			snprintf(buf, len, "window     opened at %s (erratum %s): the accesses until it closes are "
+				 "hazards", eh_machine_where(m, ev->pc, where, sizeof(where)), eid);
 		break;
 	case EH_EV_WINDOW_CLOSE:
 		snprintf(buf, len, "window     closed by %s, %u access%s inside",
@@ -202,12 +218,24 @@ const char *eh_event_format(struct eh_machine *m, const struct eh_event *ev, cha
 			 ev->count, ev->count == 1 ? "" : "es");
 		break;
 	case EH_EV_INJECT:
-		snprintf(buf, len, "INJECT     spurious Data Abort (erratum 219), culprit thread %u %s (%s of "
-			 "0x%016" PRIx64 ") -> victim thread %u%s%s", ev->thread,
+		snprintf(buf, len, "INJECT     spurious Data Abort (erratum %s), culprit thread %u %s (%s of "
+			 "0x%016" PRIx64 ") -> victim thread %u%s%s", eid, ev->thread,
 			 eh_machine_where(m, ev->pc, culprit, sizeof(culprit)), eh_insn_access_name(ev->flags),
 			 ev->addr,
 			 ev->victim, ev->victim == ev->thread ? " (itself)" : " (a sibling)",
 			 ev->taken ? "" : ", idle: recorded, not taken");
+		break;
+	case EH_EV_BARRIER:
+		snprintf(buf, len, "barrier    %s %s", ev->flags & EH_INSN_DSB ? "DSB" : "DMB",
+			 barrier_options[ev->value & 15] ? barrier_options[ev->value & 15] : "#?");
+		break;
+	case EH_EV_SYS:
+		snprintf(buf, len, "sys        %s, operand 0x%016" PRIx64,
+			 eh_machine_where(m, ev->pc, where, sizeof(where)), ev->value);
+		break;
+	case EH_EV_HAZARD:
+		snprintf(buf, len, "HAZARD     erratum %s (%s) at %s", eid, e ? e->title : "?",
+			 eh_machine_where(m, ev->pc, where, sizeof(where)));
 		break;
 	case EH_EV_EXCEPTION:
 		if (ev->value)
@@ -288,12 +316,14 @@ const char *eh_event_format(struct eh_machine *m, const struct eh_event *ev, cha
 }
 
 /*
- * What identifies an event when a loop repeats it: where it is (kind, thread,
- * instruction and its class, the window, EL2, how a stop or an injection went),
- * and with EH_LOOP_SAME_EVENTS also its addresses and values; never its sequence
- * and instruction numbers.
+ * What identifies an event when a loop repeats it, field by field: where it is
+ * (kind, thread, instruction and its class, the window, EL2, the erratum, how a
+ * stop or an injection went), and with EH_LOOP_SAME_EVENTS also its addresses
+ * and values; never its sequence and instruction numbers.
  */
-static void event_key(const struct eh_event *ev, enum eh_loop_match match, uint64_t key[4])
+#define EVENT_KEY_WORDS 8
+
+static void event_key(const struct eh_event *ev, enum eh_loop_match match, uint64_t key[EVENT_KEY_WORDS])
 {
 	bool values = match == EH_LOOP_SAME_EVENTS;
 
@@ -301,31 +331,32 @@ static void event_key(const struct eh_event *ev, enum eh_loop_match match, uint6
 		 (uint64_t)ev->in_window << 32 | (uint64_t)ev->stop << 40 | (uint64_t)ev->taken << 48 |
 		 (uint64_t)ev->el2 << 56;
 	key[1] = (uint64_t)ev->flags << 32 | ev->sysreg;
-	key[2] = ev->pc ^ (uint64_t)ev->aflags << 32;
-	key[3] = values ? ev->addr ^ (ev->value * 0x9e3779b97f4a7c15ull) ^ (ev->esr << 17) ^
-			  ((uint64_t)(ev->kind == EH_EV_ACCESS ? 0 : ev->count) << 40) : 0;
+	key[2] = (uint64_t)ev->erratum << 32 | ev->aflags;
+	key[3] = ev->pc;
+	key[4] = values ? ev->addr : 0;
+	key[5] = values ? ev->value : 0;
+	key[6] = values ? ev->esr : 0;
+	key[7] = values && ev->kind != EH_EV_ACCESS ? ev->count : 0;
 }
 
 static uint64_t event_hash(const struct eh_event *ev, enum eh_loop_match match)
 {
-	uint64_t key[4], h = 0;
+	uint64_t key[EVENT_KEY_WORDS], h = 0;
 	size_t i;
 
 	event_key(ev, match, key);
-	for (i = 0; i < 4; i++)
+	for (i = 0; i < EVENT_KEY_WORDS; i++)
 		h = (h ^ key[i]) * 0x9e3779b97f4a7c15ull + (h >> 29);
 	return h;
 }
 
 static bool same_event(const struct eh_event *a, const struct eh_event *b, enum eh_loop_match match)
 {
-	uint64_t ka[4], kb[4];
+	uint64_t ka[EVENT_KEY_WORDS], kb[EVENT_KEY_WORDS];
 
 	event_key(a, match, ka);
 	event_key(b, match, kb);
-	return !memcmp(ka, kb, sizeof(ka)) && (match != EH_LOOP_SAME_EVENTS ||
-					       (a->addr == b->addr && a->value == b->value && a->esr == b->esr &&
-						(a->kind == EH_EV_ACCESS || a->count == b->count)));
+	return !memcmp(ka, kb, sizeof(ka));
 }
 
 /* Whether events [a, a + len) and [b, b + len) are the same, hashes first. */
