@@ -127,6 +127,9 @@ expect "matrix row for an affected model" 1 "^thunderx2 +shows +1 +7 +7 +10 +1 +
   "$eh" audit "$rec" --model thunderx2,vulcan --model cortex-a72 --kernel 6.1
 expect "matrix row for an unaffected model" 1 "^cortex-a72 +- +[0-9]+ +7 +7 +0 +1 +0$" \
   "$eh" audit "$rec" --model thunderx2,vulcan --model cortex-a72 --kernel 6.1
+expect "one image, the erratum on some of its models" 1 \
+  "erratum tx2-219 affects thunderx2, vulcan, does not affect thunderx2-nosmt$" \
+  "$eh" audit "$rec" --model thunderx2,thunderx2-nosmt,vulcan --kernel 6.1
 expect "--model all" 1 "^thunderx2-nosmt +- " "$eh" audit "$rec" --model all --kernel 6.1
 expect "only unaffected models: exit 0" 0 "^cortex-a72 " "$eh" audit "$rec" --model cortex-a72,thunderx2-nosmt --kernel 6.1
 expect "several models as JSON" 1 '^\{"file": .*"matrix": \[\{"model": "thunderx2", "affected": true, "image": 0, "hazards": 10' \

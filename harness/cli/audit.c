@@ -341,14 +341,15 @@ static int audit_models(struct audit_ctx *a, struct eh_error *err)
 	return 0;
 }
 
-/* "thunderx2" or "thunderx2, vulcan". */
-static const char *model_names(const struct audit_image *im, char *buf, size_t len)
+/* "thunderx2" or "thunderx2, vulcan": the image's models, or (shows 0/1) those where the erratum does / does not show. */
+static const char *model_names(const struct audit_image *im, int shows, char *buf, size_t len)
 {
 	size_t i, at = 0;
 
 	buf[0] = 0;
 	for (i = 0; i < im->nmodels && at < len; i++)
-		at += (size_t)snprintf(buf + at, len - at, "%s%s", i ? ", " : "", im->models[i]->name);
+		if (shows < 0 || erratum_shows(im->models[i]) == shows)
+			at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? ", " : "", im->models[i]->name);
 	return buf;
 }
 
@@ -474,7 +475,7 @@ static void print_image_text(const struct audit_ctx *a, const struct audit_image
 	if (im->nmodels == 1)
 		printf("audit of %s on %s (%s)\n", a->elf->path, im->models[0]->name, im->models[0]->desc);
 	else
-		printf("audit of %s on %s (one patched image)\n", a->elf->path, model_names(im, names, sizeof(names)));
+		printf("audit of %s on %s (one patched image)\n", a->elf->path, model_names(im, -1, names, sizeof(names)));
 	printf("  capabilities numbered as in %s; config %s; booted at %s%s\n", img->caps->source,
 	       a->o->config ? a->o->config : "with every option on", eh_boot_names[im->target.boot],
 	       eh_target_vhe(&im->target) ? " (VHE)" : "");
@@ -532,8 +533,12 @@ static void print_image_text(const struct audit_ctx *a, const struct audit_image
 	printf(", %zu windows not closed on every path", im->open);
 	if (im->suppressed)
 		printf(", %zu findings suppressed", im->suppressed);
-	printf("; erratum %s %s %s\n", AUDIT_ERRATUM, im->affected ? "affects" : "does not affect",
-	       model_names(im, names, sizeof(names)));
+	printf("; erratum %s ", AUDIT_ERRATUM);
+	if (im->affected)
+		printf("affects %s", model_names(im, 1, names, sizeof(names)));
+	if (model_names(im, 0, names, sizeof(names))[0])
+		printf("%sdoes not affect %s", im->affected ? ", " : "", names);
+	printf("\n");
 }
 
 /* The image's object, left open for the caller to end. */
