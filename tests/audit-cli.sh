@@ -27,6 +27,18 @@ expect "window left by an indirect branch on thunderx2: exit 1" 1 "OPEN at switc
 expect "same object on cortex-a72 (no erratum 219): exit 0" 0 "erratum tx2-219 does not affect cortex-a72" \
   "$eh" audit "$rel" --model cortex-a72 --kernel 6.1
 expect "json output" 1 '^\{"file": .*"errata": \[\{"erratum": "tx2-219", .*"flagged": 7, "hazards": 5, "open": 2, "suppressed": 0,' "$eh" audit "$rel" --model thunderx2 --kernel 6.1 --format json
+expect "each finding in JSON names its erratum, anchor and explanation" 1 \
+  '\{"erratum": "tx2-219", "kind": "load", "address": "0x[0-9a-f]{16}", "where": "win_prfm\+0x4", "anchor": "win_prfm\+0x0", "anchor_address": "0x[0-9a-f]{16}", "text": "ldr x30, [^"]*", "explanation": "an access between a write of the live TTBR' \
+  "$eh" audit "$rel" --model thunderx2 --kernel 6.1 --format json
+expect "--erratum names the rules to run" 1 "HAZARD load +win_prfm\+0x4" \
+  "$eh" audit "$rel" --model thunderx2 --kernel 6.1 --erratum tx2-219
+expect "--erratum with an unknown id: exit 2" 2 "unknown erratum 'tx2-218'" \
+  "$eh" audit "$rel" --model thunderx2 --kernel 6.1 --erratum tx2-219,tx2-218
+expect "--erratum with an empty name: exit 2" 2 "--erratum: 'tx2-219,' is not a list of names" \
+  "$eh" audit "$rel" --model thunderx2 --kernel 6.1 --erratum tx2-219,
+expect "--erratum with --list-alternatives: exit 2" 2 "--list-alternatives runs no erratum's rule" \
+  "$eh" audit "$rel" --model thunderx2 --kernel 6.1 --erratum tx2-219 --list-alternatives
+expect "help lists the errata with a static rule" 0 "^  tx2-219 +Cavium ThunderX2 erratum 219" "$eh" audit --help
 expect "alternatives listed with callback names" 0 "callback my_patch_cb" \
   "$eh" audit "$rel" --model thunderx2 --kernel 6.1 --list-alternatives
 expect "PRFM site applied on thunderx2" 0 "prfm_site\+0x0 +ARM64_WORKAROUND_CAVIUM_TX2_219_PRFM +applied: prfm plil1strm, \[x30, #0x400\] -> nop" \
@@ -131,6 +143,12 @@ expect "--model all" 1 "^tx2-219 +thunderx2-nosmt +[0-9]+ +11 +0  not exposed$" 
 expect "only unaffected models: exit 0" 0 "^tx2-219 +cortex-a72 " "$eh" audit "$rec" --model cortex-a72,thunderx2-nosmt --kernel 6.1
 expect "several models as JSON" 1 '^\{"file": .*"matrix": \[\{"erratum": "tx2-219", "model": "thunderx2", "image": 0, "affected": true, "shows": true, "configured_out": false, "status": "findings", "flagged": 11, "hazards": 10, "open": 1, "suppressed": 0\}' \
   "$eh" audit "$rec" --model thunderx2,cortex-a72 --kernel 6.1 --format json
+printf '# CONFIG_CAVIUM_TX2_ERRATUM_219 is not set\n' > "$tmp/no219.config"
+expect "matrix: an affected model whose workaround is configured out" 1 \
+  "^tx2-219 +thunderx2 +1 +11 +0  11 findings, workaround configured out$" \
+  "$eh" audit "$rec" --model thunderx2,cortex-a72 --kernel 6.1 --config "$tmp/no219.config"
+expect "... and an unaffected one" 1 "^tx2-219 +cortex-a72 +[0-9]+ +11 +0  not affected$" \
+  "$eh" audit "$rec" --model thunderx2,cortex-a72 --kernel 6.1 --config "$tmp/no219.config"
 expect "unknown model in a list: exit 2" 2 "unknown model 'z80'" "$eh" audit "$rec" --model thunderx2,z80 --kernel 6.1
 expect "baseline with several models: exit 2" 2 "one model at a time" \
   "$eh" audit "$rec" --baseline "$rec" --model thunderx2,vulcan --kernel 6.1

@@ -226,7 +226,7 @@ static int each_name(const char *const *lists, size_t n, const char *opt, void *
 	for (i = 0; i < n; i++) {
 		const char *p = lists[i];
 
-		while (*p) {
+		for (;;) {
 			size_t len = strcspn(p, ",");
 			char name[64];
 			int rc;
@@ -237,10 +237,12 @@ static int each_name(const char *const *lists, size_t n, const char *opt, void *
 			}
 			memcpy(name, p, len);
 			name[len] = 0;
-			p += len + (p[len] == ',');
 			rc = add(ctx, name);
 			if (rc)
 				return rc;
+			if (!p[len])
+				break;
+			p += len + 1;
 		}
 	}
 	return 0;
