@@ -139,6 +139,9 @@ expect "matrix row for an affected model" 1 "^tx2-219 +thunderx2 +1 +11 +0  11 f
   "$eh" audit "$rec" --model thunderx2,vulcan --model cortex-a72 --kernel 6.1
 expect "matrix row for an unaffected model" 1 "^tx2-219 +cortex-a72 +2 +11 +0  not affected$" \
   "$eh" audit "$rec" --model thunderx2,vulcan --model cortex-a72 --kernel 6.1
+expect "one image, the erratum on some of its models" 1 \
+  "erratum tx2-219 affects thunderx2, vulcan, does not affect thunderx2-nosmt$" \
+  "$eh" audit "$rec" --model thunderx2,thunderx2-nosmt,vulcan --kernel 6.1
 expect "--model all" 1 "^tx2-219 +thunderx2-nosmt +[0-9]+ +11 +0  not exposed$" "$eh" audit "$rec" --model all --kernel 6.1
 expect "only unaffected models: exit 0" 0 "^tx2-219 +cortex-a72 " "$eh" audit "$rec" --model cortex-a72,thunderx2-nosmt --kernel 6.1
 expect "several models as JSON" 1 '^\{"file": .*"matrix": \[\{"erratum": "tx2-219", "model": "thunderx2", "image": 0, "affected": true, "shows": true, "configured_out": false, "status": "findings", "flagged": 11, "hazards": 10, "open": 1, "suppressed": 0\}' \

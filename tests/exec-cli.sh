@@ -33,7 +33,7 @@ expect "stops at --until" 0 "stopped: reached the stop address at call_ext\+0x24
   "${run[@]}" --symbol call_ext --until call_ext+0x24 --model cortex-a72
 expect "out of budget: exit 1" 1 "stopped: instruction budget exhausted at spin\+0x0 after 50 instructions" \
   "${run[@]}" --symbol spin --budget 50 --model cortex-a72
-expect "erratum 219 injects at the load: exit 1" 1 "INJECT +spurious Data Abort \(erratum 219\), culprit thread 0 ttbr_load\+0x4" \
+expect "erratum 219 injects at the load: exit 1" 1 "INJECT +spurious Data Abort \(erratum tx2-219\), culprit thread 0 ttbr_load\+0x4" \
   "${run[@]}" --symbol ttbr_load --reg x2=0x700000000 --model thunderx2
 expect "--mem reaches the run (LDST64 of data_quad into x5)" 0 '"reason":"returned".*"x5":"0xfedcba9876543210"' \
   "${run[@]}" --symbol relocs_run --range 0xffff000000000000:0xffffffff00000000 --mem "data_quad=$tmp/quad.bin" \

@@ -293,6 +293,12 @@ static void test_callbacks_follow_the_model(void **state)
 		text[0] = NULL;
 		if (!v3a)
 			check_cb_row("kvm_patch_vector_branch", "vector_branch", (*m)->name, EH_ALT_CB_KEPT, text);
+		/* Under VHE (booted at EL2, the default) hyp VAs are kernel VAs: five NOPs. */
+		if (eh_cap_detected(eh_cap_rules_find("6.1"), &tg, "ARM64_HAS_VIRT_HOST_EXTN")) {
+			static const char *const nops[5] = { "nop", "nop", "nop", "nop", "nop" };
+
+			check_cb_row("kvm_update_va_mask under VHE", "va_mask", (*m)->name, EH_ALT_CB_PATCHED, nops);
+		}
 	}
 }
 

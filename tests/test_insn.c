@@ -66,7 +66,12 @@ static const struct row rows[] = {
 	{ "ic ivau, x0", 0xd50b7520, EH_INSN_MAINT },
 	{ "at s1e1r, x0", 0xd5087800, EH_INSN_TRANSLATE },
 	{ "dc cisw, x0 (set/way: no address)", 0xd5087e40, 0 },
-	{ "tlbi vae1, x1 (no translation)", 0xd5088721, 0 },
+	{ "tlbi vae1, x1 (TLB maintenance, no access)", 0xd5088721, EH_INSN_TLBI },
+	{ "tlbi vale1is, xzr", 0xd50883bf, EH_INSN_TLBI },
+	{ "dsb ish", 0xd5033b9f, EH_INSN_DSB },
+	{ "dsb nsh", 0xd503379f, EH_INSN_DSB },
+	{ "dmb sy", 0xd5033fbf, EH_INSN_DMB },
+	{ "isb (not a DSB or DMB)", 0xd5033fdf, EH_INSN_ISB },
 	{ "ic iallu (no address)", 0xd508751f, 0 },
 };
 

@@ -555,23 +555,20 @@ static const char *finding_tag(const struct audit_rule *r, const struct eh_suppr
 	return r->shows ? "HAZARD" : "benign";
 }
 
-/* "affects thunderx2, vulcan", "does not affect cortex-a72", or "affects thunderx2; not cortex-a72". */
+/* "affects thunderx2, vulcan", "does not affect cortex-a72", or "affects thunderx2, does not affect cortex-a72". */
 static const char *shown_on(const struct audit_image *im, const struct eh_erratum *e, char *buf, size_t len)
 {
-	size_t i, at = 0, nshows = 0, pass;
+	size_t i, at = 0, pass;
 
 	buf[0] = 0;
 	for (pass = 0; pass < 2; pass++) {
 		size_t n = 0;
 
 		for (i = 0; i < im->nmodels && at < len; i++) {
-			bool shows = status_of(e, im->models[i]) == SHOWS;
-
-			if (shows != !pass)
+			if ((status_of(e, im->models[i]) == SHOWS) == pass)
 				continue;
-			nshows += shows;
 			at += (size_t)snprintf(buf + at, len - at, "%s%s", n++ ? ", " : !pass ? "affects " :
-					       nshows ? "; not " : "does not affect ", im->models[i]->name);
+					       at ? ", does not affect " : "does not affect ", im->models[i]->name);
 		}
 	}
 	return buf;

@@ -104,7 +104,7 @@ void cli_print_trace(struct eh_machine *m)
 	const struct eh_trace *tr = eh_machine_trace(m);
 	size_t i;
 
-	printf("trace (%zu events%s; '|' marks instructions inside a TTBR window, 'EL2' code run at "
+	printf("trace (%zu events%s; '|' marks instructions inside an erratum's window, 'EL2' code run at "
 	       "virtual EL2):\n", tr->n, tr->dropped ? ", truncated" : "");
 	for (i = 0; i < tr->n; i++) {
 		char line[1024];

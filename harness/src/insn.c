@@ -248,8 +248,17 @@ static void classify(struct eh_insn *in, const char *mnemonic)
 			in->flags |= EH_INSN_NOP;
 		else if ((w & 0xfffff0ff) == 0xd50330df)
 			in->flags |= EH_INSN_ISB;
-		else if ((w & 0xfff80000) == 0xd5080000)  /* SYS: DC, IC, AT, TLBI, ... */
-			in->flags |= sys_access((w >> 16) & 7, (w >> 12) & 15, (w >> 8) & 15, (w >> 5) & 7);
+		else if ((w & 0xfffff0ff) == 0xd503309f)
+			in->flags |= EH_INSN_DSB;
+		else if ((w & 0xfffff0ff) == 0xd50330bf)
+			in->flags |= EH_INSN_DMB;
+		else if ((w & 0xfff80000) == 0xd5080000) {  /* SYS: DC, IC, AT, TLBI, ... */
+			in->sysreg = (w >> 5) & 0xffff;
+			in->rt = w & 31;
+			/* TLBI is SYS with CRn 8 (Arm ARM C5.5). */
+			in->flags |= ((w >> 12) & 15) == 8 ? EH_INSN_TLBI
+				     : sys_access((w >> 16) & 7, (w >> 12) & 15, (w >> 8) & 15, (w >> 5) & 7);
+		}
 		else if ((w & 0xfff00000) == 0xd5100000 || (w & 0xfff00000) == 0xd5300000) {
 			in->sysreg = (w >> 5) & 0xffff;
 			in->rt = w & 31;

@@ -9,7 +9,6 @@
 #include <time.h>
 #include <unicorn/unicorn.h>
 
-#include "eh/regime.h"
 #include "eh/erratum.h"
 #include "eh/sysreg.h"
 
@@ -49,8 +48,8 @@
 enum { EXCP_UDEF = 1, EXCP_SWI = 2, EXCP_PREFETCH_ABORT = 3, EXCP_DATA_ABORT = 4,
        EXCP_BKPT = 7, EXCP_HVC = 11, EXCP_SMC = 13 };
 
-/* A change of exception level the code hook asked for, made between two uc_emu_start calls
- * because a code hook cannot redirect the PC (upstream #2058). */
+/* A change of flow the code hook asked for (a change of exception level, a skipped instruction),
+ * made between two uc_emu_start calls because a code hook cannot redirect the PC (upstream #2058). */
 enum hyp_req {
 	HYP_NONE,
 	HYP_ENTER,      /* the guest's access traps to EL2 */
@@ -58,6 +57,7 @@ enum hyp_req {
 	HYP_HOST,       /* the hypervisor exits to the host's slow path */
 	HYP_VSERROR,    /* the guest takes the pending virtual SError */
 	HYP_STUB,       /* a call reached the stub of an undefined symbol: it returns */
+	HYP_SKIP,       /* an erratum drops the instruction (eh_machine_skip) */
 };
 
 struct region {
@@ -74,6 +74,7 @@ struct eh_thread {
 	bool running;
 	enum eh_stop stop_req;      /* set by a hook that called uc_emu_stop */
 	bool break_req;             /* stop before the next instruction (pending abort) */
+	bool skip_req;              /* an erratum drops the instruction about to run */
 	bool abort_pending;
 	uint64_t abort_far;
 	bool abort_wnr;             /* the culprit wrote: ESR's WnR */
@@ -82,10 +83,19 @@ struct eh_thread {
 	bool cur_in_window_counted;
 	uint64_t code_lo, code_hi;  /* last executable section seen, for the range check */
 	const uint8_t *code_host;   /* ... and where its bytes are */
-	/* The TTBR window (erratum 219): from MSR TTBRx_EL1 to the next context synchronisation. */
+	/*
+	 * A hazard window an erratum opened on this thread (eh_machine_window_open), with
+	 * the accesses made in it at the level it was opened at (virtual EL2 or not).
+	 */
 	bool window_open;
+	bool window_el2;
+	uint8_t window_erratum;
 	uint32_t window_count, window_first_flags;
 	uint64_t window_first_pc, window_first_va;
+	/* What an erratum asked for the instruction now executing (eh_machine_skip, eh_machine_set_after). */
+	bool after_pending;
+	unsigned after_reg;
+	uint64_t after_value;
 	/* Virtual EL2 (see machine.h). */
 	bool el2;
 	enum hyp_req hyp_req;
@@ -120,6 +130,7 @@ struct eh_machine {
 		uint8_t *state;         /* b->thread_state bytes per thread */
 	} active[EH_MACHINE_ERRATA_MAX];
 	unsigned nactive;
+	bool want_insns;            /* some erratum follows every instruction */
 	struct timespec deadline;
 	int hook_rc;                /* an error met inside a hook, reported by eh_machine_run */
 	struct eh_error hook_err;
@@ -197,10 +208,20 @@ static void hook_fail(struct eh_machine *m, int code, const char *fmt, ...)
 			uc_emu_stop(m->threads[i].uc);
 }
 
+/* The errata and the case hear of ev (recorded in the trace or not). */
+static void notify(struct eh_machine *m, const struct eh_event *ev)
+{
+	unsigned i;
+
+	for (i = 0; i < m->nactive; i++)
+		m->active[i].b->on_event(m, m->active[i].state + ev->thread * m->active[i].b->thread_state, ev);
+	if (m->opts.hooks->event)
+		m->opts.hooks->event(m, ev, m->opts.hooks_ctx);
+}
+
 static void emit(struct eh_machine *m, struct eh_event *ev)
 {
 	struct eh_trace *tr = &m->trace;
-	unsigned i;
 
 	ev->seq = (uint32_t)(tr->n + tr->dropped);
 	ev->el2 = m->threads[ev->thread].el2;
@@ -223,10 +244,7 @@ static void emit(struct eh_machine *m, struct eh_event *ev)
 		tr->events[tr->n++] = *ev;
 	else
 		tr->dropped++;  /* past opts.max_events: counted, reported as truncated */
-	for (i = 0; i < m->nactive; i++)
-		m->active[i].b->on_event(m, m->active[i].state + ev->thread * m->active[i].b->thread_state, ev);
-	if (m->opts.hooks->event)
-		m->opts.hooks->event(m, ev, m->opts.hooks_ctx);
+	notify(m, ev);
 }
 
 static void close_window(struct eh_thread *t, uint32_t why_flags)
@@ -234,13 +252,19 @@ static void close_window(struct eh_thread *t, uint32_t why_flags)
 	struct eh_event ev = {
 		.kind = EH_EV_WINDOW_CLOSE, .thread = (uint8_t)t->id, .flags = why_flags,
 		.count = t->window_count, .addr = t->window_first_va, .value = t->window_first_pc,
-		.pc = t->cur ? t->cur->addr : 0, .aflags = t->window_first_flags,
+		.pc = t->cur ? t->cur->addr : 0, .aflags = t->window_first_flags, .erratum = t->window_erratum,
 	};
 
 	if (!t->window_open)
 		return;
 	t->window_open = false;
 	emit(t->m, &ev);
+}
+
+/* Whether an access of thread t now is inside its window: made at the level the window was opened at. */
+static bool in_window(const struct eh_thread *t)
+{
+	return t->window_open && t->el2 == t->window_el2;
 }
 
 static void request_stop(struct eh_thread *t, enum eh_stop why)
@@ -261,7 +285,6 @@ static void take_exception_to(struct eh_thread *t, uint64_t esr, uint64_t far, u
 		.kind = EH_EV_EXCEPTION, .thread = (uint8_t)t->id, .pc = elr, .esr = esr, .addr = far,
 	};
 
-	close_window(t, EH_INSN_EXC_GEN);
 	/*
 	 * Unicorn cannot be moved from EL0 to EL1 by a PSTATE write (see
 	 * reference/emulator-facts.md), so only exceptions taken from EL1 reach vectors;
@@ -299,15 +322,9 @@ static void record_access(struct eh_thread *t, uint32_t flags, uint64_t addr, un
 	struct eh_event ev = {
 		.kind = EH_EV_ACCESS, .thread = (uint8_t)t->id, .flags = flags, .addr = addr,
 		.size = (uint8_t)size, .value = value, .pc = t->cur ? t->cur->addr : 0,
-		.in_window = t->window_open && !t->el2, .count = (uint32_t)t->res.executed,
+		.in_window = in_window(t), .count = (uint32_t)t->res.executed,
 	};
 
-	/*
-	 * Only EL1/EL0 accesses are hazards: EL2's own translate through the EL2
-	 * regime, not the EL1 TTBRs. d3ec3a08fa70 relies on this: after its
-	 * handler writes TTBR0_EL1, KVM restores the guest's registers with
-	 * loads at EL2 (__guest_enter) before the ERET.
-	 */
 	if (ev.in_window && !t->cur_in_window_counted) {
 		t->cur_in_window_counted = true;
 		if (!t->window_count++) {
@@ -395,6 +412,16 @@ static bool vserror_due(struct eh_thread *t)
 }
 
 /* Stop before the current instruction; run_slice makes the change before running on. */
+/* A register an erratum corrupts once the instruction that wrote it has run (eh_machine_set_after). */
+static void apply_after(struct eh_thread *t)
+{
+	if (!t->after_pending)
+		return;
+	t->after_pending = false;
+	if (uc_reg_write(t->uc, xreg_id(t->after_reg), &t->after_value))
+		hook_fail(t->m, EH_EEMU, "unicorn: cannot write x%u of thread %u", t->after_reg, t->id);
+}
+
 static void request_hyp(struct eh_thread *t, enum hyp_req req)
 {
 	t->hyp_req = req;
@@ -411,6 +438,7 @@ static void on_code(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
 
 	(void)uc;
 	(void)size;
+	apply_after(t);
 	if (t->cur && t->cur->flags & EH_INSN_ERET)
 		complete_eret(t);
 	if (t->break_req) {
@@ -462,13 +490,21 @@ static void on_code(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
 		return;
 	}
 	t->cur_in_window_counted = false;
-	if (m->opts.trace_insns) {
+	if (m->opts.trace_insns || m->want_insns) {
 		struct eh_event ev = {
 			.kind = EH_EV_INSN, .thread = (uint8_t)t->id, .pc = addr, .flags = in->flags,
-			.in_window = t->window_open && !t->el2,
+			.in_window = in_window(t), .addr = (uint64_t)word,
 		};
 
-		emit(m, &ev);
+		/* Errata that follow instruction sequences see every one; the trace keeps them for replay. */
+		if (m->opts.trace_insns)
+			emit(m, &ev);
+		else
+			notify(m, &ev);
+		if (t->skip_req) {
+			request_hyp(t, HYP_SKIP);
+			return;
+		}
 	}
 
 	if (hcr_traps(t, in)) {
@@ -483,21 +519,12 @@ static void on_code(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
 		};
 
 		emit(m, &ev);
-		/* As the audit: only a write of the regime the thread runs in opens a window (eh/regime.h). */
-		if (in->flags & EH_INSN_TTBR_WRITE && !t->window_open &&
-		    eh_regime_live(eh_regime_of_ttbr_write(in->sysreg, t->el2 ? EH_RUN_EL2_NVHE : EH_RUN_EL1))) {
-			ev.kind = EH_EV_WINDOW_OPEN;
-			t->window_open = true;
-			t->window_count = 0;
-			emit(m, &ev);
-		}
 	} else if (in->flags & (EH_INSN_ISB | EH_INSN_ERET)) {
 		struct eh_event ev = {
 			.kind = EH_EV_CTX_SYNC, .thread = (uint8_t)t->id, .pc = addr, .flags = in->flags,
 		};
 
 		emit(m, &ev);
-		close_window(t, in->flags & EH_INSN_CTX_SYNC);
 		/* Unicorn's ERET would use ELR_EL1/SPSR_EL1: at virtual EL2 the engine returns. */
 		if (t->el2 && in->flags & EH_INSN_ERET)
 			request_hyp(t, HYP_ERET);
@@ -506,6 +533,21 @@ static void on_code(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
 	} else if (in->flags & EH_INSN_PREFETCH) {
 		/* PRFM makes no memory access, so no memory hook sees it. */
 		record_access(t, EH_INSN_PREFETCH, eh_insn_prefetch_addr(in, xreg_base, t), 0, 0);
+	} else if (in->flags & (EH_INSN_DSB | EH_INSN_DMB)) {
+		struct eh_event ev = {
+			.kind = EH_EV_BARRIER, .thread = (uint8_t)t->id, .pc = addr, .flags = in->flags,
+			.value = EH_BARRIER_OPTION(in->word),
+		};
+
+		emit(m, &ev);
+	} else if ((in->word & 0xfff80000) == 0xd5080000) {
+		/* SYS: TLBI, DC, IC, AT, with the operation and the value of its operand. */
+		struct eh_event ev = {
+			.kind = EH_EV_SYS, .thread = (uint8_t)t->id, .pc = addr, .flags = in->flags,
+			.sysreg = in->sysreg, .value = in->rt == 31 ? 0 : read_reg(t, xreg_id(in->rt)),
+		};
+
+		emit(m, &ev);
 	}
 }
 
@@ -715,12 +757,83 @@ uint64_t eh_machine_random(struct eh_machine *m)
 	return z ^ (z >> 31);
 }
 
-void eh_machine_inject_abort(struct eh_machine *m, unsigned victim, const struct eh_culprit *culprit)
+/* How an event names its erratum: 1 + the index in eh_errata, 0 for none. */
+static uint8_t erratum_tag(const struct eh_erratum *e)
+{
+	size_t i;
+
+	for (i = 0; eh_errata[i]; i++)
+		if (eh_errata[i] == e)
+			return (uint8_t)(i + 1);
+	return 0;
+}
+
+const struct eh_erratum *eh_event_erratum(const struct eh_event *ev)
+{
+	size_t i;
+
+	for (i = 0; ev->erratum && eh_errata[i]; i++)
+		if (i + 1 == ev->erratum)
+			return eh_errata[i];
+	return NULL;
+}
+
+void eh_machine_window_open(struct eh_machine *m, const struct eh_erratum *e, const struct eh_event *at)
+{
+	struct eh_thread *t = &m->threads[at->thread];
+	struct eh_event ev = *at;
+
+	if (t->window_open)
+		return;
+	t->window_open = true;
+	t->window_el2 = t->el2;
+	t->window_erratum = erratum_tag(e);
+	t->window_count = 0;
+	ev.kind = EH_EV_WINDOW_OPEN;
+	ev.erratum = t->window_erratum;
+	emit(m, &ev);
+}
+
+void eh_machine_window_close(struct eh_machine *m, unsigned thread, uint32_t why)
+{
+	close_window(&m->threads[thread % m->nthreads], why);
+}
+
+void eh_machine_hazard(struct eh_machine *m, const struct eh_erratum *e, const struct eh_event *at,
+		       uint64_t value)
+{
+	struct eh_event ev = {
+		.kind = EH_EV_HAZARD, .thread = at->thread, .pc = at->pc, .addr = at->addr, .value = value,
+		.flags = at->flags, .erratum = erratum_tag(e),
+	};
+
+	emit(m, &ev);
+}
+
+void eh_machine_skip(struct eh_machine *m, unsigned thread)
+{
+	m->threads[thread % m->nthreads].skip_req = true;
+}
+
+void eh_machine_set_after(struct eh_machine *m, unsigned thread, unsigned reg, uint64_t value)
+{
+	struct eh_thread *t = &m->threads[thread % m->nthreads];
+
+	if (reg > 30)
+		return;
+	t->after_pending = true;
+	t->after_reg = reg;
+	t->after_value = value;
+}
+
+void eh_machine_inject_abort(struct eh_machine *m, const struct eh_erratum *e, unsigned victim,
+			     const struct eh_culprit *culprit)
 {
 	struct eh_thread *v = &m->threads[victim % m->nthreads];
 	struct eh_event ev = {
 		.kind = EH_EV_INJECT, .thread = (uint8_t)culprit->thread, .victim = (uint8_t)v->id,
 		.pc = culprit->pc, .addr = culprit->va, .flags = culprit->flags, .taken = v->running,
+		.erratum = erratum_tag(e),
 	};
 
 	emit(m, &ev);
@@ -759,7 +872,6 @@ static void enter_el2(struct eh_thread *t, uint64_t esr, uint64_t elr)
 
 	if (!eh_sysreg_trap_decode(esr, &ev.sysreg, &rt, &read))
 		ev.flags = read ? EH_INSN_MRS : EH_INSN_MSR;
-	close_window(t, EH_INSN_EXC_GEN);  /* exception entry synchronises context */
 	if (!vbar || !host_ptr(m, vector, 4)) {
 		emit(m, &ev);
 		t->res.pc = elr;
@@ -806,7 +918,6 @@ static void leave_el2(struct eh_thread *t, uint32_t how)
 			  " to 0x%016" PRIx64 ": only returns to AArch64 EL1 are modelled", t->id, spsr, elr);
 		return;
 	}
-	close_window(t, EH_INSN_ERET);  /* exception return synchronises context */
 	for (i = 0; i < 31; i++) {
 		uint64_t x;
 
@@ -914,6 +1025,12 @@ static void change_el(struct eh_thread *t, uint64_t pc)
 	case HYP_HOST: host_exit(t); break;
 	case HYP_VSERROR: take_vserror(t, pc); break;
 	case HYP_STUB: stub_return(t, pc); break;
+	case HYP_SKIP:
+		t->skip_req = false;
+		pc += 4;
+		if (uc_reg_write(t->uc, UC_ARM64_REG_PC, &pc))
+			hook_fail(t->m, EH_EEMU, "unicorn: cannot skip the instruction at 0x%016" PRIx64, pc - 4);
+		break;
 	case HYP_NONE: break;
 	}
 }
@@ -925,6 +1042,7 @@ static void finish(struct eh_thread *t, enum eh_stop why, uint64_t pc)
 	void *vals[31];
 	unsigned i;
 
+	apply_after(t);
 	close_window(t, 0);
 	t->running = false;
 	t->res.stop = why;
@@ -1117,13 +1235,14 @@ int eh_machine_new(struct eh_machine **out, const struct eh_model *model, const 
 	m->rng = m->opts.seed;
 	m->hcr = el2_slot(m, EH_HCR_EL2);  /* the first slot of an empty file */
 	for (e = eh_errata; *e && !rc; e++) {
-		if (!(*e)->behaviour || !eh_erratum_shows(*e, model))
+		if (!(*e)->behaviour)
 			continue;
 		if (m->nactive == EH_MACHINE_ERRATA_MAX) {
 			rc = eh_error_set(err, EH_EINPUT, "model %s: more than %d errata act on it", model->name,
 					  EH_MACHINE_ERRATA_MAX);
 			break;
 		}
+		m->want_insns |= (*e)->behaviour->insns;
 		m->active[m->nactive].b = (*e)->behaviour;
 		m->active[m->nactive].state = eh_alloc(EH_MAX_THREADS * (*e)->behaviour->thread_state + 1);
 		if (!m->active[m->nactive++].state)
@@ -1190,7 +1309,7 @@ int eh_machine_start(struct eh_machine *m, unsigned tid, uint64_t addr, const ui
 		return eh_error_set(err, EH_EINVAL, "thread %u is already running", tid);
 	memset(&t->res, 0, sizeof(t->res));
 	t->stop_req = EH_STOP_NONE;
-	t->break_req = t->abort_pending = t->window_open = false;
+	t->break_req = t->abort_pending = t->window_open = t->after_pending = t->skip_req = false;
 	t->cur = NULL;
 	t->hyp_req = HYP_NONE;
 	sec = eh_elf_section_at(m->img->elf, addr);

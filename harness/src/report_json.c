@@ -2,6 +2,7 @@
 #include <inttypes.h>
 
 #include "eh/json.h"
+#include "eh/erratum.h"
 #include "eh/insn.h"
 #include "eh/report.h"
 #include "eh/sysreg.h"
@@ -11,6 +12,13 @@ static const char *sync_name(uint32_t flags)
 {
 	return flags & EH_INSN_ISB ? "isb" : flags & EH_INSN_ERET ? "eret"
 	       : flags & EH_INSN_EXC_GEN ? "exception" : "end";
+}
+
+static const char *erratum_id(const struct eh_event *ev)
+{
+	const struct eh_erratum *e = eh_event_erratum(ev);
+
+	return e ? e->id : NULL;
 }
 
 void eh_report_json_event(struct eh_json *j, const struct eh_event *ev, const char *text)
@@ -27,10 +35,27 @@ void eh_report_json_event(struct eh_json *j, const struct eh_event *ev, const ch
 	case EH_EV_INSN:
 		eh_json_bool(j, "in_window", ev->in_window);
 		break;
+	case EH_EV_WINDOW_OPEN:
+		eh_json_str(j, "erratum", erratum_id(ev));
+		eh_json_str(j, "sysreg", eh_sysreg_name(ev->sysreg, reg, sizeof(reg)));
+		eh_json_hex(j, "value", ev->value);
+		break;
 	case EH_EV_SYSREG_WRITE:
 	case EH_EV_SYSREG_READ:
-	case EH_EV_WINDOW_OPEN:
 		eh_json_str(j, "sysreg", eh_sysreg_name(ev->sysreg, reg, sizeof(reg)));
+		eh_json_hex(j, "value", ev->value);
+		break;
+	case EH_EV_BARRIER:
+		eh_json_str(j, "barrier", ev->flags & EH_INSN_DSB ? "dsb" : "dmb");
+		eh_json_uint(j, "option", ev->value);
+		break;
+	case EH_EV_SYS:
+		eh_json_str(j, "operation", eh_sysreg_name(ev->sysreg, reg, sizeof(reg)));
+		eh_json_hex(j, "value", ev->value);
+		break;
+	case EH_EV_HAZARD:
+		eh_json_str(j, "erratum", erratum_id(ev));
+		eh_json_hex(j, "addr", ev->addr);
 		eh_json_hex(j, "value", ev->value);
 		break;
 	case EH_EV_EL2_ACCESS:
@@ -50,6 +75,7 @@ void eh_report_json_event(struct eh_json *j, const struct eh_event *ev, const ch
 			eh_json_hex(j, "value", ev->value);
 		break;
 	case EH_EV_WINDOW_CLOSE:
+		eh_json_str(j, "erratum", erratum_id(ev));
 		eh_json_str(j, "closed_by", sync_name(ev->flags));
 		eh_json_uint(j, "accesses", ev->count);
 		if (ev->count) {
@@ -58,6 +84,7 @@ void eh_report_json_event(struct eh_json *j, const struct eh_event *ev, const ch
 		}
 		break;
 	case EH_EV_INJECT:
+		eh_json_str(j, "erratum", erratum_id(ev));
 		eh_json_str(j, "culprit_access", eh_insn_access_name(ev->flags));
 		eh_json_hex(j, "addr", ev->addr);
 		eh_json_uint(j, "victim", ev->victim);

@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
+#include "eh/erratum.h"
 #include "eh/sysreg.h"
 
 const char *eh_machine_where(struct eh_machine *m, uint64_t pc, char *buf, size_t len)
@@ -145,6 +146,9 @@ const char *eh_event_kind_name(unsigned kind)
 		[EH_EV_VSERROR] = "vserror",
 		[EH_EV_PAGE] = "page",
 		[EH_EV_STUB_CALL] = "stub_call",
+		[EH_EV_BARRIER] = "barrier",
+		[EH_EV_SYS] = "sys",
+		[EH_EV_HAZARD] = "hazard",
 	};
 
 	return kind < sizeof(names) / sizeof(names[0]) && names[kind] ? names[kind] : "unknown";
@@ -152,8 +156,16 @@ const char *eh_event_kind_name(unsigned kind)
 
 const char *eh_event_format(struct eh_machine *m, const struct eh_event *ev, char *buf, size_t len)
 {
+	static const char *const barrier_options[16] = {
+		[EH_BARRIER_OSHLD] = "OSHLD", [EH_BARRIER_OSHST] = "OSHST", [EH_BARRIER_OSH] = "OSH",
+		[EH_BARRIER_NSHLD] = "NSHLD", [EH_BARRIER_NSHST] = "NSHST", [EH_BARRIER_NSH] = "NSH",
+		[EH_BARRIER_ISHLD] = "ISHLD", [EH_BARRIER_ISHST] = "ISHST", [EH_BARRIER_ISH] = "ISH",
+		[EH_BARRIER_LD] = "LD", [EH_BARRIER_ST] = "ST", [EH_BARRIER_SY] = "SY",
+	};
 	char where[200], reg[32], culprit[200], esr[200];
 	const char *name = eh_sysreg_name(ev->sysreg, reg, sizeof(reg));
+	const struct eh_erratum *e = eh_event_erratum(ev);
+	const char *eid = e ? e->id : "?";
 
 	switch ((enum eh_event_kind)ev->kind) {
 	case EH_EV_START:
@@ -180,18 +192,22 @@ const char *eh_event_format(struct eh_machine *m, const struct eh_event *ev, cha
 	case EH_EV_ACCESS:
 		if (ev->flags & EH_INSN_PREFETCH)
 			snprintf(buf, len, "%-10s 0x%016" PRIx64 "%s", "prefetch", ev->addr,
-				 ev->in_window ? "  INSIDE THE TTBR WINDOW" : "");
+				 ev->in_window ? "  INSIDE THE WINDOW" : "");
 		else if (ev->flags & EH_INSN_STORE)
 			snprintf(buf, len, "%-10s 0x%016" PRIx64 " (%u bytes, value 0x%" PRIx64 ")%s",
 				 "store", ev->addr, ev->size, ev->value,
-				 ev->in_window ? "  INSIDE THE TTBR WINDOW" : "");
+				 ev->in_window ? "  INSIDE THE WINDOW" : "");
 		else
 			snprintf(buf, len, "%-10s 0x%016" PRIx64 " (%u bytes)%s", "load", ev->addr, ev->size,
-				 ev->in_window ? "  INSIDE THE TTBR WINDOW" : "");
+				 ev->in_window ? "  INSIDE THE WINDOW" : "");
 		break;
 	case EH_EV_WINDOW_OPEN:
-		snprintf(buf, len, "window     opened by the write to %s: loads, stores and prefetches "
-			 "until the next context synchronisation are hazards", name);
+		if (ev->flags & EH_INSN_MSR)
+			snprintf(buf, len, "window     opened by the write to %s (erratum %s): the accesses until it "
+				 "closes are hazards", name, eid);
+		else
+			snprintf(buf, len, "window     opened at %s (erratum %s): the accesses until it closes are "
+				 "hazards", eh_machine_where(m, ev->pc, where, sizeof(where)), eid);
 		break;
 	case EH_EV_WINDOW_CLOSE:
 		snprintf(buf, len, "window     closed by %s, %u access%s inside",
@@ -200,12 +216,24 @@ const char *eh_event_format(struct eh_machine *m, const struct eh_event *ev, cha
 			 ev->count, ev->count == 1 ? "" : "es");
 		break;
 	case EH_EV_INJECT:
-		snprintf(buf, len, "INJECT     spurious Data Abort (erratum 219), culprit thread %u %s (%s of "
-			 "0x%016" PRIx64 ") -> victim thread %u%s%s", ev->thread,
+		snprintf(buf, len, "INJECT     spurious Data Abort (erratum %s), culprit thread %u %s (%s of "
+			 "0x%016" PRIx64 ") -> victim thread %u%s%s", eid, ev->thread,
 			 eh_machine_where(m, ev->pc, culprit, sizeof(culprit)), eh_insn_access_name(ev->flags),
 			 ev->addr,
 			 ev->victim, ev->victim == ev->thread ? " (itself)" : " (a sibling)",
 			 ev->taken ? "" : ", idle: recorded, not taken");
+		break;
+	case EH_EV_BARRIER:
+		snprintf(buf, len, "barrier    %s %s", ev->flags & EH_INSN_DSB ? "DSB" : "DMB",
+			 barrier_options[ev->value & 15] ? barrier_options[ev->value & 15] : "#?");
+		break;
+	case EH_EV_SYS:
+		snprintf(buf, len, "sys        %s, operand 0x%016" PRIx64,
+			 eh_machine_where(m, ev->pc, where, sizeof(where)), ev->value);
+		break;
+	case EH_EV_HAZARD:
+		snprintf(buf, len, "HAZARD     erratum %s (%s) at %s", eid, e ? e->title : "?",
+			 eh_machine_where(m, ev->pc, where, sizeof(where)));
 		break;
 	case EH_EV_EXCEPTION:
 		if (ev->value)

@@ -15,24 +15,54 @@ static bool smt_siblings(const struct eh_model *model)
 	return model->threads_per_core > 1;
 }
 
+extern const struct eh_erratum eh_erratum_cavium_tx2_219;
+
 /*
- * The engine tracks the window (MSR TTBRx_EL1 up to ISB, ERET or exception
- * entry) and reports its close with the accesses it held. The erratum notice
- * does not say when the abort arrives, only that it follows such an access:
- * raising it at the close, blaming the first access, lets the trace show the
- * whole window and keeps the run deterministic for a given seed.
+ * The window opens at a write of the TTBR of the regime the thread runs in (as the
+ * audit classifies it, eh/regime.h: a guest's register written from EL2 changes no
+ * regime EL2's own accesses use) and closes at the thread's next context
+ * synchronisation: ISB, exception entry or exception return (Arm ARM, context
+ * synchronization events). Accesses at virtual EL2 inside a window opened at EL1
+ * are not in it: they translate through the EL2 regime (d3ec3a08fa70 relies on
+ * it: KVM restores the guest's registers with loads at EL2 before the ERET).
+ *
+ * The erratum notice does not say when the abort arrives, only that it follows
+ * such an access: raising it at the close, blaming the first access, lets the
+ * trace show the whole window and keeps the run deterministic for a given seed.
  */
 static void on_event(struct eh_machine *m, void *state, const struct eh_event *ev)
 {
+	const struct eh_erratum *self = &eh_erratum_cavium_tx2_219;
 	struct eh_culprit culprit;
 
 	(void)state;
-	if (ev->kind != EH_EV_WINDOW_CLOSE || !ev->count)
-		return;
-	culprit = (struct eh_culprit){
-		.thread = ev->thread, .pc = ev->value, .va = ev->addr, .flags = ev->aflags,
-	};
-	eh_machine_inject_abort(m, (unsigned)(eh_machine_random(m) % eh_machine_threads(m)), &culprit);
+	switch (ev->kind) {
+	case EH_EV_SYSREG_WRITE:
+		if (ev->flags & EH_INSN_TTBR_WRITE &&
+		    eh_regime_live(eh_regime_of_ttbr_write(ev->sysreg, ev->el2 ? EH_RUN_EL2_NVHE : EH_RUN_EL1)))
+			eh_machine_window_open(m, self, ev);
+		break;
+	case EH_EV_CTX_SYNC:
+		eh_machine_window_close(m, ev->thread, ev->flags & EH_INSN_CTX_SYNC);
+		break;
+	case EH_EV_EXCEPTION:
+	case EH_EV_EL2_ENTRY:
+		eh_machine_window_close(m, ev->thread, EH_INSN_EXC_GEN);
+		break;
+	case EH_EV_EL2_RETURN:
+		eh_machine_window_close(m, ev->thread, EH_INSN_ERET);
+		break;
+	case EH_EV_WINDOW_CLOSE:
+		if (eh_event_erratum(ev) != self || !ev->count || !eh_erratum_shows(self, eh_machine_model(m)))
+			break;
+		culprit = (struct eh_culprit){
+			.thread = ev->thread, .pc = ev->value, .va = ev->addr, .flags = ev->aflags,
+		};
+		eh_machine_inject_abort(m, self, (unsigned)(eh_machine_random(m) % eh_machine_threads(m)), &culprit);
+		break;
+	default:
+		break;
+	}
 }
 
 static const struct eh_behaviour behaviour = {

@@ -41,12 +41,8 @@ echo "# objdump: $objdump_ttbr TTBR writes, $objdump_tramp_ttbr in tramp_vectors
 [ "$objdump_tramp_ttbr" -gt 0 ] || { echo "not ok - objdump found no trampoline"; exit 1; }
 
 # 1. The object as built, on ThunderX2: every TTBR write found, every trampoline window closed by an ISB.
-t0=$(date +%s%N)
 rc=0; audit "$work/tx2.json" "$out/entry.o" --model thunderx2 "${caps[@]}" || rc=$?
-t1=$(date +%s%N)
 check "entry.o on thunderx2 exits 0" 0 "$rc"
-check "audit of entry.o takes under a second" yes "$( (( (t1 - t0) < 1000000000 )) && echo yes || echo "no ($(( (t1 - t0) / 1000000 )) ms)")"
-echo "# audit of entry.o: $(( (t1 - t0) / 1000000 )) ms"
 j=$work/tx2.json
 check "TTBR writes found, as objdump counts" "$objdump_ttbr" "$(jq "$defs"'[e219.windows[]] | length' "$j")"
 check "trampoline TTBR1 writes" "$objdump_tramp_ttbr" \

@@ -244,7 +244,8 @@ static const struct writer_row writer_rows[] = {
 	  "\"expected\": \"residual\",\n      \"outcome\": \"bug\",\n      \"pass\": false,\n" },
 	{ "json: event fields", EH_FORMAT_JSON,
 	  "{\"seq\": 9, \"thread\": 0, \"kind\": \"inject\", \"text\": \"INJECT \\\"quoted\\\" <culprit>\", "
-	  "\"pc\": \"0xffff80000801041c\", \"culprit_access\": \"load\", \"addr\": \"0xffff800008010438\", "
+	  "\"pc\": \"0xffff80000801041c\", \"erratum\": null, \"culprit_access\": \"load\", "
+	  "\"addr\": \"0xffff800008010438\", "
 	  "\"victim\": 1, \"taken\": false}" },
 	{ "text: incomplete", EH_FORMAT_TEXT,
 	  "FAIL incomplete tx2-219-prfm/after/vulcan, expected residual: tramp_entry_after did not complete\n"

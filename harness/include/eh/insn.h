@@ -29,6 +29,18 @@ enum eh_insn_flag {
 	EH_INSN_INVALID = 1u << 17, /* neither Capstone nor the harness's encoding classes know it */
 	EH_INSN_MAINT = 1u << 18,   /* cache maintenance by VA: DC C*VA*, DC I*VAC, IC IVAU */
 	EH_INSN_TRANSLATE = 1u << 19, /* AT: an address translation (a table walk) */
+	EH_INSN_TLBI = 1u << 20,    /* TLB maintenance: .sysreg the operation, .rt its operand */
+	EH_INSN_DSB = 1u << 21,     /* the barrier's option in bits 11:8 of .word (EH_BARRIER_*) */
+	EH_INSN_DMB = 1u << 22,
+};
+
+/* A DSB or DMB's option (CRm): the shareability domain and the accesses it orders. */
+#define EH_BARRIER_OPTION(word) (((word) >> 8) & 0xf)
+enum eh_barrier_option {
+	EH_BARRIER_OSHLD = 1, EH_BARRIER_OSHST = 2, EH_BARRIER_OSH = 3,
+	EH_BARRIER_NSHLD = 5, EH_BARRIER_NSHST = 6, EH_BARRIER_NSH = 7,
+	EH_BARRIER_ISHLD = 9, EH_BARRIER_ISHST = 10, EH_BARRIER_ISH = 11,
+	EH_BARRIER_LD = 13, EH_BARRIER_ST = 14, EH_BARRIER_SY = 15,
 };
 
 /* Context-synchronisation events (Arm ARM: ISB, exception entry and exception return). */
@@ -46,8 +58,8 @@ struct eh_insn {
 	uint64_t addr;
 	uint32_t word;
 	uint32_t flags;     /* enum eh_insn_flag */
-	uint32_t sysreg;    /* EH_SYSREG() encoding for MSR/MRS */
-	uint8_t rt;         /* MSR/MRS transfer register, 31 = XZR */
+	uint32_t sysreg;    /* EH_SYSREG() encoding (bits 20:5) for MSR/MRS and SYS (DC, IC, AT, TLBI) */
+	uint8_t rt;         /* their transfer or operand register, 31 = XZR */
 	uint64_t target;    /* direct branch target, literal address, ADR(P) result */
 	char text[64];      /* "prfm plil1strm, [x30, #0x400]" */
 };

@@ -69,6 +69,10 @@ enum eh_event_kind {
 	                       at pc; flags = LOAD/STORE */
 	EH_EV_STUB_CALL,    /* a call to the stub of an undefined symbol (eh_elf_bind_stubs): pc = the stub,
 	                       addr = the return address; eh_machine_call_args() has x0..x7 */
+	EH_EV_BARRIER,      /* DSB or DMB (flags): value = its option (EH_BARRIER_*) */
+	EH_EV_SYS,          /* TLBI, DC, IC or AT (flags): sysreg = the operation (bits 20:5 of the
+	                       word), value = its operand register */
+	EH_EV_HAZARD,       /* an erratum's hazard met (eh_machine_hazard): erratum, pc, addr, value */
 };
 
 enum eh_stop {
@@ -93,6 +97,7 @@ struct eh_event {
 	uint8_t stop;       /* EH_EV_STOP: enum eh_stop */
 	uint8_t taken;      /* EH_EV_INJECT: the victim runs and will take it (else it is idle) */
 	uint8_t el2;        /* the thread was in virtual EL2 mode */
+	uint8_t erratum;    /* WINDOW_*, INJECT, HAZARD: 1 + its index in eh_errata (eh_event_erratum) */
 	uint32_t flags;     /* enum eh_insn_flag of the instruction involved */
 	uint32_t sysreg;
 	uint32_t count;     /* WINDOW_CLOSE: accesses held; ACCESS: instruction number on its thread */
@@ -200,15 +205,41 @@ void eh_machine_el2_set(struct eh_machine *m, uint32_t sysreg, uint64_t value);
 
 /*
  * An erratum's dynamic behaviour (struct eh_erratum's .behaviour): what it does
- * on the engine's events, with state of its own for each hardware thread
- * (thread_state bytes, zeroed when the machine is made), on every machine of a
- * model it shows on. Its effects go through the functions below.
+ * on the engine's architectural events, with state of its own for each hardware
+ * thread (thread_state bytes, zeroed when the machine is made). It runs on every
+ * machine: it marks its hazards (windows, eh_machine_hazard) on any model, so a
+ * run on a CPU it does not affect shows the hazard as benign, and has effects
+ * (the functions below) only where it shows (eh_erratum_shows).
  */
 struct eh_behaviour {
 	size_t thread_state;
+	bool insns;         /* it follows every instruction: EH_EV_INSN events (addr = the word) reach it,
+	                       recorded in the trace or not */
 	/* state: the thread_state bytes of ev->thread. */
 	void (*on_event)(struct eh_machine *m, void *state, const struct eh_event *ev);
 };
+
+struct eh_erratum;
+
+/* The erratum an event names (WINDOW_*, INJECT, HAZARD), or NULL. */
+const struct eh_erratum *eh_event_erratum(const struct eh_event *ev);
+
+/*
+ * A hazard window of erratum e on the thread of event at (its pc, sysreg and value name what
+ * opened it), up to eh_machine_window_close: the loads, stores and prefetches the thread
+ * makes in it, at the level it was opened at (virtual EL2 or not), are marked (in_window) and
+ * counted, and the close event names the first. Opening one already open does nothing; the
+ * engine closes it at the end of the run (why 0).
+ */
+void eh_machine_window_open(struct eh_machine *m, const struct eh_erratum *e, const struct eh_event *at);
+void eh_machine_window_close(struct eh_machine *m, unsigned thread, uint32_t why);
+/* Record that erratum e's hazard was met at event at (an EH_EV_HAZARD event, value its own). */
+void eh_machine_hazard(struct eh_machine *m, const struct eh_erratum *e, const struct eh_event *at,
+		       uint64_t value);
+/* On an EH_EV_INSN event: the instruction does not run (a dropped write); the thread goes on after it. */
+void eh_machine_skip(struct eh_machine *m, unsigned thread);
+/* On an EH_EV_INSN event: once the instruction has run, x<reg> holds value instead (a corrupted result). */
+void eh_machine_set_after(struct eh_machine *m, unsigned thread, unsigned reg, uint64_t value);
 
 #define EH_MACHINE_ERRATA_MAX 16
 
@@ -228,7 +259,8 @@ struct eh_culprit {
  * the access's virtual address, WnR set for a store. A prefetch never aborts
  * architecturally; one blamed anyway reports its address with WnR clear.
  */
-void eh_machine_inject_abort(struct eh_machine *m, unsigned victim, const struct eh_culprit *culprit);
+void eh_machine_inject_abort(struct eh_machine *m, const struct eh_erratum *e, unsigned victim,
+			     const struct eh_culprit *culprit);
 
 const char *eh_stop_name(enum eh_stop stop);
 
