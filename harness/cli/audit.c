@@ -18,16 +18,14 @@
 #include "eh/rule.h"
 #include "eh/suppress.h"
 
-/* Models one call audits at most (--model all is every model of the registry). */
-#define AUDIT_MAX_MODELS 32
-/* Errata one call audits at most (every erratum with a static rule, unless --erratum says). */
-#define AUDIT_MAX_ERRATA 64
+/* How many times --model (and --erratum) may be given; each may be a comma list, or all. */
+#define AUDIT_MAX_OPTIONS 32
 
 struct audit_opts {
 	const char *file, *cpucaps, *kernel, *config, *boot, *baseline, *suppress;
-	const char *models[AUDIT_MAX_MODELS];  /* as given: names, comma lists, "all" */
+	const char *models[AUDIT_MAX_OPTIONS];  /* as given: names, comma lists, "all" */
 	size_t nmodels;
-	const char *errata[AUDIT_MAX_ERRATA];  /* --erratum as given: ids, comma lists */
+	const char *errata[AUDIT_MAX_OPTIONS];  /* --erratum as given: ids, comma lists */
 	size_t nerrata;
 	bool json, list;
 };
@@ -52,9 +50,9 @@ struct audit_image {
 	struct eh_target target;          /* of its first model */
 	struct eh_image *img;
 	struct eh_audit *au;
-	const struct eh_model *models[AUDIT_MAX_MODELS];
+	const struct eh_model **models;   /* as many as the registry has */
 	size_t nmodels;
-	struct audit_rule rules[AUDIT_MAX_ERRATA];  /* by the audit's results */
+	struct audit_rule *rules;         /* by the audit's results */
 };
 
 struct audit_ctx {
@@ -65,14 +63,15 @@ struct audit_ctx {
 	struct eh_cpucaps *owned_caps;    /* the ELF's own, when it is the one used */
 	struct eh_decoder *dec;
 	struct eh_suppressions *sup;
-	const struct eh_erratum *errata[AUDIT_MAX_ERRATA + 1];  /* audited, NULL-terminated */
+	/* Sized by the registry (audit_ctx_init): every erratum, every model, an image for each. */
+	const struct eh_erratum **errata; /* audited, NULL-terminated */
 	size_t nerrata;
-	bool chosen[AUDIT_MAX_ERRATA];    /* by index in eh_errata: named by --erratum */
-	struct audit_image images[AUDIT_MAX_MODELS];
+	bool *chosen;                     /* by index in eh_errata: named by --erratum */
+	struct audit_image *images;
 	size_t nimages;
-	const struct eh_model *models[AUDIT_MAX_MODELS];
-	size_t image_of[AUDIT_MAX_MODELS];  /* by model */
-	size_t nmodels;
+	const struct eh_model **models;
+	size_t *image_of;                 /* by model */
+	size_t nmodels, max_models;
 };
 
 static void audit_help(FILE *f)
@@ -172,13 +171,13 @@ static int parse_args(int argc, char **argv, struct audit_opts *o)
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
 		case 'm':
-			if (o->nmodels == AUDIT_MAX_MODELS)
-				return bad("--model: at most %s of them", "32");
+			if (o->nmodels == AUDIT_MAX_OPTIONS)
+				return bad("--model: at most %s of them (each may be a comma list)", "32");
 			o->models[o->nmodels++] = optarg;
 			break;
 		case 'e':
-			if (o->nerrata == AUDIT_MAX_ERRATA)
-				return bad("--erratum: at most %s of them", "64");
+			if (o->nerrata == AUDIT_MAX_OPTIONS)
+				return bad("--erratum: at most %s of them (each may be a comma list)", "32");
 			o->errata[o->nerrata++] = optarg;
 			break;
 		case 'c': o->cpucaps = optarg; break;
@@ -248,6 +247,29 @@ static int each_name(const char *const *lists, size_t n, const char *opt, void *
 	return 0;
 }
 
+/* Room for every model and erratum of the registry, and an image per model. */
+static int audit_ctx_init(struct audit_ctx *a)
+{
+	const struct eh_model *const *m;
+	const struct eh_erratum *const *e;
+	size_t nerrata = 0;
+
+	for (m = eh_models; *m; m++)
+		a->max_models++;
+	for (e = eh_errata; *e; e++)
+		nerrata++;
+	a->models = eh_alloc((a->max_models + 1) * sizeof(*a->models));
+	a->image_of = eh_alloc((a->max_models + 1) * sizeof(*a->image_of));
+	a->images = eh_alloc((a->max_models + 1) * sizeof(*a->images));
+	a->errata = eh_alloc((nerrata + 1) * sizeof(*a->errata));
+	a->chosen = eh_alloc((nerrata + 1) * sizeof(*a->chosen));
+	if (!a->models || !a->image_of || !a->images || !a->errata || !a->chosen) {
+		fputs("errata-harness audit: out of memory\n", stderr);
+		return EXIT_BAD_INPUT;
+	}
+	return 0;
+}
+
 static void add_model(struct audit_ctx *a, const struct eh_model *m)
 {
 	size_t i;
@@ -255,8 +277,7 @@ static void add_model(struct audit_ctx *a, const struct eh_model *m)
 	for (i = 0; i < a->nmodels; i++)
 		if (a->models[i] == m)
 			return;
-	if (a->nmodels < AUDIT_MAX_MODELS)
-		a->models[a->nmodels++] = m;
+	a->models[a->nmodels++] = m;
 }
 
 /* A --model value: a name, or all; duplicates count once. */
@@ -290,8 +311,7 @@ static int add_erratum_id(void *ctx, const char *id)
 		return bad("unknown erratum '%s' (see audit --help)", id);
 	if (!eh_errata[i]->rule)
 		return bad("erratum %s has no static rule to audit with (see audit --help)", id);
-	if (i < AUDIT_MAX_ERRATA)
-		a->chosen[i] = true;
+	a->chosen[i] = true;
 	return 0;
 }
 
@@ -303,22 +323,26 @@ static int resolve_names(struct audit_ctx *a)
 
 	if (!rc)
 		rc = each_name(a->o->errata, a->o->nerrata, "--erratum", a, add_erratum_id);
-	for (i = 0; !rc && eh_errata[i] && i < AUDIT_MAX_ERRATA; i++)
+	for (i = 0; !rc && eh_errata[i]; i++)
 		if (eh_errata[i]->rule && (!a->o->nerrata || a->chosen[i]))
 			a->errata[a->nerrata++] = eh_errata[i];
 	a->errata[a->nerrata] = NULL;
 	return rc;
 }
 
-/* Every erratum's id, for checking a suppression file. */
-static void known_errata(const char **ids, size_t max)
+/* Every erratum's id, NULL-terminated, for checking a suppression file; NULL when out of memory. */
+static const char **known_errata(void)
 {
 	const struct eh_erratum *const *e;
+	const char **ids;
 	size_t n = 0;
 
-	for (e = eh_errata; *e && n + 1 < max; e++)
-		ids[n++] = (*e)->id;
-	ids[n] = NULL;
+	for (e = eh_errata; *e; e++)
+		n++;
+	ids = eh_alloc((n + 1) * sizeof(*ids));
+	for (n = 0; ids && eh_errata[n]; n++)
+		ids[n] = eh_errata[n]->id;
+	return ids;
 }
 
 /* Two images are one when every section, every site's outcome and where the code runs agree. */
@@ -410,6 +434,10 @@ static int audit_models(struct audit_ctx *a, struct eh_error *err)
 			*im = (struct audit_image){ 0 };
 		} else {
 			a->nimages++;
+			im->models = eh_alloc(a->nmodels * sizeof(*im->models));
+			im->rules = eh_alloc((a->nerrata + 1) * sizeof(*im->rules));
+			if (!im->models || !im->rules)
+				return eh_error_set(err, EH_ENOMEM, "%s: out of memory", a->elf->path), EXIT_BAD_INPUT;
 			if (!a->o->list && eh_audit_run(&im->au, im->img, a->errata, err))
 				return EXIT_BAD_INPUT;
 		}
@@ -912,24 +940,38 @@ static const char *const cell_json_status[] = {
 	[NOT_AFFECTED] = "not affected", [NOT_EXPOSED] = "not exposed", [SHOWS] = "clean",
 };
 
+/* The widest of the models' names (and of the errata's ids), at least what the heading needs. */
+static int name_widths(const struct audit_ctx *a, int *erratum)
+{
+	size_t i, w = strlen("model");
+
+	for (i = 0; i < a->nmodels; i++)
+		w = strlen(a->models[i]->name) > w ? strlen(a->models[i]->name) : w;
+	*erratum = (int)strlen("erratum");
+	for (i = 0; i < a->nerrata; i++)
+		*erratum = (int)strlen(a->errata[i]->id) > *erratum ? (int)strlen(a->errata[i]->id) : *erratum;
+	return (int)w;
+}
+
 /* One line per (erratum, model): its image, what the erratum's rule found there and what that means. */
 static void print_matrix_text(const struct audit_ctx *a)
 {
+	int we, wm = name_widths(a, &we);
 	size_t i, e;
 	char text[64];
 
 	if (a->o->list) {
-		printf("%-16s %5s\n", "model", "image");
+		printf("%-*s %5s\n", wm, "model", "image");
 		for (i = 0; i < a->nmodels; i++)
-			printf("%-16s %5zu\n", a->models[i]->name, a->image_of[i] + 1);
+			printf("%-*s %5zu\n", wm, a->models[i]->name, a->image_of[i] + 1);
 		return;
 	}
-	printf("%-18s %-16s %5s %8s %10s  %s\n", "erratum", "model", "image", "findings", "suppressed", "status");
-	for (e = 0; e < a->images[0].au->nresults; e++)
+	printf("%-*s  %-*s %5s %8s %10s  %s\n", we, "erratum", wm, "model", "image", "findings", "suppressed", "status");
+	for (e = 0; e < a->nerrata; e++)
 		for (i = 0; i < a->nmodels; i++) {
 			struct audit_cell c = cell_of(a, i, e);
 
-			printf("%-18s %-16s %5zu %8zu %10zu  %s\n", c.r->res->erratum->id, a->models[i]->name,
+			printf("%-*s  %-*s %5zu %8zu %10zu  %s\n", we, c.r->res->erratum->id, wm, a->models[i]->name,
 			       a->image_of[i] + 1, c.r->flagged, c.r->suppressed, cell_text(&c, text, sizeof(text)));
 		}
 }
@@ -939,7 +981,7 @@ static void print_matrix_json(struct eh_json *j, const struct audit_ctx *a)
 	size_t i, e;
 
 	eh_json_array(j, "matrix", true);
-	for (e = 0; e < (a->o->list ? 1 : a->images[0].au->nresults); e++)
+	for (e = 0; e < (a->o->list ? 1 : a->nerrata); e++)
 		for (i = 0; i < a->nmodels; i++) {
 			eh_json_object(j, NULL, true);
 			if (!a->o->list) {
@@ -1022,11 +1064,18 @@ static void audit_ctx_free(struct audit_ctx *a)
 	size_t i, r;
 
 	for (i = 0; i < a->nimages; i++) {
-		for (r = 0; r < AUDIT_MAX_ERRATA; r++)
+		for (r = 0; a->images[i].rules && r < a->nerrata; r++)
 			eh_free(a->images[i].rules[r].sup);
+		eh_free(a->images[i].rules);
+		eh_free(a->images[i].models);
 		eh_audit_free(a->images[i].au);
 		eh_image_free(a->images[i].img);
 	}
+	eh_free(a->images);
+	eh_free(a->models);
+	eh_free(a->image_of);
+	eh_free(a->errata);
+	eh_free(a->chosen);
 	eh_decoder_free(a->dec);
 	eh_cpucaps_free(a->owned_caps);
 	eh_elf_free(a->elf);
@@ -1140,7 +1189,7 @@ static int run_baseline(struct audit_ctx *a, struct audit_ctx *old, struct eh_er
 		return bad("%s", "--baseline compares one model at a time");
 	old->nmodels = 1;
 	old->models[0] = a->models[0];
-	memcpy(old->errata, a->errata, sizeof(a->errata));
+	memcpy(old->errata, a->errata, (a->nerrata + 1) * sizeof(*a->errata));
 	old->nerrata = a->nerrata;
 	rc = open_build(a, a->o->file, err);
 	if (!rc)
@@ -1166,18 +1215,23 @@ int cli_audit(int argc, char **argv)
 	struct cli_inputs in = { 0 };
 	struct audit_ctx a = { .o = &o, .in = &in }, old = { .o = &o, .in = &in };
 	struct eh_error err = { 0 };
-	const char *errata[AUDIT_MAX_ERRATA + 1];
+	const char **errata = NULL;
 	int rc = parse_args(argc, argv, &o);
 
 	if (rc)
 		return rc < 0 ? 0 : rc;
-	rc = resolve_names(&a);
+	rc = audit_ctx_init(&a);
+	if (!rc)
+		rc = audit_ctx_init(&old);
+	if (!rc)
+		rc = resolve_names(&a);
 	if (!rc)
 		rc = cli_inputs_open(&in, "audit", o.cpucaps, o.kernel, o.config, o.boot);
 	if (rc)
-		return rc;
-	known_errata(errata, sizeof(errata) / sizeof(errata[0]));
-	if (o.suppress && eh_suppress_open(&a.sup, o.suppress, errata, &err))
+		goto out;
+	if (o.suppress && !(errata = known_errata()))
+		rc = (eh_error_set(&err, EH_ENOMEM, "out of memory"), EXIT_BAD_INPUT);
+	else if (o.suppress && eh_suppress_open(&a.sup, o.suppress, errata, &err))
 		rc = EXIT_BAD_INPUT;
 	else if (o.baseline)
 		rc = run_baseline(&a, &old, &err);
@@ -1187,6 +1241,8 @@ int cli_audit(int argc, char **argv)
 	}
 	if (err.code)
 		fprintf(stderr, "errata-harness audit: %s\n", err.msg);
+out:
+	eh_free(errata);
 	eh_suppress_free(a.sup);
 	audit_ctx_free(&a);
 	audit_ctx_free(&old);
