@@ -367,7 +367,7 @@ static const char *where(const struct audit_ctx *a, uint64_t addr, char *buf, si
 	return eh_elf_describe(a->elf, addr, buf, len);
 }
 
-/* What an erratum is on a model: not affected, affected but not shown, or shown; and whether its workaround is built. */
+/* What an erratum is on a model: not affected, affected but not shown there (eh_erratum.shows), or shown. */
 enum audit_status { NOT_AFFECTED, NOT_EXPOSED, SHOWS };
 
 static enum audit_status status_of(const struct eh_erratum *e, const struct eh_model *m)
