@@ -64,9 +64,7 @@ check "... clean where it shows, not affected elsewhere" "clean clean not affect
 
 # Every model of the registry, every erratum with a static rule, each boot mode: the unmodified kernel
 # is clean for every erratum on every model (a finding here is the harness's bug), exit 0.
-# (audit --help lists both, from the registry)
-nmodels=$("$harness" audit --help | awk '/^models:/{print NF - 1}')
-nerrata=$("$harness" audit --help | awk '/^errata with a static rule:/{f=1;next} /^$/{f=0} f' | grep -c .)
+registry_counts "$harness"
 for boot in el2 nvhe el1; do
   j=$work/builtin-all-$boot.json
   rc=0; "$harness" audit "$obj" --model all --boot "$boot" "${inputs[@]}" --format json > "$j" || rc=$?
