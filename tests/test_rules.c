@@ -345,7 +345,7 @@ static void test_alloc_failures(void **state)
 	close_audit(&f);
 }
 
-/* Every erratum of the registry with a rule has exactly one shape, and a window rule says what it needs. */
+/* Every erratum of the registry with a rule has exactly one shape and a summary, and a window rule says what it needs. */
 static void test_registry_rules(void **state)
 {
 	const struct eh_erratum *const *e;
@@ -359,6 +359,8 @@ static void test_registry_rules(void **state)
 			continue;
 		if (!r->window == !r->scan)
 			fail_msg("%s: a rule is a window rule or a scan rule", (*e)->id);
+		if (!r->summary)
+			fail_msg("%s: a rule says what it checks in a line (summary)", (*e)->id);
 		if (r->scan && !r->scan->visit)
 			fail_msg("%s: a scan rule without visit", (*e)->id);
 		if (!r->window)
