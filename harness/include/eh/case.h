@@ -68,8 +68,8 @@ struct eh_models {
 	const char *model;       /* this model, by name */
 	const char *erratum;     /* the models on which this erratum shows */
 	const char *has;         /* the models that have this erratum, shown or not */
-	const char *capability;  /* the models where the snippets' kernel (5.4, booted at EL2, every option
-	                            on) detects it */
+	const char *capability;  /* the models where the case's kernel (eh_case_kernel(), booted at EL2, every
+	                            option on) detects it */
 	bool without;            /* the other models instead */
 };
 
@@ -115,6 +115,12 @@ struct eh_case {
 	const struct eh_commit *commits;      /* ends with { 0 } */
 	const char *shows;                    /* one sentence */
 	const char *object;                   /* the snippet ELF built from the folder */
+	/*
+	 * The kernel version the snippets follow: the capability numbers their
+	 * alternatives name (cases/include/eh_cpucaps*.h) and the rules that decide them.
+	 * NULL: 5.4.
+	 */
+	const char *kernel;
 	const struct eh_variant *variants;    /* ends with { 0 } */
 	const struct eh_expect *expect;       /* one row per (variant, model); ends with { 0 } */
 	const struct eh_steps *steps;         /* optional, by variant (not with run); ends with { 0 } */
@@ -163,8 +169,10 @@ struct eh_case_run {
 
 const struct eh_case *eh_case_find(const char *id);
 const struct eh_variant *eh_case_variant(const struct eh_case *c, const char *name);
-/* Whether model is one of who. */
-bool eh_models_match(const struct eh_models *who, const struct eh_model *model);
+/* The kernel version case c's snippets follow (its .kernel, or 5.4). */
+const char *eh_case_kernel(const struct eh_case *c);
+/* Whether model is one of who, a row of case c. */
+bool eh_models_match(const struct eh_case *c, const struct eh_models *who, const struct eh_model *model);
 /* "models where tx2-219 shows", "thunderx2", ...: who in words, into buf. */
 const char *eh_models_describe(const struct eh_models *who, char *buf, size_t len);
 /* The expected verdict of (variant, model), or -ENOENT if the case does not run there. */
