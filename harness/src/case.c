@@ -277,6 +277,31 @@ int eh_case_symbol(struct eh_case_run *r, const char *sym, uint64_t *addr, uint6
 	return 0;
 }
 
+void eh_case_judge_hazards(struct eh_machine *m, const char *erratum, struct eh_outcome *out)
+{
+	const struct eh_erratum *e = eh_erratum_find(erratum);
+	const struct eh_trace *tr = eh_machine_trace(m);
+	const struct eh_event *first = NULL;
+	char where[256];
+	size_t i, n = 0;
+
+	for (i = 0; i < tr->n; i++)
+		if (tr->events[i].kind == EH_EV_HAZARD && eh_event_erratum(&tr->events[i]) == e && !n++)
+			first = &tr->events[i];
+	if (!first) {
+		out->verdict = EH_VERDICT_FIXED;
+		eh_outcome_append(out, "no hazard of erratum %s", erratum);
+		return;
+	}
+	out->verdict = eh_erratum_shows(e, eh_machine_model(m)) ? EH_VERDICT_BUG : EH_VERDICT_BENIGN;
+	eh_outcome_append(out, "%zu hazard%s of erratum %s, the first at %s", n, n == 1 ? "" : "s", erratum,
+			  eh_machine_where(m, first->pc, where, sizeof(where)));
+	if (first->value && eh_machine_insn(m, first->value))
+		eh_outcome_append(out, " (with %s)", eh_machine_where(m, first->value, where, sizeof(where)));
+	eh_outcome_append(out, out->verdict == EH_VERDICT_BUG ? "; the erratum shows on %s" :
+			  "; %s does not have the erratum, or it does not show there", eh_machine_model(m)->name);
+}
+
 void eh_outcome_append(struct eh_outcome *out, const char *fmt, ...)
 {
 	size_t n = strlen(out->evidence);

@@ -202,6 +202,16 @@ int eh_case_call(struct eh_case_run *r, const char *sym, const uint64_t *args, u
 /* The object file of the case's snippet for opts (its mutant's when opts->mutant is set), into buf. */
 const char *eh_case_object_path(const struct eh_case *c, const struct eh_run_opts *opts, char *buf,
 				size_t len);
+/*
+ * The verdict of a case whose erratum's behaviour records its hazard
+ * (eh_machine_hazard) rather than acting on the machine: bug when the trace holds
+ * one and the erratum shows on the run's model, benign when it holds one and does
+ * not, fixed when it holds none. The evidence counts them and names the first, with
+ * the instruction the behaviour blamed it on besides (the hazard's value, when it is
+ * an address of the snippet's code). A case judge checks first that its scenario
+ * ran what the hazard is about.
+ */
+void eh_case_judge_hazards(struct eh_machine *m, const char *erratum, struct eh_outcome *out);
 /* Append to out->evidence, truncating at its size. */
 void eh_outcome_append(struct eh_outcome *out, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
