@@ -85,9 +85,11 @@ const struct eh_model *const eh_models[] = {
 };
 
 extern const struct eh_erratum eh_erratum_cavium_tx2_219;
+extern const struct eh_erratum eh_erratum_repeat_tlbi;
 
 const struct eh_erratum *const eh_errata[] = {
 	&eh_erratum_cavium_tx2_219,
+	&eh_erratum_repeat_tlbi,
 	NULL,
 };
 
