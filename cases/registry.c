@@ -14,6 +14,7 @@ extern const struct eh_case eh_case_preempt_irq_pan;
 extern const struct eh_case eh_case_par_el1;
 extern const struct eh_case eh_case_untagged_addr;
 extern const struct eh_case eh_case_repeat_tlbi;
+extern const struct eh_case eh_case_a520_2966298;
 
 const struct eh_case *const eh_cases[] = {
 	&eh_case_tx2_219_prfm,
@@ -27,5 +28,6 @@ const struct eh_case *const eh_cases[] = {
 	&eh_case_par_el1,
 	&eh_case_untagged_addr,
 	&eh_case_repeat_tlbi,
+	&eh_case_a520_2966298,
 	NULL,
 };
