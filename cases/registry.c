@@ -15,6 +15,7 @@ extern const struct eh_case eh_case_par_el1;
 extern const struct eh_case eh_case_untagged_addr;
 extern const struct eh_case eh_case_repeat_tlbi;
 extern const struct eh_case eh_case_a520_2966298;
+extern const struct eh_case eh_case_a77_1508412;
 
 const struct eh_case *const eh_cases[] = {
 	&eh_case_tx2_219_prfm,
@@ -29,5 +30,6 @@ const struct eh_case *const eh_cases[] = {
 	&eh_case_untagged_addr,
 	&eh_case_repeat_tlbi,
 	&eh_case_a520_2966298,
+	&eh_case_a77_1508412,
 	NULL,
 };
