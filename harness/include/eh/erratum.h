@@ -29,6 +29,7 @@ struct eh_erratum {
 	 * its own (is_kryo_midr(): any Qualcomm part 0x2XX); NULL: none.
 	 */
 	bool (*also_affects)(const struct eh_model *model);
+	const char *also_affects_cpus;          /* those parts in words, with also_affects */
 	const char *capability;                 /* ARM64_WORKAROUND_..., or NULL */
 	const char *kconfig;                    /* CONFIG_..., or NULL */
 	const char *const *citations;           /* NULL-terminated */
