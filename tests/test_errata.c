@@ -2,7 +2,8 @@
  * The errata modules against the kernel's own decision: an erratum whose workaround is a
  * capability affects exactly the models on which Linux 6.1 detects that capability (booted
  * at EL2, every option on), so a module's parts cannot drift from cpu_errata.c's, whose
- * detection tests/test_model_errata.c pins model by model.
+ * detection tests/test_model_errata.c pins model by model; and every rule and behaviour says what
+ * it does, for the errata table.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,7 +14,9 @@
 
 #include "eh/cap.h"
 #include "eh/erratum.h"
+#include "eh/machine.h"
 #include "eh/model.h"
+#include "eh/rule.h"
 
 static void run_erratum(void **state)
 {
@@ -34,6 +37,10 @@ static void run_erratum(void **state)
 	}
 	if (!affected)
 		fail_msg("%s: no model has it, so no case can show it", e->id);
+	if ((e->rule && !e->rule->summary) || (e->behaviour && !e->behaviour->summary))
+		fail_msg("%s: its rule or behaviour does not say what it does (summary)", e->id);
+	if (!e->also_affects != !e->also_affects_cpus)
+		fail_msg("%s: also_affects and also_affects_cpus go together", e->id);
 }
 
 int main(void)

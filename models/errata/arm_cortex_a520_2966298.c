@@ -75,6 +75,8 @@ static void on_event(struct eh_machine *m, void *state, const struct eh_event *e
 }
 
 static const struct eh_behaviour behaviour = {
+	.summary = "an ERET to EL0 with no local TLBI and DSB completing it after the last load or store; recorded "
+		   "as a hazard: a cache leak has no architectural trace",
 	.thread_state = sizeof(struct thread_state),
 	.on_event = on_event,
 };

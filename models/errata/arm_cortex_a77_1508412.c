@@ -60,6 +60,8 @@ static void on_event(struct eh_machine *m, void *state, const struct eh_event *e
 }
 
 static const struct eh_behaviour behaviour = {
+	.summary = "a PAR_EL1 read and a load with no DMB SY between them, in either order, across exceptions; "
+		   "recorded as a hazard: a deadlock has no trace, and memory types are not modelled",
 	.thread_state = sizeof(struct thread_state),
 	.insns = true,      /* an MRS of PAR_EL1 is no event of its own: the model serves no such register */
 	.on_event = on_event,

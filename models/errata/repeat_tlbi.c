@@ -109,6 +109,8 @@ static void on_event(struct eh_machine *m, void *state, const struct eh_event *e
 }
 
 static const struct eh_behaviour behaviour = {
+	.summary = "a load or store while the repeat of a completed broadcast TLBI;DSB is due (the next broadcast "
+		   "TLBI;DSB is that repeat); recorded as a hazard: the other observers are not modelled",
 	.thread_state = sizeof(struct thread_state),
 	.on_event = on_event,
 };
@@ -131,6 +133,7 @@ const struct eh_erratum eh_erratum_repeat_tlbi = {
 		 "observed (Falkor E1009, Cortex-A76 1286807, A55 2441007, A510 2441009, 4118414)",
 	.cpus = eh_repeat_tlbi_cpus,
 	.also_affects = kryo_2xx,
+	.also_affects_cpus = "Qualcomm parts 0x2XX (is_kryo_midr)",
 	.capability = "ARM64_WORKAROUND_REPEAT_TLBI",
 	.kconfig = "CONFIG_ARM64_WORKAROUND_REPEAT_TLBI",
 	.citations = citations,
