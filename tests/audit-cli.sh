@@ -26,7 +26,7 @@ expect "window left by an indirect branch on thunderx2: exit 1" 1 "OPEN at switc
   "$eh" audit "$objs/open.o" --model thunderx2 --kernel 6.1
 expect "same object on cortex-a72 (no erratum 219): exit 0" 0 "erratum tx2-219 does not affect cortex-a72" \
   "$eh" audit "$rel" --model cortex-a72 --kernel 6.1
-expect "json output" 1 '^\{"file": .*"errata": \[\{"erratum": "tx2-219", .*"flagged": 7, "hazards": 5, "open": 2, "suppressed": 0,' "$eh" audit "$rel" --model thunderx2 --kernel 6.1 --format json
+expect "json output" 1 '^\{"format": "errata-harness-audit", "schema_version": 1, .*"file": .*"errata": \[\{"erratum": "tx2-219", .*"flagged": 7, "hazards": 5, "open": 2, "suppressed": 0,' "$eh" audit "$rel" --model thunderx2 --kernel 6.1 --format json
 expect "each finding in JSON names its erratum, anchor and explanation" 1 \
   '\{"erratum": "tx2-219", "kind": "load", "address": "0x[0-9a-f]{16}", "where": "win_prfm\+0x4", "anchor": "win_prfm\+0x0", "anchor_address": "0x[0-9a-f]{16}", "text": "ldr x30, [^"]*", "explanation": "an access between a write of the live TTBR' \
   "$eh" audit "$rel" --model thunderx2 --kernel 6.1 --format json
@@ -93,7 +93,7 @@ expect "baseline swapped: hazards removed, exit 0" 0 "summary: 0 introduced, 7 r
   "$eh" audit "$objs/clean.o" --baseline "$rel" --model thunderx2 --kernel 6.1
 expect "baseline against itself: all unchanged, exit 0" 0 "summary: 0 introduced, 0 removed, 7 unchanged" \
   "$eh" audit "$rel" --baseline "$rel" --model thunderx2 --kernel 6.1
-expect "baseline json" 1 '^\{"baseline": ".*clean.o", "file": ".*rel61.o",.*"introduced": 7, "removed": 0, "unchanged": 0,.*\{"change": "introduced", "erratum": "tx2-219", "kind": "load", "anchor": "win_prfm\+0x0", "where": "win_prfm\+0x4"' \
+expect "baseline json" 1 '^\{"format": "errata-harness-audit-baseline", .*"baseline": ".*clean.o", "file": ".*rel61.o",.*"introduced": 7, "removed": 0, "unchanged": 0,.*\{"change": "introduced", "erratum": "tx2-219", "kind": "load", "anchor": "win_prfm\+0x0", "where": "win_prfm\+0x4"' \
   "$eh" audit "$rel" --baseline "$objs/clean.o" --model thunderx2 --kernel 6.1 --format json
 expect "baseline on cortex-a72 (no erratum 219, PRFM kept): exit 0" 0 "8 introduced.*does not affect" \
   "$eh" audit "$rel" --baseline "$objs/clean.o" --model cortex-a72 --kernel 6.1
@@ -165,7 +165,7 @@ expect "one image, the erratum on some of its models" 1 \
   "$eh" audit "$rec" --model thunderx2,thunderx2-nosmt,vulcan --kernel 6.1
 expect "--model all" 1 "^tx2-219 +thunderx2-nosmt +[0-9]+ +11 +0  not exposed$" "$eh" audit "$rec" --model all --kernel 6.1
 expect "only unaffected models: exit 0" 0 "^tx2-219 +cortex-a72 " "$eh" audit "$rec" --model cortex-a72,thunderx2-nosmt --kernel 6.1
-expect "several models as JSON" 1 '^\{"file": .*"matrix": \[\{"erratum": "tx2-219", "model": "thunderx2", "image": 0, "affected": true, "shows": true, "configured_out": false, "status": "findings", "flagged": 11, "hazards": 10, "open": 1, "suppressed": 0\}' \
+expect "several models as JSON" 1 '^\{"format": "errata-harness-audit", .*"file": .*"matrix": \[\{"erratum": "tx2-219", "model": "thunderx2", "image": 0, "affected": true, "shows": true, "configured_out": false, "status": "findings", "flagged": 11, "hazards": 10, "open": 1, "suppressed": 0\}' \
   "$eh" audit "$rec" --model thunderx2,cortex-a72 --kernel 6.1 --format json
 printf '# CONFIG_CAVIUM_TX2_ERRATUM_219 is not set\n' > "$tmp/no219.config"
 expect "matrix: an affected model whose workaround is configured out" 1 \
@@ -216,6 +216,20 @@ expect "suppression with a bad offset: exit 2" 2 "badoff.supp:1: bad offset" \
   "$eh" audit "$rec" --model thunderx2 --kernel 6.1 --suppress "$tmp/badoff.supp"
 expect "suppression file missing: exit 2" 2 "nonexistent.supp" \
   "$eh" audit "$rec" --model thunderx2 --kernel 6.1 --suppress "$tmp/nonexistent.supp"
+
+# Every shape of JSON document the audit writes, against harness/schema/audit-v1.json.
+schema=$(dirname "$0")/../harness/schema/audit-v1.json
+json() { local out=$1; shift; "$eh" audit "$@" --format json > "$tmp/$out.json"; }
+json one "$rel" --model thunderx2 --kernel 6.1
+json many "$rec" --model all --kernel 6.1 --suppress "$tmp/recall.supp"
+json suppressed "$rec" --model thunderx2 --kernel 6.1 --suppress "$tmp/recall.supp"
+json sites "$rel" --model thunderx2 --kernel 6.1 --list-alternatives
+json many-sites "$rel" --model thunderx2,cortex-a72 --kernel 6.1 --list-alternatives
+json baseline "$rel" --baseline "$objs/clean.o" --model thunderx2 --kernel 6.1
+json image-tables "$objs/captables.elf" --model thunderx2
+expect "every JSON document as audit-v1.json says" 0 "^7 documents conform" "$(dirname "$0")/check-schema.py" "$schema" "$tmp"/*.json
+expect "... and the schema is not satisfied by anything" 1 "at /errata/0/findings/0: 'erratum' is a required property" \
+  "$(dirname "$0")/check-schema.py" "$schema" <(jq 'del(.errata[0].findings[0].erratum)' "$tmp/one.json")
 
 echo "# $failures failed"
 [ "$failures" -eq 0 ]

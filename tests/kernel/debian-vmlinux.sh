@@ -81,6 +81,10 @@ m = json.load(open(sys.argv[1]))["matrix"]
 print(len(m), sum(1 for r in m if r["flagged"] or r["open"] or r["status"] not in ("clean", "not affected", "not exposed")))' \
     "$work/debian-audit-all.json")"
 
+check "the audit's JSON reports conform to its schema" ok \
+  "$("$here/../check-schema.py" "$here/../../harness/schema/audit-v1.json" "$work"/debian-{list,audit-*}.json \
+     > "$work/schema.txt" && echo ok || cat "$work/schema.txt")"
+
 # A numbering that disagrees with the image: the tree's own numbering with PRFM and TVM swapped,
 # as a stable release adding a capability before them would shift them, is refused by name.
 . "$here/kernel-tree.sh"
