@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "eh/audit.h"
+#include "eh/audit_matrix.h"
 #include "eh/cpucaps.h"
 #include "eh/erratum.h"
 #include "eh/image.h"
@@ -30,31 +31,6 @@ struct audit_opts {
 	bool json, list;
 };
 
-/*
- * What one erratum's rule found in one image, matched against the
- * suppressions: sup holds, finding by finding, the suppression that covers it
- * or NULL.
- */
-struct audit_rule {
-	const struct eh_audit_result *res;
-	const struct eh_suppression **sup;
-	bool shows;                       /* the erratum shows on one of the image's models */
-	size_t flagged;                   /* findings not suppressed (instructions and open paths) */
-	size_t inside;                    /* ... of them instructions */
-	size_t open;                      /* windows with a path not followed to its close, not suppressed */
-	size_t suppressed;
-};
-
-/* One patched image and its audit, shared by the models whose capabilities give the same image. */
-struct audit_image {
-	struct eh_target target;          /* of its first model */
-	struct eh_image *img;
-	struct eh_audit *au;
-	const struct eh_model **models;   /* as many as the registry has */
-	size_t nmodels;
-	struct audit_rule *rules;         /* by the audit's results */
-};
-
 struct audit_ctx {
 	const struct audit_opts *o;
 	const struct cli_inputs *in;
@@ -63,15 +39,8 @@ struct audit_ctx {
 	struct eh_cpucaps *owned_caps;    /* the ELF's own, when it is the one used */
 	struct eh_decoder *dec;
 	struct eh_suppressions *sup;
-	/* Sized by the registry (audit_ctx_init): every erratum, every model, an image for each. */
-	const struct eh_erratum **errata; /* audited, NULL-terminated */
-	size_t nerrata;
-	bool *chosen;                     /* by index in eh_errata: named by --erratum */
-	struct audit_image *images;
-	size_t nimages;
-	const struct eh_model **models;
-	size_t *image_of;                 /* by model */
-	size_t nmodels, max_models;
+	struct cli_pick pick;             /* the models and errata audited (borrowed by a baseline's) */
+	struct eh_audit_matrix *mx;
 };
 
 static void audit_help(FILE *f)
@@ -215,255 +184,25 @@ static int parse_args(int argc, char **argv, struct audit_opts *o)
 	return 0;
 }
 
-/*
- * Each name of a comma list (or of several) in turn: calls add with it, or
- * fails naming the option when one is empty or too long.
- */
-static int each_name(const char *const *lists, size_t n, const char *opt, void *ctx,
-		     int (*add)(void *ctx, const char *name))
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		const char *p = lists[i];
-
-		for (;;) {
-			size_t len = strcspn(p, ",");
-			char name[64];
-			int rc;
-
-			if (!len || len >= sizeof(name)) {
-				fprintf(stderr, "errata-harness audit: %s: '%s' is not a list of names\n", opt, lists[i]);
-				return EXIT_BAD_INPUT;
-			}
-			memcpy(name, p, len);
-			name[len] = 0;
-			rc = add(ctx, name);
-			if (rc)
-				return rc;
-			if (!p[len])
-				break;
-			p += len + 1;
-		}
-	}
-	return 0;
-}
-
-/* Room for every model and erratum of the registry, and an image per model. */
-static int audit_ctx_init(struct audit_ctx *a)
-{
-	const struct eh_model *const *m;
-	const struct eh_erratum *const *e;
-	size_t nerrata = 0;
-
-	for (m = eh_models; *m; m++)
-		a->max_models++;
-	for (e = eh_errata; *e; e++)
-		nerrata++;
-	a->models = eh_alloc((a->max_models + 1) * sizeof(*a->models));
-	a->image_of = eh_alloc((a->max_models + 1) * sizeof(*a->image_of));
-	a->images = eh_alloc((a->max_models + 1) * sizeof(*a->images));
-	a->errata = eh_alloc((nerrata + 1) * sizeof(*a->errata));
-	a->chosen = eh_alloc((nerrata + 1) * sizeof(*a->chosen));
-	if (!a->models || !a->image_of || !a->images || !a->errata || !a->chosen) {
-		fputs("errata-harness audit: out of memory\n", stderr);
-		return EXIT_BAD_INPUT;
-	}
-	return 0;
-}
-
-static void add_model(struct audit_ctx *a, const struct eh_model *m)
-{
-	size_t i;
-
-	for (i = 0; i < a->nmodels; i++)
-		if (a->models[i] == m)
-			return;
-	a->models[a->nmodels++] = m;
-}
-
-/* A --model value: a name, or all; duplicates count once. */
-static int add_model_name(void *ctx, const char *name)
-{
-	struct audit_ctx *a = ctx;
-	const struct eh_model *const *all;
-	const struct eh_model *m;
-
-	if (!strcmp(name, "all")) {
-		for (all = eh_models; *all; all++)
-			add_model(a, *all);
-		return 0;
-	}
-	m = eh_model_find(name);
-	if (!m)
-		return bad("unknown model '%s' (see errata-harness models)", name);
-	add_model(a, m);
-	return 0;
-}
-
-/* An --erratum value: an erratum with a static rule. */
-static int add_erratum_id(void *ctx, const char *id)
-{
-	struct audit_ctx *a = ctx;
-	size_t i;
-
-	for (i = 0; eh_errata[i] && strcmp(eh_errata[i]->id, id); i++)
-		;
-	if (!eh_errata[i])
-		return bad("unknown erratum '%s' (see audit --help)", id);
-	if (!eh_errata[i]->rule)
-		return bad("erratum %s has no static rule to audit with (see audit --help)", id);
-	a->chosen[i] = true;
-	return 0;
-}
-
-/* The models and errata the options name; the errata in the table's order, every one with a rule by default. */
-static int resolve_names(struct audit_ctx *a)
-{
-	size_t i;
-	int rc = each_name(a->o->models, a->o->nmodels, "--model", a, add_model_name);
-
-	if (!rc)
-		rc = each_name(a->o->errata, a->o->nerrata, "--erratum", a, add_erratum_id);
-	for (i = 0; !rc && eh_errata[i]; i++)
-		if (eh_errata[i]->rule && (!a->o->nerrata || a->chosen[i]))
-			a->errata[a->nerrata++] = eh_errata[i];
-	a->errata[a->nerrata] = NULL;
-	return rc;
-}
-
-/* Every erratum's id, NULL-terminated, for checking a suppression file; NULL when out of memory. */
-static const char **known_errata(void)
-{
-	const struct eh_erratum *const *e;
-	const char **ids;
-	size_t n = 0;
-
-	for (e = eh_errata; *e; e++)
-		n++;
-	ids = eh_alloc((n + 1) * sizeof(*ids));
-	for (n = 0; ids && eh_errata[n]; n++)
-		ids[n] = eh_errata[n]->id;
-	return ids;
-}
-
-/* Two images are one when every section, every site's outcome and where the code runs agree. */
-static bool same_image(const struct eh_image *x, const struct eh_image *y)
-{
-	const struct eh_elf *elf = x->elf;
-	size_t i;
-
-	if (eh_target_vhe(&x->target) != eh_target_vhe(&y->target))
-		return false;
-	for (i = 0; i < x->nsites; i++)
-		if (x->sites[i].applied != y->sites[i].applied || x->sites[i].cb_result != y->sites[i].cb_result)
-			return false;
-	for (i = 0; i < elf->nsections; i++)
-		if (x->data[i] && memcmp(x->data[i], y->data[i], elf->sections[i].size))
-			return false;
-	return true;
-}
-
 static const char *where(const struct audit_ctx *a, uint64_t addr, char *buf, size_t len)
 {
 	return eh_elf_describe(a->elf, addr, buf, len);
 }
 
-/* What an erratum is on a model: not affected, affected but not shown there (eh_erratum.shows), or shown. */
-enum audit_status { NOT_AFFECTED, NOT_EXPOSED, SHOWS };
-
-static enum audit_status status_of(const struct eh_erratum *e, const struct eh_model *m)
-{
-	if (!eh_erratum_affects(e, m))
-		return NOT_AFFECTED;
-	return eh_erratum_shows(e, m) ? SHOWS : NOT_EXPOSED;
-}
-
-static bool configured_out(const struct audit_ctx *a, const struct eh_erratum *e)
-{
-	return e->kconfig && !eh_kconfig_enabled(a->in->config, e->kconfig);
-}
-
-/* Every finding of one rule's result matched against the suppressions, and its counts. */
-static int count_findings(struct audit_ctx *a, struct audit_rule *r)
-{
-	const struct eh_audit_result *res = r->res;
-	size_t i, w, nopen = 0;
-
-	r->sup = eh_alloc((res->nfindings ? res->nfindings : 1) * sizeof(*r->sup));
-	if (!r->sup)
-		return EH_ENOMEM;
-	for (i = 0; i < res->nfindings; i++) {
-		const struct eh_finding *f = &res->findings[i];
-
-		r->sup[i] = eh_suppress_match(a->sup, f->erratum->id, f->anchor_where, f->where);
-		if (r->sup[i]) {
-			r->suppressed++;
-			continue;
-		}
-		r->flagged++;
-		r->inside += !f->open;
-	}
-	/* A window is open while one of its paths out is, unsuppressed. */
-	for (w = 0; w < res->nwindows; w++) {
-		const struct eh_audit_window *win = &res->windows[w];
-
-		for (i = win->first; i < win->first + win->nfindings; i++)
-			if (res->findings[i].open && !r->sup[i])
-				break;
-		nopen += i < win->first + win->nfindings;
-	}
-	r->open = nopen;
-	return 0;
-}
-
 /* Patch FILE for every model, one image per distinct capability set, and audit each. */
 static int audit_models(struct audit_ctx *a, struct eh_error *err)
 {
-	size_t i, g, r;
+	const struct eh_audit_matrix_opts mo = {
+		.elf = a->elf, .caps = a->caps, .config = a->in->config, .boot = a->in->boot,
+		.models = a->pick.models, .nmodels = a->pick.nmodels, .errata = a->pick.errata, .sup = a->sup,
+		.patch_only = a->o->list,
+	};
 
-	for (i = 0; i < a->nmodels; i++) {
-		struct audit_image *im = &a->images[a->nimages];
-
-		im->target = (struct eh_target){ .model = a->models[i], .config = a->in->config,
-						 .boot = a->in->boot };
-		if (eh_image_new(&im->img, a->elf, a->caps, &im->target, err))
-			return EXIT_BAD_INPUT;
-		for (g = 0; g < a->nimages && !same_image(a->images[g].img, im->img); g++)
-			;
-		if (g < a->nimages) {
-			eh_image_free(im->img);
-			*im = (struct audit_image){ 0 };
-		} else {
-			a->nimages++;
-			im->models = eh_alloc(a->nmodels * sizeof(*im->models));
-			im->rules = eh_alloc((a->nerrata + 1) * sizeof(*im->rules));
-			if (!im->models || !im->rules)
-				return eh_error_set(err, EH_ENOMEM, "%s: out of memory", a->elf->path), EXIT_BAD_INPUT;
-			if (!a->o->list && eh_audit_run(&im->au, im->img, a->errata, err))
-				return EXIT_BAD_INPUT;
-		}
-		a->image_of[i] = g;
-		a->images[g].models[a->images[g].nmodels++] = a->models[i];
-	}
-	for (g = 0; g < a->nimages && !a->o->list; g++) {
-		struct audit_image *im = &a->images[g];
-
-		for (r = 0; r < im->au->nresults; r++) {
-			struct audit_rule *ar = &im->rules[r];
-
-			ar->res = &im->au->results[r];
-			for (i = 0; i < im->nmodels; i++)
-				ar->shows |= status_of(ar->res->erratum, im->models[i]) == SHOWS;
-			if (count_findings(a, ar))
-				return eh_error_set(err, EH_ENOMEM, "%s: out of memory", a->elf->path), EXIT_BAD_INPUT;
-		}
-	}
-	return 0;
+	return eh_audit_matrix_new(&a->mx, &mo, err) ? EXIT_BAD_INPUT : 0;
 }
 
 /* "thunderx2" or "thunderx2, vulcan". */
-static const char *model_names(const struct audit_image *im, char *buf, size_t len)
+static const char *model_names(const struct eh_audit_image *im, char *buf, size_t len)
 {
 	size_t i, at = 0;
 
@@ -576,7 +315,7 @@ static size_t applied_count(const struct eh_image *img)
 }
 
 /* How a finding is tagged: suppressed, a hazard (or an open window) where the erratum shows, or neither. */
-static const char *finding_tag(const struct audit_rule *r, const struct eh_suppression *s, bool open)
+static const char *finding_tag(const struct eh_audit_tally *r, const struct eh_suppression *s, bool open)
 {
 	if (s)
 		return "SUPPRESSED";
@@ -586,7 +325,7 @@ static const char *finding_tag(const struct audit_rule *r, const struct eh_suppr
 }
 
 /* "affects thunderx2, vulcan", "does not affect cortex-a72", or "affects thunderx2, does not affect cortex-a72". */
-static const char *shown_on(const struct audit_image *im, const struct eh_erratum *e, char *buf, size_t len)
+static const char *shown_on(const struct eh_audit_image *im, const struct eh_erratum *e, char *buf, size_t len)
 {
 	size_t i, at = 0, pass;
 
@@ -595,7 +334,7 @@ static const char *shown_on(const struct audit_image *im, const struct eh_erratu
 		size_t n = 0;
 
 		for (i = 0; i < im->nmodels && at < len; i++) {
-			if ((status_of(e, im->models[i]) == SHOWS) == pass)
+			if ((eh_audit_status_of(e, im->models[i]) == EH_AUDIT_SHOWS) == pass)
 				continue;
 			at += (size_t)snprintf(buf + at, len - at, "%s%s", n++ ? ", " : !pass ? "affects " :
 					       at ? ", does not affect " : "does not affect ", im->models[i]->name);
@@ -605,7 +344,7 @@ static const char *shown_on(const struct audit_image *im, const struct eh_erratu
 }
 
 /* One finding: its tag, kind and place, what it is, its alternative and suppression; a new explanation after it. */
-static void print_finding_text(const struct audit_ctx *a, const struct audit_rule *r, size_t i,
+static void print_finding_text(const struct audit_ctx *a, const struct eh_audit_tally *r, size_t i,
 			       const char **explained)
 {
 	const struct eh_finding *f = &r->res->findings[i];
@@ -631,7 +370,7 @@ static void print_finding_text(const struct audit_ctx *a, const struct audit_rul
 }
 
 /* A window rule's anchors: each with its class, what its window runs through, finds and how it ends. */
-static void print_windows_text(const struct audit_ctx *a, const struct eh_image *img, const struct audit_rule *r)
+static void print_windows_text(const struct audit_ctx *a, const struct eh_image *img, const struct eh_audit_tally *r)
 {
 	const struct eh_audit_result *res = r->res;
 	const struct eh_window_rule *rule = res->erratum->rule->window;
@@ -666,7 +405,7 @@ static void print_windows_text(const struct audit_ctx *a, const struct eh_image 
 }
 
 /* What one erratum's rule found in the image, and its summary line. */
-static void print_rule_text(const struct audit_ctx *a, const struct audit_image *im, const struct audit_rule *r)
+static void print_rule_text(const struct audit_ctx *a, const struct eh_audit_image *im, const struct eh_audit_tally *r)
 {
 	const struct eh_erratum *e = r->res->erratum;
 	const struct eh_window_rule *window = e->rule->window;
@@ -691,12 +430,12 @@ static void print_rule_text(const struct audit_ctx *a, const struct audit_image 
 	if (r->suppressed)
 		printf(", %zu findings suppressed", r->suppressed);
 	printf("; erratum %s %s", e->id, shown_on(im, e, names, sizeof(names)));
-	if (configured_out(a, e))
+	if (eh_audit_configured_out(a->in->config, e))
 		printf(" (workaround configured out: %s)", e->kconfig);
 	printf("\n");
 }
 
-static void print_image_text(const struct audit_ctx *a, const struct audit_image *im)
+static void print_image_text(const struct audit_ctx *a, const struct eh_audit_image *im)
 {
 	const struct eh_image *img = im->img;
 	size_t i;
@@ -717,11 +456,11 @@ static void print_image_text(const struct audit_ctx *a, const struct audit_image
 		return;
 	}
 	for (i = 0; i < im->au->nresults; i++)
-		print_rule_text(a, im, &im->rules[i]);
+		print_rule_text(a, im, &im->tallies[i]);
 }
 
 static void print_finding_json(struct eh_json *j, const struct audit_ctx *a, const struct eh_image *img,
-			       const struct audit_rule *r, size_t i)
+			       const struct eh_audit_tally *r, size_t i)
 {
 	const struct eh_finding *f = &r->res->findings[i];
 
@@ -799,8 +538,8 @@ static void print_windows_json(struct eh_json *j, const struct audit_ctx *a, con
 }
 
 /* What one erratum's rule found in the image: its counts, findings and (a window rule) windows. */
-static void print_rule_json(struct eh_json *j, const struct audit_ctx *a, const struct audit_image *im,
-			    const struct audit_rule *r)
+static void print_rule_json(struct eh_json *j, const struct audit_ctx *a, const struct eh_audit_image *im,
+			    const struct eh_audit_tally *r)
 {
 	const struct eh_erratum *e = r->res->erratum;
 	size_t i;
@@ -810,7 +549,7 @@ static void print_rule_json(struct eh_json *j, const struct audit_ctx *a, const 
 	eh_json_str(j, "title", e->title);
 	eh_json_str(j, "rule", e->rule->window ? "window" : "scan");
 	eh_json_bool(j, "affected", r->shows);
-	eh_json_bool(j, "configured_out", configured_out(a, e));
+	eh_json_bool(j, "configured_out", eh_audit_configured_out(a->in->config, e));
 	eh_json_uint(j, "flagged", r->flagged);
 	eh_json_uint(j, "hazards", r->shows ? r->inside : 0);
 	eh_json_uint(j, "open", r->open);
@@ -837,7 +576,7 @@ static void print_header_json(struct eh_json *j, const struct audit_ctx *a, cons
 }
 
 /* The image's object (the document itself when header), left open for the caller to end. */
-static void print_image_json(struct eh_json *j, const struct audit_ctx *a, const struct audit_image *im,
+static void print_image_json(struct eh_json *j, const struct audit_ctx *a, const struct eh_audit_image *im,
 			     bool header)
 {
 	const struct eh_image *img = im->img;
@@ -847,7 +586,7 @@ static void print_image_json(struct eh_json *j, const struct audit_ctx *a, const
 	if (header)
 		print_header_json(j, a, "errata-harness-audit");
 	eh_json_str(j, "file", a->elf->path);
-	if (im->nmodels == 1 && a->nmodels == 1) {
+	if (im->nmodels == 1 && a->pick.nmodels == 1) {
 		eh_json_str(j, "model", im->models[0]->name);
 	} else {
 		eh_json_array(j, "models", true);
@@ -870,7 +609,7 @@ static void print_image_json(struct eh_json *j, const struct audit_ctx *a, const
 	}
 	eh_json_array(j, "errata", true);
 	for (i = 0; i < im->au->nresults; i++)
-		print_rule_json(j, a, im, &im->rules[i]);
+		print_rule_json(j, a, im, &im->tallies[i]);
 	eh_json_end(j);
 }
 
@@ -879,8 +618,8 @@ static bool audited(const struct audit_ctx *a, const char *id)
 {
 	size_t i;
 
-	for (i = 0; i < a->nerrata; i++)
-		if (!strcmp(a->errata[i]->id, id))
+	for (i = 0; i < a->pick.nerrata; i++)
+		if (!strcmp(a->pick.errata[i]->id, id))
 			return true;
 	return false;
 }
@@ -917,57 +656,16 @@ static size_t print_stale(const struct audit_ctx *a, struct eh_json *j)
 	return n;
 }
 
-/* One cell of the matrix: erratum r of model m's image. */
-struct audit_cell {
-	const struct audit_rule *r;
-	enum audit_status status;
-	bool configured_out;
-	bool failing;                     /* findings not suppressed where the erratum shows */
-};
-
-static struct audit_cell cell_of(const struct audit_ctx *a, size_t model, size_t erratum)
-{
-	const struct audit_image *im = &a->images[a->image_of[model]];
-	struct audit_cell c = { .r = &im->rules[erratum] };
-	const struct eh_erratum *e = c.r->res->erratum;
-
-	c.status = status_of(e, a->models[model]);
-	c.configured_out = c.status != NOT_AFFECTED && configured_out(a, e);
-	c.failing = c.status == SHOWS && c.r->flagged;
-	return c;
-}
-
-/* "clean", "3 findings", "not affected", "not exposed", with ", workaround configured out". */
-static const char *cell_text(const struct audit_cell *c, char *buf, size_t len)
-{
-	static const char *const names[] = { [NOT_AFFECTED] = "not affected", [NOT_EXPOSED] = "not exposed" };
-	size_t at;
-
-	if (c->status != SHOWS)
-		at = (size_t)snprintf(buf, len, "%s", names[c->status]);
-	else if (c->r->flagged)
-		at = (size_t)snprintf(buf, len, "%zu finding%s", c->r->flagged, c->r->flagged == 1 ? "" : "s");
-	else
-		at = (size_t)snprintf(buf, len, "clean");
-	if (c->configured_out && at < len)
-		snprintf(buf + at, len - at, ", workaround configured out");
-	return buf;
-}
-
-static const char *const cell_json_status[] = {
-	[NOT_AFFECTED] = "not affected", [NOT_EXPOSED] = "not exposed", [SHOWS] = "clean",
-};
-
 /* The widest of the models' names (and of the errata's ids), at least what the heading needs. */
 static int name_widths(const struct audit_ctx *a, int *erratum)
 {
 	size_t i, w = strlen("model");
 
-	for (i = 0; i < a->nmodels; i++)
-		w = strlen(a->models[i]->name) > w ? strlen(a->models[i]->name) : w;
+	for (i = 0; i < a->pick.nmodels; i++)
+		w = strlen(a->pick.models[i]->name) > w ? strlen(a->pick.models[i]->name) : w;
 	*erratum = (int)strlen("erratum");
-	for (i = 0; i < a->nerrata; i++)
-		*erratum = (int)strlen(a->errata[i]->id) > *erratum ? (int)strlen(a->errata[i]->id) : *erratum;
+	for (i = 0; i < a->pick.nerrata; i++)
+		*erratum = (int)strlen(a->pick.errata[i]->id) > *erratum ? (int)strlen(a->pick.errata[i]->id) : *erratum;
 	return (int)w;
 }
 
@@ -980,17 +678,17 @@ static void print_matrix_text(const struct audit_ctx *a)
 
 	if (a->o->list) {
 		printf("%-*s %5s\n", wm, "model", "image");
-		for (i = 0; i < a->nmodels; i++)
-			printf("%-*s %5zu\n", wm, a->models[i]->name, a->image_of[i] + 1);
+		for (i = 0; i < a->pick.nmodels; i++)
+			printf("%-*s %5zu\n", wm, a->pick.models[i]->name, a->mx->image_of[i] + 1);
 		return;
 	}
 	printf("%-*s  %-*s %5s %8s %10s  %s\n", we, "erratum", wm, "model", "image", "findings", "suppressed", "status");
-	for (e = 0; e < a->nerrata; e++)
-		for (i = 0; i < a->nmodels; i++) {
-			struct audit_cell c = cell_of(a, i, e);
+	for (e = 0; e < a->pick.nerrata; e++)
+		for (i = 0; i < a->pick.nmodels; i++) {
+			struct eh_audit_cell c = eh_audit_matrix_cell(a->mx, i, e);
 
-			printf("%-*s  %-*s %5zu %8zu %10zu  %s\n", we, c.r->res->erratum->id, wm, a->models[i]->name,
-			       a->image_of[i] + 1, c.r->flagged, c.r->suppressed, cell_text(&c, text, sizeof(text)));
+			printf("%-*s  %-*s %5zu %8zu %10zu  %s\n", we, c.t->res->erratum->id, wm, a->pick.models[i]->name,
+			       a->mx->image_of[i] + 1, c.t->flagged, c.t->suppressed, eh_audit_cell_text(&c, text, sizeof(text)));
 		}
 }
 
@@ -999,26 +697,26 @@ static void print_matrix_json(struct eh_json *j, const struct audit_ctx *a)
 	size_t i, e;
 
 	eh_json_array(j, "matrix", true);
-	for (e = 0; e < (a->o->list ? 1 : a->nerrata); e++)
-		for (i = 0; i < a->nmodels; i++) {
+	for (e = 0; e < (a->o->list ? 1 : a->pick.nerrata); e++)
+		for (i = 0; i < a->pick.nmodels; i++) {
 			eh_json_object(j, NULL, true);
 			if (!a->o->list) {
-				struct audit_cell c = cell_of(a, i, e);
+				struct eh_audit_cell c = eh_audit_matrix_cell(a->mx, i, e);
 
-				eh_json_str(j, "erratum", c.r->res->erratum->id);
-				eh_json_str(j, "model", a->models[i]->name);
-				eh_json_uint(j, "image", a->image_of[i]);
-				eh_json_bool(j, "affected", c.status != NOT_AFFECTED);
-				eh_json_bool(j, "shows", c.status == SHOWS);
+				eh_json_str(j, "erratum", c.t->res->erratum->id);
+				eh_json_str(j, "model", a->pick.models[i]->name);
+				eh_json_uint(j, "image", a->mx->image_of[i]);
+				eh_json_bool(j, "affected", c.status != EH_AUDIT_NOT_AFFECTED);
+				eh_json_bool(j, "shows", c.status == EH_AUDIT_SHOWS);
 				eh_json_bool(j, "configured_out", c.configured_out);
-				eh_json_str(j, "status", c.failing ? "findings" : cell_json_status[c.status]);
-				eh_json_uint(j, "flagged", c.r->flagged);
-				eh_json_uint(j, "hazards", c.status == SHOWS ? c.r->inside : 0);
-				eh_json_uint(j, "open", c.r->open);
-				eh_json_uint(j, "suppressed", c.r->suppressed);
+				eh_json_str(j, "status", eh_audit_cell_status(&c));
+				eh_json_uint(j, "flagged", c.t->flagged);
+				eh_json_uint(j, "hazards", c.status == EH_AUDIT_SHOWS ? c.t->inside : 0);
+				eh_json_uint(j, "open", c.t->open);
+				eh_json_uint(j, "suppressed", c.t->suppressed);
 			} else {
-				eh_json_str(j, "model", a->models[i]->name);
-				eh_json_uint(j, "image", a->image_of[i]);
+				eh_json_str(j, "model", a->pick.models[i]->name);
+				eh_json_uint(j, "image", a->mx->image_of[i]);
 			}
 			eh_json_end(j);
 		}
@@ -1032,9 +730,9 @@ static void print_report(struct audit_ctx *a)
 
 	if (a->o->json) {
 		eh_json_begin(&j, stdout);
-		if (a->nmodels == 1) {
+		if (a->pick.nmodels == 1) {
 			/* One model: the image's own object, with the stale suppressions. */
-			print_image_json(&j, a, &a->images[0], true);
+			print_image_json(&j, a, &a->mx->images[0], true);
 			print_stale(a, &j);
 			eh_json_end(&j);
 			return;
@@ -1045,8 +743,8 @@ static void print_report(struct audit_ctx *a)
 		eh_json_str(&j, "boot", eh_boot_names[a->in->boot]);
 		print_matrix_json(&j, a);
 		eh_json_array(&j, "images", true);
-		for (i = 0; i < a->nimages; i++) {
-			print_image_json(&j, a, &a->images[i], false);
+		for (i = 0; i < a->mx->nimages; i++) {
+			print_image_json(&j, a, &a->mx->images[i], false);
 			eh_json_end(&j);
 		}
 		eh_json_end(&j);
@@ -1054,47 +752,21 @@ static void print_report(struct audit_ctx *a)
 		eh_json_end(&j);
 		return;
 	}
-	for (i = 0; i < a->nimages; i++) {
-		if (a->nimages > 1)
+	for (i = 0; i < a->mx->nimages; i++) {
+		if (a->mx->nimages > 1)
 			printf("%s== image %zu ==\n", i ? "\n" : "", i + 1);
-		print_image_text(a, &a->images[i]);
+		print_image_text(a, &a->mx->images[i]);
 	}
-	if (a->nmodels > 1) {
+	if (a->pick.nmodels > 1) {
 		printf("\n");
 		print_matrix_text(a);
 	}
 	print_stale(a, NULL);
 }
 
-/* Exit status 1: a finding not suppressed on a model where its erratum shows. */
-static int verdict(const struct audit_ctx *a)
-{
-	size_t i, e;
-
-	for (i = 0; i < a->nmodels && !a->o->list; i++)
-		for (e = 0; e < a->images[a->image_of[i]].au->nresults; e++)
-			if (cell_of(a, i, e).failing)
-				return EXIT_UNEXPECTED;
-	return 0;
-}
-
 static void audit_ctx_free(struct audit_ctx *a)
 {
-	size_t i, r;
-
-	for (i = 0; i < a->nimages; i++) {
-		for (r = 0; a->images[i].rules && r < a->nerrata; r++)
-			eh_free(a->images[i].rules[r].sup);
-		eh_free(a->images[i].rules);
-		eh_free(a->images[i].models);
-		eh_audit_free(a->images[i].au);
-		eh_image_free(a->images[i].img);
-	}
-	eh_free(a->images);
-	eh_free(a->models);
-	eh_free(a->image_of);
-	eh_free(a->errata);
-	eh_free(a->chosen);
+	eh_audit_matrix_free(a->mx);
 	eh_decoder_free(a->dec);
 	eh_cpucaps_free(a->owned_caps);
 	eh_elf_free(a->elf);
@@ -1115,10 +787,10 @@ static void print_errata_on(const struct audit_ctx *a)
 {
 	size_t e;
 
-	for (e = 0; e < a->nerrata; e++)
-		printf("%serratum %s %s %s", e ? "; " : "", a->errata[e]->id,
-		       status_of(a->errata[e], a->models[0]) == SHOWS ? "affects" : "does not affect",
-		       a->models[0]->name);
+	for (e = 0; e < a->pick.nerrata; e++)
+		printf("%serratum %s %s %s", e ? "; " : "", a->pick.errata[e]->id,
+		       eh_audit_status_of(a->pick.errata[e], a->pick.models[0]) == EH_AUDIT_SHOWS ? "affects" : "does not affect",
+		       a->pick.models[0]->name);
 }
 
 static void print_diff_text(const struct audit_ctx *old, const struct audit_ctx *a, const struct eh_audit_diff *d)
@@ -1127,14 +799,14 @@ static void print_diff_text(const struct audit_ctx *old, const struct audit_ctx 
 		[EH_AUDIT_INTRODUCED] = "INTRODUCED", [EH_AUDIT_REMOVED] = "removed",
 		[EH_AUDIT_UNCHANGED] = "unchanged",
 	};
-	const struct eh_model *m = a->models[0];
+	const struct eh_model *m = a->pick.models[0];
 	size_t i;
 
 	printf("audit of %s against the baseline %s on %s (%s)\n", a->elf->path, old->elf->path, m->name, m->desc);
 	printf("  capabilities numbered as in %s; config %s; booted at %s\n", a->caps->source,
 	       a->o->config ? a->o->config : "with every option on", eh_boot_names[a->in->boot]);
-	for (i = 0; i < a->images[0].au->nresults; i++) {
-		const struct audit_rule *ro = &old->images[0].rules[i], *rn = &a->images[0].rules[i];
+	for (i = 0; i < a->mx->images[0].au->nresults; i++) {
+		const struct eh_audit_tally *ro = &old->mx->images[0].tallies[i], *rn = &a->mx->images[0].tallies[i];
 
 		printf("  erratum %s: %zu findings in the baseline, %zu in the new build", rn->res->erratum->id,
 		       ro->flagged, rn->flagged);
@@ -1166,14 +838,14 @@ static void print_diff_json(const struct audit_ctx *old, const struct audit_ctx 
 	print_header_json(&j, a, "errata-harness-audit-baseline");
 	eh_json_str(&j, "baseline", old->elf->path);
 	eh_json_str(&j, "file", a->elf->path);
-	eh_json_str(&j, "model", a->models[0]->name);
+	eh_json_str(&j, "model", a->pick.models[0]->name);
 	eh_json_str(&j, "cpucaps", a->caps->source);
 	eh_json_str(&j, "boot", eh_boot_names[a->in->boot]);
 	eh_json_array(&j, "errata", true);
-	for (i = 0; i < a->nerrata; i++) {
+	for (i = 0; i < a->pick.nerrata; i++) {
 		eh_json_object(&j, NULL, true);
-		eh_json_str(&j, "erratum", a->errata[i]->id);
-		eh_json_bool(&j, "affected", status_of(a->errata[i], a->models[0]) == SHOWS);
+		eh_json_str(&j, "erratum", a->pick.errata[i]->id);
+		eh_json_bool(&j, "affected", eh_audit_status_of(a->pick.errata[i], a->pick.models[0]) == EH_AUDIT_SHOWS);
 		eh_json_end(&j);
 	}
 	eh_json_end(&j);
@@ -1207,16 +879,13 @@ static int run_baseline(struct audit_ctx *a, struct audit_ctx *old, struct eh_er
 	size_t i;
 	int rc;
 
-	if (a->nmodels != 1)
+	if (a->pick.nmodels != 1)
 		return bad("%s", "--baseline compares one model at a time");
-	old->nmodels = 1;
-	old->models[0] = a->models[0];
-	memcpy(old->errata, a->errata, (a->nerrata + 1) * sizeof(*a->errata));
-	old->nerrata = a->nerrata;
+	old->pick = a->pick;
 	rc = open_build(a, a->o->file, err);
 	if (!rc)
 		rc = open_build(old, a->o->baseline, err);
-	if (!rc && eh_audit_diff(&d, old->images[0].au, a->images[0].au, err))
+	if (!rc && eh_audit_diff(&d, old->mx->images[0].au, a->mx->images[0].au, err))
 		rc = EXIT_BAD_INPUT;
 	if (rc)
 		return rc;
@@ -1225,7 +894,7 @@ static int run_baseline(struct audit_ctx *a, struct audit_ctx *old, struct eh_er
 	else
 		print_diff_text(old, a, d);
 	for (i = 0; i < d->n; i++)
-		if (d->deltas[i].change == EH_AUDIT_INTRODUCED && status_of(d->deltas[i].erratum, a->models[0]) == SHOWS)
+		if (d->deltas[i].change == EH_AUDIT_INTRODUCED && eh_audit_status_of(d->deltas[i].erratum, a->pick.models[0]) == EH_AUDIT_SHOWS)
 			rc = EXIT_UNEXPECTED;
 	eh_audit_diff_free(d);
 	return rc;
@@ -1237,37 +906,30 @@ int cli_audit(int argc, char **argv)
 	struct cli_inputs in = { 0 };
 	struct audit_ctx a = { .o = &o, .in = &in }, old = { .o = &o, .in = &in };
 	struct eh_error err = { 0 };
-	const char **errata = NULL;
 	int rc = parse_args(argc, argv, &o);
 
 	if (rc)
 		return rc < 0 ? 0 : rc;
-	rc = audit_ctx_init(&a);
-	if (!rc)
-		rc = audit_ctx_init(&old);
-	if (!rc)
-		rc = resolve_names(&a);
+	rc = cli_pick(&a.pick, "audit", o.models, o.nmodels, o.errata, o.nerrata);
 	if (!rc)
 		rc = cli_inputs_open(&in, "audit", o.cpucaps, o.kernel, o.config, o.boot);
+	if (!rc)
+		rc = cli_suppress_open(&a.sup, "audit", o.suppress);
 	if (rc)
 		goto out;
-	if (o.suppress && !(errata = known_errata()))
-		rc = (eh_error_set(&err, EH_ENOMEM, "out of memory"), EXIT_BAD_INPUT);
-	else if (o.suppress && eh_suppress_open(&a.sup, o.suppress, errata, &err))
-		rc = EXIT_BAD_INPUT;
-	else if (o.baseline)
+	if (o.baseline)
 		rc = run_baseline(&a, &old, &err);
 	else if (!(rc = open_build(&a, o.file, &err))) {
 		print_report(&a);
-		rc = verdict(&a);
+		rc = !o.list && eh_audit_matrix_failing(a.mx) ? EXIT_UNEXPECTED : 0;
 	}
 	if (err.code)
 		fprintf(stderr, "errata-harness audit: %s\n", err.msg);
 out:
-	eh_free(errata);
 	eh_suppress_free(a.sup);
 	audit_ctx_free(&a);
 	audit_ctx_free(&old);
+	cli_pick_free(&a.pick);
 	cli_inputs_close(&in);
 	return rc;
 }

@@ -7,12 +7,14 @@
 #include <stdio.h>
 
 #include "eh/case.h"
+#include "eh/erratum.h"
 #include "eh/cpucaps.h"
 #include "eh/image.h"
 #include "eh/kconfig.h"
 #include "eh/model.h"
 #include "eh/report.h"
 #include "eh/run.h"
+#include "eh/suppress.h"
 #include "eh/text.h"
 
 #define EXIT_UNEXPECTED 1
@@ -157,6 +159,25 @@ struct cli_inputs {
  * EXIT_BAD_INPUT. */
 int cli_inputs_open(struct cli_inputs *in, const char *cmd, const char *cpucaps, const char *kernel,
 		    const char *config, const char *boot);
+/* The models and errata a command's --model and --erratum lists select (cli/inputs.c). */
+struct cli_pick {
+	const struct eh_model **models;      /* in the order named, each once; "all" is the registry's */
+	size_t nmodels;
+	const struct eh_erratum **errata;    /* NULL-terminated, in the registry's order */
+	size_t nerrata;
+};
+
+/*
+ * The models named by models (nmodels comma lists; a name or all) and the errata
+ * named by errata (nerrata comma lists of ids with a static rule; none: every
+ * erratum with one). An unknown or empty name is EXIT_BAD_INPUT with a message naming cmd.
+ */
+int cli_pick(struct cli_pick *p, const char *cmd, const char *const *models, size_t nmodels,
+	     const char *const *errata, size_t nerrata);
+void cli_pick_free(struct cli_pick *p);
+/* A suppression file (NULL: none, *out NULL), its errata checked against the registry; EXIT_BAD_INPUT naming it. */
+int cli_suppress_open(struct eh_suppressions **out, const char *cmd, const char *path);
+
 /* The help text of --boot, shared by audit and exec. */
 extern const char cli_boot_help[];
 void cli_inputs_close(struct cli_inputs *in);

@@ -4,9 +4,11 @@
 #include "cli.h"
 
 #include "eh/cpucaps.h"
+#include "eh/erratum.h"
 #include "eh/file.h"
 #include "eh/kconfig.h"
 #include "eh/model.h"
+#include "eh/suppress.h"
 
 const char cli_boot_help[] =
 	"  --boot el2|nvhe|el1 how the kernel was booted (default el2): el2 a host, VHE where the\n"
@@ -95,4 +97,147 @@ void cli_inputs_close(struct cli_inputs *in)
 	eh_kconfig_free(in->config);
 	eh_cpucaps_free(in->owned_caps);
 	*in = (struct cli_inputs){ 0 };
+}
+
+static void add_model(struct cli_pick *p, const struct eh_model *m)
+{
+	size_t i;
+
+	for (i = 0; i < p->nmodels; i++)
+		if (p->models[i] == m)
+			return;
+	p->models[p->nmodels++] = m;
+}
+
+/* A --model name, or all; a model named twice counts once. */
+static int pick_model(struct cli_pick *p, const char *cmd, const char *name)
+{
+	const struct eh_model *const *all;
+	const struct eh_model *m;
+
+	if (!strcmp(name, "all")) {
+		for (all = eh_models; *all; all++)
+			add_model(p, *all);
+		return 0;
+	}
+	m = eh_model_find(name);
+	if (!m) {
+		fprintf(stderr, "errata-harness %s: unknown model '%s' (see errata-harness models)\n", cmd, name);
+		return EXIT_BAD_INPUT;
+	}
+	add_model(p, m);
+	return 0;
+}
+
+/* An --erratum id: an erratum with a static rule, marked in chosen (by index in eh_errata). */
+static int pick_erratum(bool *chosen, const char *cmd, const char *id)
+{
+	size_t i;
+
+	for (i = 0; eh_errata[i] && strcmp(eh_errata[i]->id, id); i++)
+		;
+	if (!eh_errata[i] || !eh_errata[i]->rule) {
+		fprintf(stderr, eh_errata[i] ? "errata-harness %s: erratum %s has no static rule to audit with (see %s --help)\n"
+					     : "errata-harness %s: unknown erratum '%s' (see %s --help)\n", cmd, id, cmd);
+		return EXIT_BAD_INPUT;
+	}
+	chosen[i] = true;
+	return 0;
+}
+
+/* Each name of the comma lists in turn, picked as a model or (chosen) an erratum. */
+static int pick_names(struct cli_pick *p, bool *chosen, const char *cmd, const char *opt, const char *const *lists,
+		      size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const char *s = lists[i];
+
+		for (;;) {
+			size_t len = strcspn(s, ",");
+			char name[64];
+			int rc;
+
+			if (!len || len >= sizeof(name)) {
+				fprintf(stderr, "errata-harness %s: %s: '%s' is not a list of names\n", cmd, opt, lists[i]);
+				return EXIT_BAD_INPUT;
+			}
+			memcpy(name, s, len);
+			name[len] = 0;
+			rc = chosen ? pick_erratum(chosen, cmd, name) : pick_model(p, cmd, name);
+			if (rc)
+				return rc;
+			if (!s[len])
+				break;
+			s += len + 1;
+		}
+	}
+	return 0;
+}
+
+int cli_pick(struct cli_pick *p, const char *cmd, const char *const *models, size_t nmodels,
+	     const char *const *errata, size_t nerrata)
+{
+	const struct eh_model *const *m;
+	size_t i, n = 0, nmodel = 0;
+	bool *chosen;
+	int rc;
+
+	*p = (struct cli_pick){ 0 };
+	for (m = eh_models; *m; m++)
+		nmodel++;
+	while (eh_errata[n])
+		n++;
+	p->models = eh_alloc((nmodel + 1) * sizeof(*p->models));
+	p->errata = eh_alloc((n + 1) * sizeof(*p->errata));
+	chosen = eh_alloc((n + 1) * sizeof(*chosen));
+	if (!p->models || !p->errata || !chosen) {
+		fprintf(stderr, "errata-harness %s: out of memory\n", cmd);
+		rc = EXIT_BAD_INPUT;
+	} else {
+		rc = pick_names(p, NULL, cmd, "--model", models, nmodels);
+	}
+	if (!rc)
+		rc = pick_names(p, chosen, cmd, "--erratum", errata, nerrata);
+	for (i = 0; !rc && eh_errata[i]; i++)
+		if (eh_errata[i]->rule && (!nerrata || chosen[i]))
+			p->errata[p->nerrata++] = eh_errata[i];
+	eh_free(chosen);
+	if (rc)
+		cli_pick_free(p);
+	return rc;
+}
+
+void cli_pick_free(struct cli_pick *p)
+{
+	eh_free(p->models);
+	eh_free(p->errata);
+	*p = (struct cli_pick){ 0 };
+}
+
+int cli_suppress_open(struct eh_suppressions **out, const char *cmd, const char *path)
+{
+	struct eh_error err = { 0 };
+	const char **ids;
+	size_t n = 0;
+	int rc;
+
+	*out = NULL;
+	if (!path)
+		return 0;
+	while (eh_errata[n])
+		n++;
+	ids = eh_alloc((n + 1) * sizeof(*ids));
+	for (n = 0; ids && eh_errata[n]; n++)
+		ids[n] = eh_errata[n]->id;
+	if (!ids)
+		rc = eh_error_set(&err, EH_ENOMEM, "out of memory");
+	else
+		rc = eh_suppress_open(out, path, ids, &err);
+	eh_free(ids);
+	if (!rc)
+		return 0;
+	fprintf(stderr, "errata-harness %s: %s\n", cmd, err.msg);
+	return EXIT_BAD_INPUT;
 }

@@ -1,0 +1,203 @@
+/* The audit of many models at once: images shared between models with the same capabilities, findings matched against suppressions, a cell per (erratum, model). */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "eh/audit_matrix.h"
+
+enum eh_audit_status eh_audit_status_of(const struct eh_erratum *e, const struct eh_model *model)
+{
+	if (!eh_erratum_affects(e, model))
+		return EH_AUDIT_NOT_AFFECTED;
+	return eh_erratum_shows(e, model) ? EH_AUDIT_SHOWS : EH_AUDIT_NOT_EXPOSED;
+}
+
+bool eh_audit_configured_out(const struct eh_kconfig *config, const struct eh_erratum *e)
+{
+	return e->kconfig && !eh_kconfig_enabled(config, e->kconfig);
+}
+
+/* Two images are one when every section, every site's outcome and where the code runs agree. */
+static bool same_image(const struct eh_image *x, const struct eh_image *y)
+{
+	const struct eh_elf *elf = x->elf;
+	size_t i;
+
+	if (eh_target_vhe(&x->target) != eh_target_vhe(&y->target))
+		return false;
+	for (i = 0; i < x->nsites; i++)
+		if (x->sites[i].applied != y->sites[i].applied || x->sites[i].cb_result != y->sites[i].cb_result)
+			return false;
+	for (i = 0; i < elf->nsections; i++)
+		if (x->data[i] && memcmp(x->data[i], y->data[i], elf->sections[i].size))
+			return false;
+	return true;
+}
+
+/* Every finding of one rule's result matched against the suppressions, and its counts. */
+static int tally(struct eh_suppressions *sup, struct eh_audit_tally *t)
+{
+	const struct eh_audit_result *res = t->res;
+	size_t i, w;
+
+	t->sup = eh_alloc((res->nfindings ? res->nfindings : 1) * sizeof(*t->sup));
+	if (!t->sup)
+		return EH_ENOMEM;
+	for (i = 0; i < res->nfindings; i++) {
+		const struct eh_finding *f = &res->findings[i];
+
+		t->sup[i] = eh_suppress_match(sup, f->erratum->id, f->anchor_where, f->where);
+		if (t->sup[i]) {
+			t->suppressed++;
+			continue;
+		}
+		t->flagged++;
+		t->inside += !f->open;
+	}
+	/* A window is open while one of its paths out is, unsuppressed. */
+	for (w = 0; w < res->nwindows; w++) {
+		const struct eh_audit_window *win = &res->windows[w];
+
+		for (i = win->first; i < win->first + win->nfindings; i++)
+			if (res->findings[i].open && !t->sup[i])
+				break;
+		t->open += i < win->first + win->nfindings;
+	}
+	return 0;
+}
+
+/* The image of model i: a new one, or (freed again) the first one equal to it. */
+static int place_model(struct eh_audit_matrix *m, size_t i, struct eh_error *err)
+{
+	const struct eh_audit_matrix_opts *o = &m->o;
+	struct eh_audit_image *im = &m->images[m->nimages];
+	size_t g;
+	int rc;
+
+	im->target = (struct eh_target){ .model = o->models[i], .config = o->config, .boot = o->boot };
+	rc = eh_image_new(&im->img, o->elf, o->caps, &im->target, err);
+	if (rc)
+		return rc;
+	for (g = 0; g < m->nimages && !same_image(m->images[g].img, im->img); g++)
+		;
+	if (g < m->nimages) {
+		eh_image_free(im->img);
+		*im = (struct eh_audit_image){ 0 };
+	} else {
+		m->nimages++;
+		im->models = eh_alloc(o->nmodels * sizeof(*im->models));
+		im->tallies = eh_alloc((m->nerrata + 1) * sizeof(*im->tallies));
+		if (!im->models || !im->tallies)
+			return eh_error_set(err, EH_ENOMEM, "%s: out of memory", o->elf->path);
+		rc = o->patch_only ? 0 : eh_audit_run(&im->au, im->img, o->errata, err);
+		if (rc)
+			return rc;
+	}
+	m->image_of[i] = g;
+	m->images[g].models[m->images[g].nmodels++] = o->models[i];
+	return 0;
+}
+
+int eh_audit_matrix_new(struct eh_audit_matrix **out, const struct eh_audit_matrix_opts *o, struct eh_error *err)
+{
+	struct eh_audit_matrix *m;
+	size_t i, g, r;
+	int rc = 0;
+
+	*out = NULL;
+	m = eh_alloc(sizeof(*m));
+	if (!m)
+		return eh_error_set(err, EH_ENOMEM, "out of memory");
+	m->o = *o;
+	while (o->errata[m->nerrata])
+		m->nerrata++;
+	m->images = eh_alloc((o->nmodels + 1) * sizeof(*m->images));
+	m->image_of = eh_alloc((o->nmodels + 1) * sizeof(*m->image_of));
+	if (!m->images || !m->image_of)
+		rc = eh_error_set(err, EH_ENOMEM, "out of memory");
+	for (i = 0; !rc && i < o->nmodels; i++)
+		rc = place_model(m, i, err);
+	for (g = 0; !rc && !o->patch_only && g < m->nimages; g++) {
+		struct eh_audit_image *im = &m->images[g];
+
+		for (r = 0; !rc && r < im->au->nresults; r++) {
+			struct eh_audit_tally *t = &im->tallies[r];
+
+			t->res = &im->au->results[r];
+			for (i = 0; i < im->nmodels; i++)
+				t->shows |= eh_audit_status_of(t->res->erratum, im->models[i]) == EH_AUDIT_SHOWS;
+			if (tally(o->sup, t))
+				rc = eh_error_set(err, EH_ENOMEM, "%s: out of memory", o->elf->path);
+		}
+	}
+	if (rc) {
+		eh_audit_matrix_free(m);
+		return rc;
+	}
+	*out = m;
+	return 0;
+}
+
+void eh_audit_matrix_free(struct eh_audit_matrix *m)
+{
+	size_t i, r;
+
+	if (!m)
+		return;
+	for (i = 0; m->images && i < m->nimages; i++) {
+		for (r = 0; m->images[i].tallies && r < m->nerrata; r++)
+			eh_free(m->images[i].tallies[r].sup);
+		eh_free(m->images[i].tallies);
+		eh_free(m->images[i].models);
+		eh_audit_free(m->images[i].au);
+		eh_image_free(m->images[i].img);
+	}
+	eh_free(m->images);
+	eh_free(m->image_of);
+	eh_free(m);
+}
+
+struct eh_audit_cell eh_audit_matrix_cell(const struct eh_audit_matrix *m, size_t model, size_t erratum)
+{
+	const struct eh_audit_image *im = &m->images[m->image_of[model]];
+	const struct eh_erratum *e = m->o.errata[erratum];
+	struct eh_audit_cell c = { .t = im->au ? &im->tallies[erratum] : NULL };
+
+	c.status = eh_audit_status_of(e, m->o.models[model]);
+	c.configured_out = c.status != EH_AUDIT_NOT_AFFECTED && eh_audit_configured_out(m->o.config, e);
+	c.failing = c.t && c.status == EH_AUDIT_SHOWS && c.t->flagged;
+	return c;
+}
+
+static const char *const status_words[] = {
+	[EH_AUDIT_NOT_AFFECTED] = "not affected", [EH_AUDIT_NOT_EXPOSED] = "not exposed", [EH_AUDIT_SHOWS] = "clean",
+};
+
+const char *eh_audit_cell_status(const struct eh_audit_cell *c)
+{
+	return c->failing ? "findings" : status_words[c->status];
+}
+
+const char *eh_audit_cell_text(const struct eh_audit_cell *c, char *buf, size_t len)
+{
+	size_t at;
+
+	if (c->failing)
+		at = (size_t)snprintf(buf, len, "%zu finding%s", c->t->flagged, c->t->flagged == 1 ? "" : "s");
+	else
+		at = (size_t)snprintf(buf, len, "%s", status_words[c->status]);
+	if (c->configured_out && at < len)
+		snprintf(buf + at, len - at, ", workaround configured out");
+	return buf;
+}
+
+bool eh_audit_matrix_failing(const struct eh_audit_matrix *m)
+{
+	size_t i, e;
+
+	for (i = 0; i < m->o.nmodels; i++)
+		for (e = 0; e < m->nerrata; e++)
+			if (eh_audit_matrix_cell(m, i, e).failing)
+				return true;
+	return false;
+}
