@@ -60,6 +60,9 @@ enum cli_option_id {
 	CLI_OPT_BOOT,
 	CLI_OPT_CONFIG,
 	CLI_OPT_RULES,
+	CLI_OPT_ERRATUM,
+	CLI_OPT_CPUCAPS,
+	CLI_OPT_SUPPRESS,
 	CLI_OPTIONS_MAX = 64,
 };
 
@@ -136,9 +139,11 @@ int cmd_list_errata(struct cli *cli);
 int cmd_run(struct cli *cli);
 /* list --matrix: the selected scenarios of the shard, "CASE VARIANT MODEL" per line (cli/run.c). */
 int cmd_list_matrix(struct cli *cli);
-extern const struct cli_command cli_audit_command, cli_exec_command, cli_models_command;
+extern const struct cli_command cli_audit_command, cli_exec_command, cli_models_command, cli_report_command;
 /* errata-harness audit FILE ...: argv[0] is "audit" (cli/audit.c). */
 int cli_audit(int argc, char **argv);
+/* errata-harness report FILE ...: argv[0] is "report" (cli/report.c). */
+int cli_report(int argc, char **argv);
 /* errata-harness models ...: argv[0] is "models" (cli/models.c). */
 int cli_models(int argc, char **argv);
 /* Each capability img's alternatives test, once, with the rule that decided it on t (cli/models.c). */

@@ -143,7 +143,8 @@ static const struct cli_command replay_command = {
 };
 
 const struct cli_command *const cli_commands[] = {
-	&list_command, &cli_models_command, &run_command, &replay_command, &cli_audit_command, &cli_exec_command,
+	&list_command, &cli_models_command, &run_command, &replay_command, &cli_audit_command, &cli_report_command,
+	&cli_exec_command,
 	NULL,
 };
 
@@ -376,6 +377,8 @@ int main(int argc, char **argv)
 		return usage_error("unknown command '%s' (see --help)", argv[1]);
 	if (*c == &cli_audit_command)
 		return cli_audit(argc - 1, argv + 1);
+	if (*c == &cli_report_command)
+		return cli_report(argc - 1, argv + 1);
 	if (*c == &cli_exec_command)
 		return cli_exec(argc - 1, argv + 1);
 	if (*c == &cli_models_command)

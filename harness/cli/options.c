@@ -50,6 +50,16 @@ const struct cli_option cli_options[CLI_OPTIONS_MAX] = {
 			     "(default: every option on)" },
 	[CLI_OPT_RULES] = { CLI_OPT_RULES, "rules", 0, NULL,
 			    "the kernel version's capability rules instead of the models" },
+	[CLI_OPT_ERRATUM] = { CLI_OPT_ERRATUM, "erratum", 0, "ID",
+			      "only these errata's static rules: ID,ID,... or the option repeated (default: every "
+			      "erratum with one)" },
+	[CLI_OPT_CPUCAPS] = { CLI_OPT_CPUCAPS, "cpucaps", 0, "H",
+			      "the capability numbers of the tree FILE was built from: 5.x asm/cpucaps.h or 6.x "
+			      "generated/asm/cpucaps.h (default: FILE's own arm64_features[] and arm64_errata[]; "
+			      "given, they are checked against them)" },
+	[CLI_OPT_SUPPRESS] = { CLI_OPT_SUPPRESS, "suppress", 0, "FILE",
+			       "findings known to be safe: lines 'ERRATUM SYMBOL[+OFFSET] WHY...' (README); a "
+			       "suppressed finding is reported with its justification and fails nothing" },
 };
 
 /* The use of name by cmd, or NULL. */

@@ -88,6 +88,7 @@ static int read_sections(struct eh_elf *elf, Elf *e, const char *name, size_t le
 		s->info = sh.sh_info;
 		s->entsize = sh.sh_entsize;
 		s->addralign = sh.sh_addralign;
+		s->offset = sh.sh_offset;
 		if (sh.sh_type == SHT_NOBITS || sh.sh_type == SHT_NULL || sh.sh_size == 0)
 			continue;
 		if (sh.sh_offset > len || sh.sh_size > len - sh.sh_offset)

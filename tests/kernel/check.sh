@@ -1,6 +1,7 @@
 # Sourced by the kernel test scripts: check NAME EXPECTED ACTUAL prints a TAP-like line and counts a
 # failure in $failures when ACTUAL is not EXPECTED; registry_counts HARNESS sets nmodels and nerrata,
-# the models and the errata with a static rule that `audit --model all` covers (its --help lists both).
+# the models and the errata with a static rule that `audit --model all` covers (its --help lists both);
+# kernel_objects HERE WORKDIR [mutants] builds what the kernel tests audit.
 failures=0
 check() {
   if [ "$2" = "$3" ]; then
@@ -13,4 +14,16 @@ check() {
 registry_counts() {
   nmodels=$("$1" audit --help | awk '/^models:/{print NF - 1}')
   nerrata=$("$1" audit --help | awk '/^errata with a static rule:/{f=1;next} /^$/{f=0} f' | grep -c .)
+}
+# kernel_objects HERE WORKDIR [mutants]: build-arm64.sh's objects under WORKDIR (with mutants, build-mutants.sh's
+# too), then start (when it began), out (their folder), obj (arm64-built-in.o) and inputs (the capability
+# numbering and .config they were built with).
+kernel_objects() {
+  start=$(date +%s)
+  "$1/build-arm64.sh" "$2"
+  [ -z "${3:-}" ] || "$1/build-mutants.sh" "$2"
+  echo "# objects ready in $(( $(date +%s) - start )) s"
+  out=$(cd "$2/out" && pwd)
+  obj=$out/arm64-built-in.o
+  inputs=(--cpucaps "$out/cpucaps.h" --config "$out/config")
 }

@@ -14,13 +14,7 @@ work=${2:?usage: errata-audit.sh ERRATA_HARNESS WORKDIR}
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/check.sh"
 
-start=$(date +%s)
-"$here/build-arm64.sh" "$work"
-"$here/build-mutants.sh" "$work"
-echo "# objects ready in $(( $(date +%s) - start )) s"
-out=$(cd "$work/out" && pwd)
-obj=$out/arm64-built-in.o
-inputs=(--cpucaps "$out/cpucaps.h" --config "$out/config")
+kernel_objects "$here" "$work" mutants
 errata=(repeat-tlbi a520-2966298 a77-1508412)
 
 # The models that have erratum $1, as `models` lists them (the erratum modules decide; test_errata checks

@@ -17,6 +17,7 @@ struct eh_elf_section {
 	uint32_t link, info;
 	uint64_t entsize;
 	uint64_t addralign;
+	uint64_t offset;    /* of its contents in the file (sh_offset) */
 	uint8_t *data;      /* owned copy of the contents; NULL for SHT_NOBITS */
 };
 
