@@ -1,0 +1,183 @@
+/* What the engine's files share: the machine and its threads, and the functions each role offers the others. */
+#ifndef EH_MACHINE_INTERNAL_H
+#define EH_MACHINE_INTERNAL_H
+
+#include "eh/machine.h"
+
+#include <elf.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unicorn/unicorn.h>
+
+#include "eh/erratum.h"
+#include "eh/sysreg.h"
+
+#define EH_DEFAULT_BUDGET 1000000ull
+#define EH_DEFAULT_TIMEOUT_US 10000000ull
+#define EH_DEFAULT_MAX_EVENTS 1000000u
+#define EH_EL2_REGS 32
+#define EH_PAGE 0x1000ull
+#define EH_MAX_SECTION (1ull << 30)
+#define EH_RECENT_INSNS 4096u  /* a power of two: 16 KiB of code without two sharing a slot */
+
+/* ESR_ELx exception classes (Arm ARM D17.2.37). */
+#define ESR_EC_UNKNOWN 0x00u
+#define ESR_EC_SVC64 0x15u
+#define ESR_EC_HVC64 0x16u
+#define ESR_EC_SMC64 0x17u
+#define ESR_EC_DABT_LOW 0x24u
+#define ESR_EC_DABT_CUR 0x25u
+#define ESR_EC_SERROR 0x2fu
+#define ESR_EC_BRK64 0x3cu
+#define ESR_IL (1u << 25)
+#define ESR_ELx(ec, iss) (((uint64_t)(ec) << 26) | ESR_IL | (iss))
+#define PSTATE_IL (1ull << 20)   /* illegal execution state */
+#define PSTATE_MODE 0x1full     /* M[4:0]: width, EL, SP selection */
+/* Vector offsets from VBAR_ELx (Arm ARM D1.10.2): the kind of exception, and where it came from. */
+#define VECTOR_SYNC 0x000u
+#define VECTOR_SERROR 0x180u
+#define VECTOR_LOWER_A64 0x400u
+/* PSTATE.A masks SError interrupts, virtual ones included. */
+#define PSTATE_A (1ull << 8)
+/* DFSC for the injected abort: translation fault, level 3 (the erratum names no status). */
+#define DFSC_TRANSLATION_L3 0x07u
+/* ISS bit 6 of a Data Abort: the access was a write. */
+#define ESR_ISS_WNR (1u << 6)
+
+/* Unicorn's exception numbers in UC_HOOK_INTR (QEMU's EXCP_*). */
+enum { EXCP_UDEF = 1, EXCP_SWI = 2, EXCP_PREFETCH_ABORT = 3, EXCP_DATA_ABORT = 4,
+       EXCP_BKPT = 7, EXCP_HVC = 11, EXCP_SMC = 13 };
+
+/* A change of flow the code hook asked for (a change of exception level, a skipped instruction),
+ * made between two uc_emu_start calls because a code hook cannot redirect the PC (upstream #2058). */
+enum hyp_req {
+	HYP_NONE,
+	HYP_ENTER,      /* the guest's access traps to EL2 */
+	HYP_ERET,       /* the hypervisor returns to the guest */
+	HYP_HOST,       /* the hypervisor exits to the host's slow path */
+	HYP_VSERROR,    /* the guest takes the pending virtual SError */
+	HYP_STUB,       /* a call reached the stub of an undefined symbol: it returns */
+	HYP_SKIP,       /* an erratum drops the instruction (eh_machine_skip) */
+};
+
+struct region {
+	uint64_t addr, size;
+	uint8_t *host;      /* page-aligned view of raw */
+	void *raw;
+};
+
+struct eh_thread {
+	struct eh_machine *m;
+	unsigned id;
+	uc_engine *uc;
+	struct eh_thread_result res;
+	bool running;
+	enum eh_stop stop_req;      /* set by a hook that called uc_emu_stop */
+	bool break_req;             /* stop before the next instruction (pending abort) */
+	bool skip_req;              /* an erratum drops the instruction about to run */
+	bool abort_pending;
+	uint64_t abort_far;
+	bool abort_wnr;             /* the culprit wrote: ESR's WnR */
+	uint64_t fault_addr;
+	const struct eh_insn *cur;  /* the instruction executing now */
+	bool cur_in_window_counted;
+	uint64_t code_lo, code_hi;  /* last executable section seen, for the range check */
+	const uint8_t *code_host;   /* ... and where its bytes are */
+	/*
+	 * A hazard window an erratum opened on this thread (eh_machine_window_open), with
+	 * the accesses made in it at the level it was opened at (virtual EL2 or not).
+	 */
+	bool window_open;
+	bool window_el2;
+	uint8_t window_erratum;
+	uint32_t window_count, window_first_flags;
+	uint64_t window_first_pc, window_first_va;
+	/* What an erratum asked for the instruction now executing (eh_machine_skip, eh_machine_set_after). */
+	bool after_pending;
+	unsigned after_reg;
+	uint64_t after_value;
+	/* Virtual EL2 (see machine.h). */
+	bool el2;
+	enum hyp_req hyp_req;
+	uint64_t hyp_esr;           /* ESR_EL2 of the pending entry */
+	uint64_t sp_el1;            /* the guest's stack pointer while the thread is at EL2 */
+};
+
+struct eh_machine {
+	const struct eh_model *model;
+	const struct eh_image *img;
+	struct eh_machine_opts opts;
+	struct eh_decoder *dec;
+	/*
+	 * The decoder's answers for recently run addresses, indexed by the address's low
+	 * bits, so that running code costs no hash look-up per instruction (the entries
+	 * stay valid: see eh_decoder_get). A hit is checked against the word in memory.
+	 */
+	const struct eh_insn *recent[EH_RECENT_INSNS];
+	struct region *regions;
+	size_t nregions;
+	struct eh_thread threads[EH_MAX_THREADS];
+	unsigned nthreads;
+	struct eh_trace trace;
+	uint64_t rng;
+	struct { uint32_t reg; uint64_t value; } el2[EH_EL2_REGS];
+	uint64_t *hcr;              /* HCR_EL2 in el2[], read at every guest instruction */
+	/* The errata that show on the model and act here, each with its state for every thread. */
+	struct {
+		const struct eh_behaviour *b;
+		uint8_t *state;         /* b->thread_state bytes per thread */
+	} active[EH_MACHINE_ERRATA_MAX];
+	unsigned nactive;
+	bool want_insns;            /* some erratum follows every instruction */
+	struct timespec deadline;
+	int hook_rc;                /* an error met inside a hook, reported by eh_machine_run */
+	struct eh_error hook_err;
+	size_t nzero;               /* zero pages mapped on demand (opts.zero_fill) */
+	uint64_t (*call_args)[8];   /* x0..x7 of each stub call, indexed by the event's count */
+	size_t ncalls, cap_calls;
+};
+
+/* The engine core (machine.c): Unicorn hooks, the trace, running and scheduling threads. */
+int eh_machine__xreg_id(unsigned n);
+uint64_t eh_machine__read_reg(struct eh_thread *t, int id);
+int eh_machine__write_cp(struct eh_thread *t, uint32_t reg, uint64_t value);
+void eh_machine__hook_fail(struct eh_machine *m, int code, const char *fmt, ...)
+		__attribute__((format(printf, 3, 4)));
+void eh_machine__emit(struct eh_machine *m, struct eh_event *ev);
+void eh_machine__request_stop(struct eh_thread *t, enum eh_stop why);
+
+/* The memory (machine_memory.c): the image's regions, zero pages, screened words. */
+uint8_t *eh_machine__host_ptr(struct eh_machine *m, uint64_t addr, uint64_t len);
+bool eh_machine__on_unmapped(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value,
+		void *user);
+int eh_machine__map_image(struct eh_machine *m, struct eh_error *err);
+
+/* The exceptions (machine_exception.c): entry to EL1 vectors, ERET completion. */
+void eh_machine__take_exception_to(struct eh_thread *t, uint64_t esr, uint64_t far, uint64_t elr,
+		unsigned kind);
+void eh_machine__take_exception(struct eh_thread *t, uint64_t esr, uint64_t far, uint64_t elr);
+void eh_machine__complete_eret(struct eh_thread *t);
+
+/* The errata (machine_errata.c): windows, hazards and effects errata ask for. */
+void eh_machine__close_window(struct eh_thread *t, uint32_t why_flags);
+bool eh_machine__in_window(const struct eh_thread *t);
+void eh_machine__record_access(struct eh_thread *t, uint32_t flags, uint64_t addr, unsigned size,
+		uint64_t value);
+
+/* The virtual EL2 (machine_el2.c): its register file, traps, KVM's host slow path, virtual SErrors. */
+bool eh_machine__hcr_traps(struct eh_thread *t, const struct eh_insn *in);
+bool eh_machine__vserror_due(struct eh_thread *t);
+uint64_t *eh_machine__el2_slot(struct eh_machine *m, uint32_t reg);
+bool eh_machine__emulate_el2(struct eh_thread *t, const struct eh_insn *in);
+void eh_machine__enter_el2(struct eh_thread *t, uint64_t esr, uint64_t elr);
+void eh_machine__leave_el2(struct eh_thread *t, uint32_t how);
+void eh_machine__host_exit(struct eh_thread *t);
+void eh_machine__take_vserror(struct eh_thread *t, uint64_t pc);
+
+/* The stubs (machine_stub.c): calls to symbols an object does not define. */
+void eh_machine__stub_return(struct eh_thread *t, uint64_t pc);
+
+#endif

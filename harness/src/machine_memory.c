@@ -1,0 +1,248 @@
+/* The engine's memory: the image's sections mapped at their addresses, zero pages on demand, screened words. */
+#include "machine_internal.h"
+
+uint8_t *eh_machine__host_ptr(struct eh_machine *m, uint64_t addr, uint64_t len)
+{
+	size_t i;
+
+	for (i = 0; i < m->nregions; i++) {
+		struct region *r = &m->regions[i];
+
+		if (addr >= r->addr && addr - r->addr < r->size && len <= r->size - (addr - r->addr))
+			return r->host + (addr - r->addr);
+	}
+	return NULL;
+}
+
+/*
+ * Map one zero page at page into every thread: 0; EH_EINVAL past
+ * EH_ZERO_PAGES_MAX, EH_ENOMEM or EH_EEMU on failure.
+ */
+static int map_zero_page(struct eh_machine *m, uint64_t page)
+{
+	struct region *r;
+	unsigned i;
+
+	if (m->nzero == EH_ZERO_PAGES_MAX)
+		return EH_EINVAL;
+	r = eh_realloc(m->regions, (m->nregions + 1) * sizeof(*m->regions));
+	if (!r)
+		return EH_ENOMEM;
+	m->regions = r;
+	r = &m->regions[m->nregions];
+	r->addr = page;
+	r->size = EH_PAGE;
+	r->raw = eh_alloc(2 * EH_PAGE);
+	if (!r->raw)
+		return EH_ENOMEM;
+	r->host = (uint8_t *)(((uintptr_t)r->raw + EH_PAGE - 1) & ~(uintptr_t)(EH_PAGE - 1));
+	for (i = 0; i < m->nthreads; i++)
+		if (uc_mem_map_ptr(m->threads[i].uc, page, EH_PAGE, UC_PROT_READ | UC_PROT_WRITE, r->host) !=
+		    UC_ERR_OK) {
+			/* Unmap what was mapped: no thread may keep a view of freed memory. */
+			while (i--)
+				uc_mem_unmap(m->threads[i].uc, page, EH_PAGE);
+			eh_free(r->raw);
+			return EH_EEMU;
+		}
+	m->nregions++;
+	m->nzero++;
+	return 0;
+}
+
+bool eh_machine__on_unmapped(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value,
+			void *user)
+{
+	struct eh_thread *t = user;
+	struct eh_event ev = {
+		.kind = EH_EV_PAGE, .thread = (uint8_t)t->id, .pc = t->cur ? t->cur->addr : 0,
+		.addr = addr & ~(EH_PAGE - 1),
+		.flags = type == UC_MEM_WRITE_UNMAPPED ? EH_INSN_STORE : EH_INSN_LOAD,
+	};
+	int rc;
+
+	(void)uc;
+	(void)size;
+	(void)value;
+	t->fault_addr = addr;
+	if (!t->m->opts.zero_fill || (type != UC_MEM_READ_UNMAPPED && type != UC_MEM_WRITE_UNMAPPED))
+		return false;
+	/* Past EH_ZERO_PAGES_MAX the access faults, as without zero_fill: a runaway stops. */
+	rc = map_zero_page(t->m, ev.addr);
+	if (rc == EH_ENOMEM || rc == EH_EEMU)
+		eh_machine__hook_fail(t->m, rc, "%s mapping a zero page at 0x%016" PRIx64 " for the access at 0x%016" PRIx64,
+			  rc == EH_ENOMEM ? "out of memory" : "unicorn failed", ev.addr, ev.pc);
+	if (rc)
+		return false;
+	/* Unicorn retries the access once the hook has mapped its page and returned true. */
+	eh_machine__emit(t->m, &ev);
+	return true;
+}
+
+/*
+ * Unicorn translates a block ahead of running it, and some encodings abort the
+ * process while being translated (eh_insn_emulator_unsafe). They are UNDEFINED on
+ * every modelled CPU, so they are replaced by UDF #0, which is too, before any
+ * thread can reach them, and the trace says where.
+ */
+static void screen_code(struct eh_machine *m, uint64_t addr, uint64_t len)
+{
+	uint64_t a = addr & ~3ull, end = addr + len;
+
+	while (a + 4 <= end) {
+		const struct eh_elf_section *s = eh_elf_section_at(m->img->elf, a);
+		uint64_t stop;
+
+		if (!s) {
+			a += 4;
+			continue;
+		}
+		/* The rest of this section at once: a data write (a sweep's inputs) costs one look-up. */
+		stop = s->addr + s->size < end ? s->addr + s->size : end;
+		if (!(s->flags & SHF_EXECINSTR)) {
+			a = (stop + 3) & ~3ull;
+			continue;
+		}
+		for (; a < stop && a + 4 <= end; a += 4) {
+			uint8_t *p = eh_machine__host_ptr(m, a, 4);
+			uint32_t w;
+
+			if (!p)
+				continue;
+			memcpy(&w, p, 4);
+			if (eh_insn_emulator_unsafe(w)) {
+				struct eh_event ev = { .kind = EH_EV_SCREENED, .pc = a, .value = w };
+
+				memset(p, 0, 4);
+				eh_machine__emit(m, &ev);
+			}
+		}
+	}
+}
+
+int eh_machine__map_image(struct eh_machine *m, struct eh_error *err)
+{
+	const struct eh_elf *elf = m->img->elf;
+	size_t i, j, n = 0;
+
+	m->regions = eh_alloc((elf->nsections + 4) * sizeof(*m->regions));
+	if (!m->regions)
+		return eh_error_set(err, EH_ENOMEM, "out of memory for the memory map");
+	for (i = 0; i < elf->nsections; i++) {
+		const struct eh_elf_section *s = &elf->sections[i];
+		uint64_t lo, hi;
+
+		if (!(s->flags & SHF_ALLOC) || !s->size)
+			continue;
+		/* Host memory backs every mapped byte: refuse what no snippet or kernel needs. */
+		if (s->size > EH_MAX_SECTION)
+			return eh_error_set(err, EH_EINPUT, "%s: section %s is 0x%" PRIx64 " bytes, more than "
+					    "the 0x%llx the harness maps", elf->path, s->name, s->size, EH_MAX_SECTION);
+		lo = s->addr & ~(EH_PAGE - 1);
+		hi = (s->addr + s->size + EH_PAGE - 1) & ~(EH_PAGE - 1);
+		if (hi <= lo)
+			return eh_error_set(err, EH_EINPUT, "%s: section %s at 0x%016" PRIx64
+					    " cannot be mapped (it wraps around)", elf->path, s->name, s->addr);
+		for (j = 0; j < n; j++)  /* merge with a region it touches */
+			if (lo <= m->regions[j].addr + m->regions[j].size && hi >= m->regions[j].addr)
+				break;
+		if (j == n) {
+			m->regions[n].addr = lo;
+			m->regions[n++].size = hi - lo;
+		} else {
+			uint64_t nlo = lo < m->regions[j].addr ? lo : m->regions[j].addr;
+			uint64_t end = m->regions[j].addr + m->regions[j].size;
+
+			m->regions[j].addr = nlo;
+			m->regions[j].size = (hi > end ? hi : end) - nlo;
+		}
+	}
+	m->regions[n].addr = EH_STACK_TOP - EH_MAX_THREADS * EH_STACK_SIZE;
+	m->regions[n++].size = EH_MAX_THREADS * EH_STACK_SIZE;
+	m->regions[n].addr = EH_HYP_STACK_TOP - EH_MAX_THREADS * EH_STACK_SIZE;
+	m->regions[n++].size = EH_MAX_THREADS * EH_STACK_SIZE;
+	m->regions[n].addr = EH_RETURN_ADDR;
+	m->regions[n++].size = EH_PAGE;
+	if (elf->nstubs) {  /* zero-filled: a load through a stub's address reads 0 */
+		m->regions[n].addr = elf->stubs[0].addr;
+		m->regions[n++].size = elf->nstubs * EH_ELF_STUB_SIZE;
+	}
+	m->nregions = n;
+	for (i = 0; i < n; i++) {
+		struct region *r = &m->regions[i];
+
+		r->raw = eh_alloc(r->size + EH_PAGE);
+		if (!r->raw)
+			return eh_error_set(err, EH_ENOMEM, "out of memory for 0x%" PRIx64 " bytes at 0x%016" PRIx64,
+					    r->size, r->addr);
+		r->host = (uint8_t *)(((uintptr_t)r->raw + EH_PAGE - 1) & ~(uintptr_t)(EH_PAGE - 1));
+	}
+	for (i = 0; i < elf->nsections; i++) {
+		const struct eh_elf_section *s = &elf->sections[i];
+
+		if (m->img->data[i]) {
+			memcpy(eh_machine__host_ptr(m, s->addr, s->size), m->img->data[i], s->size);
+			screen_code(m, s->addr, s->size);
+		}
+	}
+	for (i = 0; i < EH_PAGE; i += 4)  /* BRK #0: never executed, EH_RETURN_ADDR ends the run */
+		memcpy(eh_machine__host_ptr(m, EH_RETURN_ADDR + i, 4), &(uint32_t){ 0xd4200000 }, 4);
+	return 0;
+}
+
+int eh_machine_read(struct eh_machine *m, uint64_t addr, void *buf, size_t len, struct eh_error *err)
+{
+	const uint8_t *p = eh_machine__host_ptr(m, addr, len);
+
+	if (!p)
+		return eh_error_set(err, EH_ENOENT, "0x%016" PRIx64 "+%zu is not mapped", addr, len);
+	memcpy(buf, p, len);
+	return 0;
+}
+
+int eh_machine_write(struct eh_machine *m, uint64_t addr, const void *buf, size_t len,
+		     struct eh_error *err)
+{
+	size_t done, n;
+	unsigned i;
+
+	/* Page by page: the range may span regions (a section and the zero pages after it). */
+	for (done = 0; done < len; done += n) {
+		n = (size_t)(EH_PAGE - ((addr + done) & (EH_PAGE - 1)));
+		if (n > len - done)
+			n = len - done;
+		if (!eh_machine__host_ptr(m, addr + done, n))
+			return eh_error_set(err, EH_ENOENT, "0x%016" PRIx64 "+%zu is not mapped", addr, len);
+	}
+	for (done = 0; done < len; done += n) {
+		n = (size_t)(EH_PAGE - ((addr + done) & (EH_PAGE - 1)));
+		if (n > len - done)
+			n = len - done;
+		memcpy(eh_machine__host_ptr(m, addr + done, n), (const uint8_t *)buf + done, n);
+	}
+	screen_code(m, addr, len);
+	/* Code may have been written: drop what the threads translated from it. */
+	for (i = 0; i < m->nthreads; i++)
+		uc_ctl_remove_cache(m->threads[i].uc, addr & ~(EH_PAGE - 1),
+				    (addr + len + EH_PAGE - 1) & ~(EH_PAGE - 1));
+	return 0;
+}
+
+int eh_machine_map_zero(struct eh_machine *m, uint64_t addr, size_t len, struct eh_error *err)
+{
+	uint64_t page, end = addr + len;
+
+	if (!len)
+		return 0;
+	if (end < addr)
+		return eh_error_set(err, EH_EINVAL, "0x%016" PRIx64 "+%zu wraps around", addr, len);
+	for (page = addr & ~(EH_PAGE - 1); page < end && page >= (addr & ~(EH_PAGE - 1)); page += EH_PAGE) {
+		int rc = eh_machine__host_ptr(m, page, 1) ? 0 : map_zero_page(m, page);
+
+		if (rc)
+			return eh_error_set(err, rc, "cannot map a page at 0x%016" PRIx64 ": %s", page,
+					    rc == EH_EINVAL ? "past the most zero pages a run maps"
+					    : rc == EH_ENOMEM ? "out of memory" : "unicorn failed");
+	}
+	return 0;
+}
