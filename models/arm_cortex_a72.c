@@ -1,15 +1,13 @@
 /* Arm Cortex-A72 r0p3: a generic Armv8.0 core with none of the modelled errata. */
-#include <unicorn/unicorn.h>
-
-#include "eh/model.h"
+#include "cores.h"
 #include "eh/sysreg.h"
 
 /*
- * Arm Cortex-A72 MPCore Processor Technical Reference Manual r0p3 (DDI 0488), chapter 4.3
+ * Arm Cortex-A72 MPCore Processor Technical Reference Manual r0p3 (Arm 100095), chapter 4.3
  * "AArch64 register descriptions", with the Cryptography Extension and the GIC CPU
  * interface disabled (GICCDISABLE HIGH); the same values Unicorn's cortex-a72 serves.
  */
-static const struct eh_id_reg cortex_a72_id_regs[] = {
+const struct eh_id_reg eh_cortex_a72_id_regs[] = {
 	{ EH_ID_AA64PFR0_EL1, 0x0000000000002222 },   /* EL0-EL3 AArch64 and AArch32, FP/AdvSIMD, GIC 0 */
 	{ EH_ID_AA64PFR1_EL1, 0 },
 	{ EH_ID_AA64DFR0_EL1, 0x0000000010305106 },   /* Armv8 debug, PMUv3, 6 breakpoints, 4 watchpoints */
@@ -31,6 +29,6 @@ const struct eh_model eh_model_cortex_a72 = {
 	.midr = EH_MIDR(0x41, 0, 0xd08, 3),
 	.threads_per_core = 1,
 	.uc_cpu = UC_CPU_ARM64_A72,
-	.id_regs = cortex_a72_id_regs,
-	.id_source = "Cortex-A72 TRM r0p3 (DDI 0488) 4.3, crypto on, GIC CPU interface off",
+	.id_regs = eh_cortex_a72_id_regs,
+	.id_source = "Cortex-A72 TRM r0p3 (Arm 100095) 4.3, crypto on, GIC CPU interface off",
 };

@@ -10,6 +10,38 @@ extern const struct eh_model eh_model_thunderx2;
 extern const struct eh_model eh_model_thunderx2_nosmt;
 extern const struct eh_model eh_model_vulcan;
 extern const struct eh_model eh_model_sve2_capable;
+extern const struct eh_model eh_model_cortex_a53_r0p2;
+extern const struct eh_model eh_model_cortex_a53_r0p3;
+extern const struct eh_model eh_model_cortex_a53_r0p4;
+extern const struct eh_model eh_model_cortex_a53_r0p4_fixed;
+extern const struct eh_model eh_model_brahma_b53_r0p0;
+extern const struct eh_model eh_model_kryo2xx_silver_rap4;
+extern const struct eh_model eh_model_cortex_a55_r2p0;
+extern const struct eh_model eh_model_kryo4xx_silver_rdpe;
+extern const struct eh_model eh_model_cortex_a57_r1p2;
+extern const struct eh_model eh_model_cortex_a57_r1p3;
+extern const struct eh_model eh_model_cortex_a76_r2p0;
+extern const struct eh_model eh_model_cortex_a76_r3p0;
+extern const struct eh_model eh_model_cortex_a76_r3p1;
+extern const struct eh_model eh_model_cortex_a76_r4p0;
+extern const struct eh_model eh_model_kryo4xx_gold_rcpe;
+extern const struct eh_model eh_model_kryo4xx_gold_rfpe;
+extern const struct eh_model eh_model_kryo4xx_gold_rfpf;
+extern const struct eh_model eh_model_neoverse_n1_r3p1;
+extern const struct eh_model eh_model_neoverse_n1_r4p0;
+extern const struct eh_model eh_model_cortex_a77_r1p0;
+extern const struct eh_model eh_model_cortex_a77_r1p1;
+extern const struct eh_model eh_model_cortex_a510_r1p1;
+extern const struct eh_model eh_model_cortex_a510_r1p2;
+extern const struct eh_model eh_model_cortex_a520_r0p1;
+extern const struct eh_model eh_model_cortex_a520_r0p2;
+extern const struct eh_model eh_model_cortex_a710_r0p0;
+extern const struct eh_model eh_model_thunderx_t88_r1p1;
+extern const struct eh_model eh_model_thunderx_t88_r1p2;
+extern const struct eh_model eh_model_thunderx_t81_r0p0;
+extern const struct eh_model eh_model_thunderx_t81_r0p1;
+extern const struct eh_model eh_model_falkor_v1_r0p0;
+extern const struct eh_model eh_model_kryo2xx_gold_rap1;
 
 const struct eh_model *const eh_models[] = {
 	&eh_model_cortex_a72,
@@ -17,6 +49,38 @@ const struct eh_model *const eh_models[] = {
 	&eh_model_thunderx2_nosmt,
 	&eh_model_vulcan,
 	&eh_model_sve2_capable,
+	&eh_model_cortex_a53_r0p2,
+	&eh_model_cortex_a53_r0p3,
+	&eh_model_cortex_a53_r0p4,
+	&eh_model_cortex_a53_r0p4_fixed,
+	&eh_model_brahma_b53_r0p0,
+	&eh_model_kryo2xx_silver_rap4,
+	&eh_model_cortex_a55_r2p0,
+	&eh_model_kryo4xx_silver_rdpe,
+	&eh_model_cortex_a57_r1p2,
+	&eh_model_cortex_a57_r1p3,
+	&eh_model_cortex_a76_r2p0,
+	&eh_model_cortex_a76_r3p0,
+	&eh_model_cortex_a76_r3p1,
+	&eh_model_cortex_a76_r4p0,
+	&eh_model_kryo4xx_gold_rcpe,
+	&eh_model_kryo4xx_gold_rfpe,
+	&eh_model_kryo4xx_gold_rfpf,
+	&eh_model_neoverse_n1_r3p1,
+	&eh_model_neoverse_n1_r4p0,
+	&eh_model_cortex_a77_r1p0,
+	&eh_model_cortex_a77_r1p1,
+	&eh_model_cortex_a510_r1p1,
+	&eh_model_cortex_a510_r1p2,
+	&eh_model_cortex_a520_r0p1,
+	&eh_model_cortex_a520_r0p2,
+	&eh_model_cortex_a710_r0p0,
+	&eh_model_thunderx_t88_r1p1,
+	&eh_model_thunderx_t88_r1p2,
+	&eh_model_thunderx_t81_r0p0,
+	&eh_model_thunderx_t81_r0p1,
+	&eh_model_falkor_v1_r0p0,
+	&eh_model_kryo2xx_gold_rap1,
 	NULL,
 };
 
