@@ -13,6 +13,8 @@ extern const struct eh_case eh_case_hibernate_alloc;
 extern const struct eh_case eh_case_preempt_irq_pan;
 extern const struct eh_case eh_case_par_el1;
 extern const struct eh_case eh_case_untagged_addr;
+extern const struct eh_case eh_case_a53_843419;
+extern const struct eh_case eh_case_a53_835769;
 
 const struct eh_case *const eh_cases[] = {
 	&eh_case_tx2_219_prfm,
@@ -25,5 +27,7 @@ const struct eh_case *const eh_cases[] = {
 	&eh_case_preempt_irq_pan,
 	&eh_case_par_el1,
 	&eh_case_untagged_addr,
+	&eh_case_a53_843419,
+	&eh_case_a53_835769,
 	NULL,
 };
