@@ -24,9 +24,21 @@ expect "clean object on thunderx2: exit 0" 0 "2 TTBR writes, 0 hazards, 0 window
   "$eh" audit "$objs/clean.o" --model thunderx2 --kernel 6.1
 expect "window left by an indirect branch on thunderx2: exit 1" 1 "OPEN at switch_and_jump\+0x4: indirect branch, br x1" \
   "$eh" audit "$objs/open.o" --model thunderx2 --kernel 6.1
-expect "same object on cortex-a72 (no erratum 219): exit 0" 0 "erratum tx2-219 does not affect" \
+expect "same object on cortex-a72 (no erratum 219): exit 0" 0 "erratum tx2-219 does not affect cortex-a72" \
   "$eh" audit "$rel" --model cortex-a72 --kernel 6.1
-expect "json output" 1 '^\{"file": .*"hazards": 5, "open": 2,' "$eh" audit "$rel" --model thunderx2 --kernel 6.1 --format json
+expect "json output" 1 '^\{"file": .*"errata": \[\{"erratum": "tx2-219", .*"flagged": 7, "hazards": 5, "open": 2, "suppressed": 0,' "$eh" audit "$rel" --model thunderx2 --kernel 6.1 --format json
+expect "each finding in JSON names its erratum, anchor and explanation" 1 \
+  '\{"erratum": "tx2-219", "kind": "load", "address": "0x[0-9a-f]{16}", "where": "win_prfm\+0x4", "anchor": "win_prfm\+0x0", "anchor_address": "0x[0-9a-f]{16}", "text": "ldr x30, [^"]*", "explanation": "an access between a write of the live TTBR' \
+  "$eh" audit "$rel" --model thunderx2 --kernel 6.1 --format json
+expect "--erratum names the rules to run" 1 "HAZARD load +win_prfm\+0x4" \
+  "$eh" audit "$rel" --model thunderx2 --kernel 6.1 --erratum tx2-219
+expect "--erratum with an unknown id: exit 2" 2 "unknown erratum 'tx2-218'" \
+  "$eh" audit "$rel" --model thunderx2 --kernel 6.1 --erratum tx2-219,tx2-218
+expect "--erratum with an empty name: exit 2" 2 "--erratum: 'tx2-219,' is not a list of names" \
+  "$eh" audit "$rel" --model thunderx2 --kernel 6.1 --erratum tx2-219,
+expect "--erratum with --list-alternatives: exit 2" 2 "--list-alternatives runs no erratum's rule" \
+  "$eh" audit "$rel" --model thunderx2 --kernel 6.1 --erratum tx2-219 --list-alternatives
+expect "help lists the errata with a static rule" 0 "^  tx2-219 +Cavium ThunderX2 erratum 219" "$eh" audit --help
 expect "alternatives listed with callback names" 0 "callback my_patch_cb" \
   "$eh" audit "$rel" --model thunderx2 --kernel 6.1 --list-alternatives
 expect "PRFM site applied on thunderx2" 0 "prfm_site\+0x0 +ARM64_WORKAROUND_CAVIUM_TX2_219_PRFM +applied: prfm plil1strm, \[x30, #0x400\] -> nop" \
@@ -73,7 +85,7 @@ expect "overlapping alternatives: exit 2" 2 "overlap.o: alternative sites overla
   "$eh" audit "$objs/overlap.o" --model thunderx2 --kernel 6.1
 
 # Two builds compared: the baseline should be what the change goes into (README, "Comparing builds").
-expect "baseline: hazards introduced, exit 1" 1 "INTRODUCED load +win_prfm\+0x4 in the window of win_prfm\+0x0" \
+expect "baseline: hazards introduced, exit 1" 1 "INTRODUCED tx2-219 load +win_prfm\+0x4 \(anchor win_prfm\+0x0\): ldr x30" \
   "$eh" audit "$rel" --baseline "$objs/clean.o" --model thunderx2 --kernel 6.1
 expect "baseline: report names both builds" 1 "audit of .*rel61.o against the baseline .*clean.o" \
   "$eh" audit "$rel" --baseline "$objs/clean.o" --model thunderx2 --kernel 6.1
@@ -81,13 +93,13 @@ expect "baseline swapped: hazards removed, exit 0" 0 "summary: 0 introduced, 7 r
   "$eh" audit "$objs/clean.o" --baseline "$rel" --model thunderx2 --kernel 6.1
 expect "baseline against itself: all unchanged, exit 0" 0 "summary: 0 introduced, 0 removed, 7 unchanged" \
   "$eh" audit "$rel" --baseline "$rel" --model thunderx2 --kernel 6.1
-expect "baseline json" 1 '^\{"baseline": ".*clean.o", "file": ".*rel61.o",.*"introduced": 7, "removed": 0, "unchanged": 0,' \
+expect "baseline json" 1 '^\{"baseline": ".*clean.o", "file": ".*rel61.o",.*"introduced": 7, "removed": 0, "unchanged": 0,.*\{"change": "introduced", "erratum": "tx2-219", "kind": "load", "anchor": "win_prfm\+0x0", "where": "win_prfm\+0x4"' \
   "$eh" audit "$rel" --baseline "$objs/clean.o" --model thunderx2 --kernel 6.1 --format json
 expect "baseline on cortex-a72 (no erratum 219, PRFM kept): exit 0" 0 "8 introduced.*does not affect" \
   "$eh" audit "$rel" --baseline "$objs/clean.o" --model cortex-a72 --kernel 6.1
 expect "baseline missing: exit 2 naming it" 2 "nonexistent.o: cannot open" \
   "$eh" audit "$rel" --baseline "$tmp/nonexistent.o" --model thunderx2 --kernel 6.1
-expect "baseline with --list-alternatives: exit 2" 2 "--baseline compares hazards" \
+expect "baseline with --list-alternatives: exit 2" 2 "--baseline compares findings" \
   "$eh" audit "$rel" --baseline "$rel" --model thunderx2 --kernel 6.1 --list-alternatives
 
 # The boot mode: KVM's nVHE hyp code writes the guest's TTBR, kernel code the regime it runs in.
@@ -114,7 +126,7 @@ done
 expect "recall: a callback not emulated leaves the window uncertain" 1 \
   "OPEN at behind_unknown_cb\+0x4: uncertain, callback some_boot_patcher not emulated" \
   "$eh" audit "$rec" --model thunderx2 --kernel 6.1
-expect "recall on cortex-a72: no hazard, exit 0" 0 "summary: 7 TTBR writes, 0 hazards \(10 accesses in windows\)" \
+expect "recall on cortex-a72: no hazard, exit 0" 0 "summary: 7 TTBR writes, 0 hazards \(10 benign\), 1 windows not closed" \
   "$eh" audit "$rec" --model cortex-a72 --kernel 6.1
 if "$eh" audit "$rec" --model cortex-a72 --kernel 6.1 | grep -q HAZARD; then
   echo "not ok - recall on cortex-a72 names a HAZARD"; failures=$((failures + 1))
@@ -123,17 +135,23 @@ else echo "ok - recall on cortex-a72 names no HAZARD"; fi
 # Several models in one call: one image per distinct capability set, a matrix, exit 1 if any affected model has a hazard.
 expect "models in a comma list share images" 1 "^== image 2 ==" \
   "$eh" audit "$rec" --model thunderx2,vulcan,cortex-a72 --kernel 6.1
-expect "matrix row for an affected model" 1 "^thunderx2 +shows +1 +7 +7 +10 +1 +0$" \
+expect "matrix row for an affected model" 1 "^tx2-219 +thunderx2 +1 +11 +0  11 findings$" \
   "$eh" audit "$rec" --model thunderx2,vulcan --model cortex-a72 --kernel 6.1
-expect "matrix row for an unaffected model" 1 "^cortex-a72 +- +[0-9]+ +7 +7 +0 +1 +0$" \
+expect "matrix row for an unaffected model" 1 "^tx2-219 +cortex-a72 +2 +11 +0  not affected$" \
   "$eh" audit "$rec" --model thunderx2,vulcan --model cortex-a72 --kernel 6.1
 expect "one image, the erratum on some of its models" 1 \
   "erratum tx2-219 affects thunderx2, vulcan, does not affect thunderx2-nosmt$" \
   "$eh" audit "$rec" --model thunderx2,thunderx2-nosmt,vulcan --kernel 6.1
-expect "--model all" 1 "^thunderx2-nosmt +- " "$eh" audit "$rec" --model all --kernel 6.1
-expect "only unaffected models: exit 0" 0 "^cortex-a72 " "$eh" audit "$rec" --model cortex-a72,thunderx2-nosmt --kernel 6.1
-expect "several models as JSON" 1 '^\{"file": .*"matrix": \[\{"model": "thunderx2", "affected": true, "image": 0, "hazards": 10' \
+expect "--model all" 1 "^tx2-219 +thunderx2-nosmt +[0-9]+ +11 +0  not exposed$" "$eh" audit "$rec" --model all --kernel 6.1
+expect "only unaffected models: exit 0" 0 "^tx2-219 +cortex-a72 " "$eh" audit "$rec" --model cortex-a72,thunderx2-nosmt --kernel 6.1
+expect "several models as JSON" 1 '^\{"file": .*"matrix": \[\{"erratum": "tx2-219", "model": "thunderx2", "image": 0, "affected": true, "shows": true, "configured_out": false, "status": "findings", "flagged": 11, "hazards": 10, "open": 1, "suppressed": 0\}' \
   "$eh" audit "$rec" --model thunderx2,cortex-a72 --kernel 6.1 --format json
+printf '# CONFIG_CAVIUM_TX2_ERRATUM_219 is not set\n' > "$tmp/no219.config"
+expect "matrix: an affected model whose workaround is configured out" 1 \
+  "^tx2-219 +thunderx2 +1 +11 +0  11 findings, workaround configured out$" \
+  "$eh" audit "$rec" --model thunderx2,cortex-a72 --kernel 6.1 --config "$tmp/no219.config"
+expect "... and an unaffected one" 1 "^tx2-219 +cortex-a72 +[0-9]+ +11 +0  not affected$" \
+  "$eh" audit "$rec" --model thunderx2,cortex-a72 --kernel 6.1 --config "$tmp/no219.config"
 expect "unknown model in a list: exit 2" 2 "unknown model 'z80'" "$eh" audit "$rec" --model thunderx2,z80 --kernel 6.1
 expect "baseline with several models: exit 2" 2 "one model at a time" \
   "$eh" audit "$rec" --baseline "$rec" --model thunderx2,vulcan --kernel 6.1

@@ -1,4 +1,4 @@
-/* errata-harness audit: a user's kernel ELF patched for CPU models, its TTBR windows and alternatives, as text or JSON. */
+/* errata-harness audit: a user's kernel ELF patched for CPU models, every erratum's static rule run over it, as text or JSON. */
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdbool.h>
@@ -15,37 +15,44 @@
 #include "eh/json.h"
 #include "eh/kconfig.h"
 #include "eh/model.h"
-#include "eh/regime.h"
+#include "eh/rule.h"
 #include "eh/suppress.h"
 
-/* The erratum whose hazard the audit looks for (models/erratum_tx2_219.c). */
-#define AUDIT_ERRATUM "tx2-219"
-
-/* Models one call audits at most (--model all is every model of the registry). */
-#define AUDIT_MAX_MODELS 32
+/* How many times --model (and --erratum) may be given; each may be a comma list, or all. */
+#define AUDIT_MAX_OPTIONS 32
 
 struct audit_opts {
 	const char *file, *cpucaps, *kernel, *config, *boot, *baseline, *suppress;
-	const char *models[AUDIT_MAX_MODELS];  /* as given: names, comma lists, "all" */
+	const char *models[AUDIT_MAX_OPTIONS];  /* as given: names, comma lists, "all" */
 	size_t nmodels;
+	const char *errata[AUDIT_MAX_OPTIONS];  /* --erratum as given: ids, comma lists */
+	size_t nerrata;
 	bool json, list;
 };
 
 /*
- * One patched image and its audit, shared by the models whose capabilities
- * give the same image. sup holds, finding by finding (window by window, its
- * accesses and then its ends that do not close it), the suppression that
- * covers it or NULL.
+ * What one erratum's rule found in one image, matched against the
+ * suppressions: sup holds, finding by finding, the suppression that covers it
+ * or NULL.
  */
+struct audit_rule {
+	const struct eh_audit_result *res;
+	const struct eh_suppression **sup;
+	bool shows;                       /* the erratum shows on one of the image's models */
+	size_t flagged;                   /* findings not suppressed (instructions and open paths) */
+	size_t inside;                    /* ... of them instructions */
+	size_t open;                      /* windows with a path not followed to its close, not suppressed */
+	size_t suppressed;
+};
+
+/* One patched image and its audit, shared by the models whose capabilities give the same image. */
 struct audit_image {
 	struct eh_target target;          /* of its first model */
 	struct eh_image *img;
 	struct eh_audit *au;
-	const struct eh_model *models[AUDIT_MAX_MODELS];
+	const struct eh_model **models;   /* as many as the registry has */
 	size_t nmodels;
-	bool affected;                    /* erratum 219 shows on one of its models */
-	const struct eh_suppression **sup;
-	size_t accesses, hazards, open, suppressed;
+	struct audit_rule *rules;         /* by the audit's results */
 };
 
 struct audit_ctx {
@@ -56,37 +63,44 @@ struct audit_ctx {
 	struct eh_cpucaps *owned_caps;    /* the ELF's own, when it is the one used */
 	struct eh_decoder *dec;
 	struct eh_suppressions *sup;
-	struct audit_image images[AUDIT_MAX_MODELS];
+	/* Sized by the registry (audit_ctx_init): every erratum, every model, an image for each. */
+	const struct eh_erratum **errata; /* audited, NULL-terminated */
+	size_t nerrata;
+	bool *chosen;                     /* by index in eh_errata: named by --erratum */
+	struct audit_image *images;
 	size_t nimages;
-	const struct eh_model *models[AUDIT_MAX_MODELS];
-	size_t image_of[AUDIT_MAX_MODELS];  /* by model */
-	size_t nmodels;
+	const struct eh_model **models;
+	size_t *image_of;                 /* by model */
+	size_t nmodels, max_models;
 };
 
 static void audit_help(FILE *f)
 {
 	const char *const *v;
 	const struct eh_model *const *m;
+	const struct eh_erratum *const *e;
 
 	fprintf(f,
-		"usage: errata-harness audit FILE --model M[,M...]|all [--cpucaps H | --kernel V]\n"
-		"                            [--config .config] [--boot el2|nvhe|el1] [--suppress FILE]\n"
-		"                            [--format text|json] [--list-alternatives] [--baseline OLD]\n"
+		"usage: errata-harness audit FILE --model M[,M...]|all [--erratum ID[,ID...]]\n"
+		"                            [--cpucaps H | --kernel V] [--config .config]\n"
+		"                            [--boot el2|nvhe|el1] [--suppress FILE] [--format text|json]\n"
+		"                            [--list-alternatives] [--baseline OLD]\n"
 		"\n"
 		"Applies the kernel's boot-time alternatives to FILE as the kernel would on each CPU model\n"
-		"(callbacks included), then finds every MSR TTBR0/1_EL1 (and _EL12) in its executable\n"
-		"sections, classifies it by the translation regime it changes, and from each write to\n"
-		"the regime the code runs in follows the patched code to the next context\n"
-		"synchronisation (ISB, ERET, SVC/HVC/SMC/BRK): through branches (both ways at\n"
-		"conditional ones), calls (a return stack) and returns to the callers. Every load,\n"
-		"store, prefetch, cache maintenance by VA or AT on the way is a hazard on CPUs with\n"
-		"ThunderX2 erratum 219. Models with the same capabilities share one patched image.\n"
+		"(callbacks included), then runs the static rule of every erratum over the patched code.\n"
+		"A window rule follows the code from each of its anchors (a write of some register) to\n"
+		"what closes the window (a context synchronisation, say) on every path: through branches\n"
+		"(both ways at conditional ones), calls (a return stack) and returns to the callers, and\n"
+		"reports what it finds inside, and every path it cannot follow to a close. A scan rule\n"
+		"looks at each instruction and its neighbours. A finding is a hazard on the models the\n"
+		"erratum affects. Models with the same capabilities share one patched image.\n"
 		"\n"
 		"inputs:\n"
 		"  FILE                an AArch64 vmlinux (ET_EXEC/ET_DYN) or kernel object (ET_REL, e.g.\n"
 		"                      arch/arm64/kernel/entry.o: its sections are placed at kernel-like\n"
 		"                      addresses and its relocations applied, .rela.altinstructions included)\n"
 		"  --model M           the CPUs the kernel boots on (a comma list, repeatable, or all)\n"
+		"  --erratum ID        only these errata's rules (a comma list, repeatable; default all)\n"
 		"  --cpucaps H         capability numbers of the tree FILE was built from: 5.x\n"
 		"                      arch/arm64/include/asm/cpucaps.h or 6.x\n"
 		"                      arch/arm64/include/generated/asm/cpucaps.h. Without it (or\n"
@@ -108,15 +122,19 @@ static void audit_help(FILE *f)
 		"                      applied or not and why; a callback with its function and what it\n"
 		"                      did (emulated: alt_cb_patch_nops, KVM's, Spectre's)\n"
 		"  --baseline OLD      compare (one model): audit OLD too (same numbering, config, boot)\n"
-		"                      and report each hazard or unclosed path as introduced, removed or\n"
-		"                      unchanged, matched by symbol+offset of the TTBR write and of the\n"
-		"                      access. OLD should be the upstream FILE's change goes into (README)\n"
+		"                      and report each finding as introduced, removed or unchanged,\n"
+		"                      matched by erratum and symbol+offset of its anchor and of itself.\n"
+		"                      OLD should be the upstream FILE's change goes into (README)\n"
 		"\n"
-		"exit status: 0 no hazard on any model erratum %s affects, 1 a hazard or a window that\n"
-		"cannot be followed to its end (named with the reason) on such a model, not suppressed\n"
-		"(with --baseline: one that OLD does not have), 2 bad usage or bad input (the message\n"
-		"names the file and the problem)\n"
-		"\nmodels:", cli_boot_help, AUDIT_ERRATUM);
+		"exit status: 0 no finding on a model its erratum affects, 1 a finding (an instruction\n"
+		"the rule flags, or a window that cannot be followed to its end, named with the reason)\n"
+		"on such a model, not suppressed (with --baseline: one that OLD does not have), 2 bad\n"
+		"usage or bad input (the message names the file and the problem)\n"
+		"\nerrata with a static rule:\n", cli_boot_help);
+	for (e = eh_errata; *e; e++)
+		if ((*e)->rule)
+			fprintf(f, "  %-18s  %s\n", (*e)->id, (*e)->title);
+	fprintf(f, "\nmodels:");
 	for (m = eh_models; *m; m++)
 		fprintf(f, " %s", (*m)->name);
 	fputs("\n", f);
@@ -134,6 +152,7 @@ static int parse_args(int argc, char **argv, struct audit_opts *o)
 {
 	static const struct option opts[] = {
 		{ "model", required_argument, NULL, 'm' },
+		{ "erratum", required_argument, NULL, 'e' },
 		{ "cpucaps", required_argument, NULL, 'c' },
 		{ "kernel", required_argument, NULL, 'k' },
 		{ "config", required_argument, NULL, 'C' },
@@ -152,9 +171,14 @@ static int parse_args(int argc, char **argv, struct audit_opts *o)
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
 		case 'm':
-			if (o->nmodels == AUDIT_MAX_MODELS)
-				return bad("--model: at most %s of them", "32");
+			if (o->nmodels == AUDIT_MAX_OPTIONS)
+				return bad("--model: at most %s of them (each may be a comma list)", "32");
 			o->models[o->nmodels++] = optarg;
+			break;
+		case 'e':
+			if (o->nerrata == AUDIT_MAX_OPTIONS)
+				return bad("--erratum: at most %s of them (each may be a comma list)", "32");
+			o->errata[o->nerrata++] = optarg;
 			break;
 		case 'c': o->cpucaps = optarg; break;
 		case 'k': o->kernel = optarg; break;
@@ -181,9 +205,68 @@ static int parse_args(int argc, char **argv, struct audit_opts *o)
 	if (!o->nmodels)
 		return bad("%s", "--model is required (see errata-harness models)");
 	if (o->baseline && o->list)
-		return bad("%s", "--baseline compares hazards; --list-alternatives lists one build's sites");
+		return bad("%s", "--baseline compares findings; --list-alternatives lists one build's sites");
 	if (o->baseline && o->suppress)
 		return bad("%s", "--baseline compares two builds' findings; --suppress applies to one audit");
+	if (o->nerrata && o->list)
+		return bad("%s", "--list-alternatives runs no erratum's rule; --erratum selects rules");
+	return 0;
+}
+
+/*
+ * Each name of a comma list (or of several) in turn: calls add with it, or
+ * fails naming the option when one is empty or too long.
+ */
+static int each_name(const char *const *lists, size_t n, const char *opt, void *ctx,
+		     int (*add)(void *ctx, const char *name))
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const char *p = lists[i];
+
+		for (;;) {
+			size_t len = strcspn(p, ",");
+			char name[64];
+			int rc;
+
+			if (!len || len >= sizeof(name)) {
+				fprintf(stderr, "errata-harness audit: %s: '%s' is not a list of names\n", opt, lists[i]);
+				return EXIT_BAD_INPUT;
+			}
+			memcpy(name, p, len);
+			name[len] = 0;
+			rc = add(ctx, name);
+			if (rc)
+				return rc;
+			if (!p[len])
+				break;
+			p += len + 1;
+		}
+	}
+	return 0;
+}
+
+/* Room for every model and erratum of the registry, and an image per model. */
+static int audit_ctx_init(struct audit_ctx *a)
+{
+	const struct eh_model *const *m;
+	const struct eh_erratum *const *e;
+	size_t nerrata = 0;
+
+	for (m = eh_models; *m; m++)
+		a->max_models++;
+	for (e = eh_errata; *e; e++)
+		nerrata++;
+	a->models = eh_alloc((a->max_models + 1) * sizeof(*a->models));
+	a->image_of = eh_alloc((a->max_models + 1) * sizeof(*a->image_of));
+	a->images = eh_alloc((a->max_models + 1) * sizeof(*a->images));
+	a->errata = eh_alloc((nerrata + 1) * sizeof(*a->errata));
+	a->chosen = eh_alloc((nerrata + 1) * sizeof(*a->chosen));
+	if (!a->models || !a->image_of || !a->images || !a->errata || !a->chosen) {
+		fputs("errata-harness audit: out of memory\n", stderr);
+		return EXIT_BAD_INPUT;
+	}
 	return 0;
 }
 
@@ -197,59 +280,72 @@ static void add_model(struct audit_ctx *a, const struct eh_model *m)
 	a->models[a->nmodels++] = m;
 }
 
-/* --model values: names, comma lists of them, or all; duplicates count once. */
-static int resolve_models(struct audit_ctx *a)
+/* A --model value: a name, or all; duplicates count once. */
+static int add_model_name(void *ctx, const char *name)
 {
-	size_t i;
+	struct audit_ctx *a = ctx;
+	const struct eh_model *const *all;
+	const struct eh_model *m;
 
-	for (i = 0; i < a->o->nmodels; i++) {
-		const char *p = a->o->models[i];
-
-		while (*p) {
-			size_t n = strcspn(p, ",");
-			char name[64];
-			const struct eh_model *const *all;
-			const struct eh_model *m;
-
-			if (!n || n >= sizeof(name))
-				return bad("--model: '%s' is not a list of model names", a->o->models[i]);
-			memcpy(name, p, n);
-			name[n] = 0;
-			p += n + (p[n] == ',');
-			if (!strcmp(name, "all")) {
-				for (all = eh_models; *all; all++)
-					if (a->nmodels < AUDIT_MAX_MODELS)
-						add_model(a, *all);
-				continue;
-			}
-			m = eh_model_find(name);
-			if (!m)
-				return bad("unknown model '%s' (see errata-harness models)", name);
-			add_model(a, m);
-		}
+	if (!strcmp(name, "all")) {
+		for (all = eh_models; *all; all++)
+			add_model(a, *all);
+		return 0;
 	}
+	m = eh_model_find(name);
+	if (!m)
+		return bad("unknown model '%s' (see errata-harness models)", name);
+	add_model(a, m);
 	return 0;
 }
 
-static bool erratum_shows(const struct eh_model *m)
+/* An --erratum value: an erratum with a static rule. */
+static int add_erratum_id(void *ctx, const char *id)
 {
-	const struct eh_erratum *e = eh_erratum_find(AUDIT_ERRATUM);
+	struct audit_ctx *a = ctx;
+	size_t i;
 
-	return e && eh_erratum_shows(e, m);
+	for (i = 0; eh_errata[i] && strcmp(eh_errata[i]->id, id); i++)
+		;
+	if (!eh_errata[i])
+		return bad("unknown erratum '%s' (see audit --help)", id);
+	if (!eh_errata[i]->rule)
+		return bad("erratum %s has no static rule to audit with (see audit --help)", id);
+	a->chosen[i] = true;
+	return 0;
 }
 
-/* Every erratum's id, for checking a suppression file. */
-static void known_errata(const char **ids, size_t max)
+/* The models and errata the options name; the errata in the table's order, every one with a rule by default. */
+static int resolve_names(struct audit_ctx *a)
+{
+	size_t i;
+	int rc = each_name(a->o->models, a->o->nmodels, "--model", a, add_model_name);
+
+	if (!rc)
+		rc = each_name(a->o->errata, a->o->nerrata, "--erratum", a, add_erratum_id);
+	for (i = 0; !rc && eh_errata[i]; i++)
+		if (eh_errata[i]->rule && (!a->o->nerrata || a->chosen[i]))
+			a->errata[a->nerrata++] = eh_errata[i];
+	a->errata[a->nerrata] = NULL;
+	return rc;
+}
+
+/* Every erratum's id, NULL-terminated, for checking a suppression file; NULL when out of memory. */
+static const char **known_errata(void)
 {
 	const struct eh_erratum *const *e;
+	const char **ids;
 	size_t n = 0;
 
-	for (e = eh_errata; *e && n + 1 < max; e++)
-		ids[n++] = (*e)->id;
-	ids[n] = NULL;
+	for (e = eh_errata; *e; e++)
+		n++;
+	ids = eh_alloc((n + 1) * sizeof(*ids));
+	for (n = 0; ids && eh_errata[n]; n++)
+		ids[n] = eh_errata[n]->id;
+	return ids;
 }
 
-/* Two images are one when every section, every site's outcome and the regime rule agree. */
+/* Two images are one when every section, every site's outcome and where the code runs agree. */
 static bool same_image(const struct eh_image *x, const struct eh_image *y)
 {
 	const struct eh_elf *elf = x->elf;
@@ -271,48 +367,58 @@ static const char *where(const struct audit_ctx *a, uint64_t addr, char *buf, si
 	return eh_elf_describe(a->elf, addr, buf, len);
 }
 
-/* Every finding of an image matched against the suppressions, and the image's counts. */
-static int count_findings(struct audit_ctx *a, struct audit_image *im)
+/* What an erratum is on a model: not affected, affected but not shown, or shown; and whether its workaround is built. */
+enum audit_status { NOT_AFFECTED, NOT_EXPOSED, SHOWS };
+
+static enum audit_status status_of(const struct eh_erratum *e, const struct eh_model *m)
 {
-	const struct eh_audit *au = im->au;
-	size_t i, j, k = 0, n = 0;
+	if (!eh_erratum_affects(e, m))
+		return NOT_AFFECTED;
+	return eh_erratum_shows(e, m) ? SHOWS : NOT_EXPOSED;
+}
 
-	for (i = 0; i < au->nwindows; i++)
-		n += au->windows[i].naccesses + au->windows[i].nends;
-	im->sup = eh_alloc((n ? n : 1) * sizeof(*im->sup));
-	if (!im->sup)
+static bool configured_out(const struct audit_ctx *a, const struct eh_erratum *e)
+{
+	return e->kconfig && !eh_kconfig_enabled(a->in->config, e->kconfig);
+}
+
+/* Every finding of one rule's result matched against the suppressions, and its counts. */
+static int count_findings(struct audit_ctx *a, struct audit_rule *r)
+{
+	const struct eh_audit_result *res = r->res;
+	size_t i, w, nopen = 0;
+
+	r->sup = eh_alloc((res->nfindings ? res->nfindings : 1) * sizeof(*r->sup));
+	if (!r->sup)
 		return EH_ENOMEM;
-	for (i = 0; i < au->nwindows; i++) {
-		const struct eh_audit_window *w = &au->windows[i];
-		char win[160], loc[160];
-		bool open = false;
+	for (i = 0; i < res->nfindings; i++) {
+		const struct eh_finding *f = &res->findings[i];
 
-		where(a, w->msr, win, sizeof(win));
-		for (j = 0; j < w->naccesses + w->nends; j++, k++) {
-			bool end = j >= w->naccesses;
-			const struct eh_audit_end *e = end ? &w->ends[j - w->naccesses] : NULL;
-
-			if (end && e->kind == EH_AUDIT_CLOSED)
-				continue;
-			where(a, end ? e->addr : w->accesses[j].addr, loc, sizeof(loc));
-			im->sup[k] = eh_suppress_match(a->sup, AUDIT_ERRATUM, win, loc);
-			if (im->sup[k])
-				im->suppressed++;
-			else if (end)
-				open = true;
-			else
-				im->accesses++;
+		r->sup[i] = eh_suppress_match(a->sup, f->erratum->id, f->anchor_where, f->where);
+		if (r->sup[i]) {
+			r->suppressed++;
+			continue;
 		}
-		im->open += open;
+		r->flagged++;
+		r->inside += !f->open;
 	}
-	im->hazards = im->affected ? im->accesses : 0;
+	/* A window is open while one of its paths out is, unsuppressed. */
+	for (w = 0; w < res->nwindows; w++) {
+		const struct eh_audit_window *win = &res->windows[w];
+
+		for (i = win->first; i < win->first + win->nfindings; i++)
+			if (res->findings[i].open && !r->sup[i])
+				break;
+		nopen += i < win->first + win->nfindings;
+	}
+	r->open = nopen;
 	return 0;
 }
 
 /* Patch FILE for every model, one image per distinct capability set, and audit each. */
 static int audit_models(struct audit_ctx *a, struct eh_error *err)
 {
-	size_t i, g;
+	size_t i, g, r;
 
 	for (i = 0; i < a->nmodels; i++) {
 		struct audit_image *im = &a->images[a->nimages];
@@ -328,28 +434,40 @@ static int audit_models(struct audit_ctx *a, struct eh_error *err)
 			*im = (struct audit_image){ 0 };
 		} else {
 			a->nimages++;
-			if (!a->o->list && eh_audit_run(&im->au, im->img, err))
+			im->models = eh_alloc(a->nmodels * sizeof(*im->models));
+			im->rules = eh_alloc((a->nerrata + 1) * sizeof(*im->rules));
+			if (!im->models || !im->rules)
+				return eh_error_set(err, EH_ENOMEM, "%s: out of memory", a->elf->path), EXIT_BAD_INPUT;
+			if (!a->o->list && eh_audit_run(&im->au, im->img, a->errata, err))
 				return EXIT_BAD_INPUT;
 		}
 		a->image_of[i] = g;
 		a->images[g].models[a->images[g].nmodels++] = a->models[i];
-		a->images[g].affected |= erratum_shows(a->models[i]);
 	}
-	for (g = 0; g < a->nimages && !a->o->list; g++)
-		if (count_findings(a, &a->images[g]))
-			return eh_error_set(err, EH_ENOMEM, "%s: out of memory", a->elf->path), EXIT_BAD_INPUT;
+	for (g = 0; g < a->nimages && !a->o->list; g++) {
+		struct audit_image *im = &a->images[g];
+
+		for (r = 0; r < im->au->nresults; r++) {
+			struct audit_rule *ar = &im->rules[r];
+
+			ar->res = &im->au->results[r];
+			for (i = 0; i < im->nmodels; i++)
+				ar->shows |= status_of(ar->res->erratum, im->models[i]) == SHOWS;
+			if (count_findings(a, ar))
+				return eh_error_set(err, EH_ENOMEM, "%s: out of memory", a->elf->path), EXIT_BAD_INPUT;
+		}
+	}
 	return 0;
 }
 
-/* "thunderx2" or "thunderx2, vulcan": the image's models, or (shows 0/1) those where the erratum does / does not show. */
-static const char *model_names(const struct audit_image *im, int shows, char *buf, size_t len)
+/* "thunderx2" or "thunderx2, vulcan". */
+static const char *model_names(const struct audit_image *im, char *buf, size_t len)
 {
 	size_t i, at = 0;
 
 	buf[0] = 0;
 	for (i = 0; i < im->nmodels && at < len; i++)
-		if (shows < 0 || erratum_shows(im->models[i]) == shows)
-			at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? ", " : "", im->models[i]->name);
+		at += (size_t)snprintf(buf + at, len - at, "%s%s", i ? ", " : "", im->models[i]->name);
 	return buf;
 }
 
@@ -456,26 +574,134 @@ static size_t applied_count(const struct eh_image *img)
 }
 
 /* How a finding is tagged: suppressed, a hazard (or an open window) where the erratum shows, or neither. */
-static const char *finding_tag(const struct audit_image *im, const struct eh_suppression *s, bool end)
+static const char *finding_tag(const struct audit_rule *r, const struct eh_suppression *s, bool open)
 {
 	if (s)
 		return "SUPPRESSED";
-	if (end)
-		return im->affected ? "OPEN" : "open";
-	return im->affected ? "HAZARD" : "access";
+	if (open)
+		return r->shows ? "OPEN" : "open";
+	return r->shows ? "HAZARD" : "benign";
+}
+
+/* "affects thunderx2, vulcan", "does not affect cortex-a72", or "affects thunderx2, does not affect cortex-a72". */
+static const char *shown_on(const struct audit_image *im, const struct eh_erratum *e, char *buf, size_t len)
+{
+	size_t i, at = 0, pass;
+
+	buf[0] = 0;
+	for (pass = 0; pass < 2; pass++) {
+		size_t n = 0;
+
+		for (i = 0; i < im->nmodels && at < len; i++) {
+			if ((status_of(e, im->models[i]) == SHOWS) == pass)
+				continue;
+			at += (size_t)snprintf(buf + at, len - at, "%s%s", n++ ? ", " : !pass ? "affects " :
+					       at ? ", does not affect " : "does not affect ", im->models[i]->name);
+		}
+	}
+	return buf;
+}
+
+/* One finding: its tag, kind and place, what it is, its alternative and suppression; a new explanation after it. */
+static void print_finding_text(const struct audit_ctx *a, const struct audit_rule *r, size_t i,
+			       const char **explained)
+{
+	const struct eh_finding *f = &r->res->findings[i];
+	const struct eh_suppression *s = r->sup[i];
+	char cn[32];
+
+	if (f->open)
+		printf("    %s at %s: %s", finding_tag(r, s, true), f->where, f->text);
+	else
+		printf("    %s %-8s %s (0x%016" PRIx64 "): %s", finding_tag(r, s, false), f->kind, f->where, f->addr,
+		       f->text);
+	if (f->symbol)
+		printf(" (to %s)", f->symbol);
+	if (!f->open && f->site)
+		printf("  [alternative on %s, %s]", cap_name(f->site, cn, sizeof(cn)), site_state(f->site));
+	if (s)
+		printf("  [%s:%u: %s]", a->sup->path, s->line, s->justification);
+	printf("\n");
+	if (!f->open && (!*explained || strcmp(*explained, f->explain)))
+		printf("      why: %s\n", *explained = f->explain);
+}
+
+/* A window rule's anchors: each with its class, what its window runs through, finds and how it ends. */
+static void print_windows_text(const struct audit_ctx *a, const struct eh_image *img, const struct audit_rule *r)
+{
+	const struct eh_audit_result *res = r->res;
+	const struct eh_window_rule *rule = res->erratum->rule->window;
+	const char *explained = NULL;
+	size_t i, j;
+	char loc[160];
+
+	printf("%s: %zu\n", rule->anchors, res->nwindows);
+	for (i = 0; i < res->nwindows; i++) {
+		const struct eh_audit_window *w = &res->windows[i];
+		size_t k = w->first;
+
+		printf("  %s (0x%016" PRIx64 "): %s  [%s%s%s]\n", where(a, w->anchor, loc, sizeof(loc)), w->anchor,
+		       w->text, rule->classes[w->cls].name, w->why ? ": " : "", w->why ? w->why : "");
+		for (j = 0; j < w->nsites; j++)
+			print_site_text(a, img, w->sites[j], "    passes ");
+		for (; k < w->first + w->nfindings && !res->findings[k].open; k++)
+			print_finding_text(a, r, k, &explained);
+		for (j = 0; j < w->nends; j++) {
+			const struct eh_audit_end *e = &w->ends[j];
+
+			if (e->kind == EH_AUDIT_CLOSED)
+				printf("    closes at %s: %s\n", where(a, e->addr, loc, sizeof(loc)), e->text);
+			else
+				print_finding_text(a, r, k++, &explained);
+		}
+	}
+	printf("%s by %s:\n", rule->anchors, rule->classified_by);
+	for (i = 0; rule->classes[i].name; i++)
+		if (res->nclass[i])
+			printf("  %-22s %4zu  %s\n", rule->classes[i].name, res->nclass[i], rule->classes[i].rule);
+}
+
+/* What one erratum's rule found in the image, and its summary line. */
+static void print_rule_text(const struct audit_ctx *a, const struct audit_image *im, const struct audit_rule *r)
+{
+	const struct eh_erratum *e = r->res->erratum;
+	const struct eh_window_rule *window = e->rule->window;
+	const char *explained = NULL;
+	char names[512];
+	size_t i;
+
+	printf("erratum %s: %s\n", e->id, e->title);
+	if (window)
+		print_windows_text(a, im->img, r);
+	else
+		for (i = 0; i < r->res->nfindings; i++)
+			print_finding_text(a, r, i, &explained);
+	printf("summary: ");
+	if (window)
+		printf("%zu %s, ", r->res->nwindows, window->anchors);
+	printf("%zu hazards", r->shows ? r->inside : 0);
+	if (!r->shows && r->inside)
+		printf(" (%zu benign)", r->inside);
+	if (window)
+		printf(", %zu windows not closed on every path", r->open);
+	if (r->suppressed)
+		printf(", %zu findings suppressed", r->suppressed);
+	printf("; erratum %s %s", e->id, shown_on(im, e, names, sizeof(names)));
+	if (configured_out(a, e))
+		printf(" (workaround configured out: %s)", e->kconfig);
+	printf("\n");
 }
 
 static void print_image_text(const struct audit_ctx *a, const struct audit_image *im)
 {
 	const struct eh_image *img = im->img;
-	const struct eh_audit *au = im->au;
-	size_t i, j, k = 0;
-	char loc[160], cn[32], names[512];
+	size_t i;
+	char names[512];
 
 	if (im->nmodels == 1)
 		printf("audit of %s on %s (%s)\n", a->elf->path, im->models[0]->name, im->models[0]->desc);
 	else
-		printf("audit of %s on %s (one patched image)\n", a->elf->path, model_names(im, -1, names, sizeof(names)));
+		printf("audit of %s on %s (one patched image)\n", a->elf->path, model_names(im, names, sizeof(names)));
 	printf("  capabilities numbered as in %s; config %s; booted at %s%s\n", img->caps->source,
 	       a->o->config ? a->o->config : "with every option on", eh_boot_names[im->target.boot],
 	       eh_target_vhe(&im->target) ? " (VHE)" : "");
@@ -486,59 +712,112 @@ static void print_image_text(const struct audit_ctx *a, const struct audit_image
 		cli_print_cap_decisions(img, &im->target);
 		return;
 	}
-	printf("TTBR writes: %zu\n", au->nwindows);
-	for (i = 0; i < au->nwindows; i++) {
-		const struct eh_audit_window *w = &au->windows[i];
+	for (i = 0; i < im->au->nresults; i++)
+		print_rule_text(a, im, &im->rules[i]);
+}
 
-		printf("  %s (0x%016" PRIx64 "): %s  [%s: %s]\n", where(a, w->msr, loc, sizeof(loc)), w->msr,
-		       w->text, eh_regime_name(w->regime), w->run_why);
-		for (j = 0; j < w->nsites; j++)
-			print_site_text(a, img, w->sites[j], "    passes ");
-		for (j = 0; j < w->naccesses; j++, k++) {
-			const struct eh_audit_access *x = &w->accesses[j];
+static void print_finding_json(struct eh_json *j, const struct audit_ctx *a, const struct eh_image *img,
+			       const struct audit_rule *r, size_t i)
+{
+	const struct eh_finding *f = &r->res->findings[i];
 
-			printf("    %s %-8s %s (0x%016" PRIx64 "): %s", finding_tag(im, im->sup[k], false),
-			       eh_insn_access_name(x->flags), where(a, x->addr, loc, sizeof(loc)), x->addr, x->text);
-			if (x->site)
-				printf("  [alternative on %s, %s]", cap_name(x->site, cn, sizeof(cn)), site_state(x->site));
-			if (im->sup[k])
-				printf("  [%s:%u: %s]", a->sup->path, im->sup[k]->line, im->sup[k]->justification);
-			printf("\n");
+	eh_json_object(j, NULL, true);
+	eh_json_str(j, "erratum", f->erratum->id);
+	eh_json_str(j, "kind", f->kind);
+	eh_json_hex(j, "address", f->addr);
+	eh_json_str(j, "where", f->where);
+	eh_json_str(j, "anchor", f->anchor ? f->anchor_where : NULL);
+	if (f->anchor)
+		eh_json_hex(j, "anchor_address", f->anchor);
+	eh_json_str(j, "text", f->text);
+	eh_json_str(j, "explanation", f->explain);
+	eh_json_str(j, "end", f->open ? eh_audit_end_name(f->end) : NULL);
+	eh_json_str(j, "symbol", f->symbol);
+	eh_json_str(j, "suppressed", r->sup[i] ? r->sup[i]->justification : NULL);
+	if (f->site && !f->open)
+		print_site_json(j, "alternative", a, img, f->site);
+	else
+		eh_json_str(j, "alternative", NULL);
+	eh_json_end(j);
+}
+
+static void print_windows_json(struct eh_json *j, const struct audit_ctx *a, const struct eh_image *img,
+			       const struct eh_audit_result *res)
+{
+	const struct eh_window_rule *rule = res->erratum->rule->window;
+	size_t i, n;
+	char loc[160];
+
+	eh_json_str(j, "anchors", rule->anchors);
+	eh_json_array(j, "windows", true);
+	for (i = 0; i < res->nwindows; i++) {
+		const struct eh_audit_window *w = &res->windows[i];
+
+		eh_json_object(j, NULL, true);
+		eh_json_hex(j, "address", w->anchor);
+		eh_json_str(j, "where", where(a, w->anchor, loc, sizeof(loc)));
+		eh_json_str(j, "text", w->text);
+		eh_json_str(j, "class", rule->classes[w->cls].name);
+		eh_json_bool(j, "opens", rule->classes[w->cls].opens);
+		eh_json_str(j, "why", w->why);
+		eh_json_uint(j, "instructions", w->ninsns);
+		eh_json_uint(j, "findings", w->nfindings);
+		eh_json_array(j, "ends", true);
+		for (n = 0; n < w->nends; n++) {
+			const struct eh_audit_end *e = &w->ends[n];
+
+			eh_json_object(j, NULL, true);
+			eh_json_hex(j, "address", e->addr);
+			eh_json_str(j, "where", where(a, e->addr, loc, sizeof(loc)));
+			eh_json_str(j, "kind", eh_audit_end_name(e->kind));
+			eh_json_str(j, "text", e->text);
+			eh_json_str(j, "symbol", e->symbol);
+			eh_json_end(j);
 		}
-		for (j = 0; j < w->nends; j++, k++) {
-			const struct eh_audit_end *e = &w->ends[j];
-
-			if (e->kind == EH_AUDIT_CLOSED) {
-				printf("    closes at %s: %s\n", where(a, e->addr, loc, sizeof(loc)), e->text);
-				continue;
-			}
-			printf("    %s at %s: %s%s%s", finding_tag(im, im->sup[k], true),
-			       where(a, e->addr, loc, sizeof(loc)), eh_audit_end_name(e->kind), e->text[0] ? ", " : "",
-			       e->text);
-			if (e->symbol)
-				printf(" (to %s)", e->symbol);
-			if (im->sup[k])
-				printf("  [%s:%u: %s]", a->sup->path, im->sup[k]->line, im->sup[k]->justification);
-			printf("\n");
-		}
+		eh_json_end(j);
+		eh_json_array(j, "alternatives", true);
+		for (n = 0; n < w->nsites; n++)
+			print_site_json(j, NULL, a, img, w->sites[n]);
+		eh_json_end(j);
+		eh_json_end(j);
 	}
-	printf("TTBR writes by the regime they change:\n");
-	for (i = 0; i < sizeof(au->nregime) / sizeof(au->nregime[0]); i++)
-		if (au->nregime[i])
-			printf("  %-22s %4zu  %s\n", eh_regime_name((enum eh_regime)i), au->nregime[i],
-			       eh_regime_rule((enum eh_regime)i));
-	printf("summary: %zu TTBR writes, %zu hazards", au->nwindows, im->hazards);
-	if (!im->affected && im->accesses)
-		printf(" (%zu accesses in windows)", im->accesses);
-	printf(", %zu windows not closed on every path", im->open);
-	if (im->suppressed)
-		printf(", %zu findings suppressed", im->suppressed);
-	printf("; erratum %s ", AUDIT_ERRATUM);
-	if (im->affected)
-		printf("affects %s", model_names(im, 1, names, sizeof(names)));
-	if (model_names(im, 0, names, sizeof(names))[0])
-		printf("%sdoes not affect %s", im->affected ? ", " : "", names);
-	printf("\n");
+	eh_json_end(j);
+	eh_json_array(j, "classes", true);
+	for (i = 0; rule->classes[i].name; i++) {
+		eh_json_object(j, NULL, true);
+		eh_json_str(j, "class", rule->classes[i].name);
+		eh_json_uint(j, "anchors", res->nclass[i]);
+		eh_json_bool(j, "opens", rule->classes[i].opens);
+		eh_json_str(j, "rule", rule->classes[i].rule);
+		eh_json_end(j);
+	}
+	eh_json_end(j);
+}
+
+/* What one erratum's rule found in the image: its counts, findings and (a window rule) windows. */
+static void print_rule_json(struct eh_json *j, const struct audit_ctx *a, const struct audit_image *im,
+			    const struct audit_rule *r)
+{
+	const struct eh_erratum *e = r->res->erratum;
+	size_t i;
+
+	eh_json_object(j, NULL, true);
+	eh_json_str(j, "erratum", e->id);
+	eh_json_str(j, "title", e->title);
+	eh_json_str(j, "rule", e->rule->window ? "window" : "scan");
+	eh_json_bool(j, "affected", r->shows);
+	eh_json_bool(j, "configured_out", configured_out(a, e));
+	eh_json_uint(j, "flagged", r->flagged);
+	eh_json_uint(j, "hazards", r->shows ? r->inside : 0);
+	eh_json_uint(j, "open", r->open);
+	eh_json_uint(j, "suppressed", r->suppressed);
+	eh_json_array(j, "findings", true);
+	for (i = 0; i < r->res->nfindings; i++)
+		print_finding_json(j, a, im->img, r, i);
+	eh_json_end(j);
+	if (e->rule->window)
+		print_windows_json(j, a, im->img, r->res);
+	eh_json_end(j);
 }
 
 /* The image's object, left open for the caller to end. */
@@ -546,9 +825,7 @@ static void print_image_json(struct eh_json *j, const char *key, const struct au
 			     const struct audit_image *im)
 {
 	const struct eh_image *img = im->img;
-	const struct eh_audit *au = im->au;
-	size_t i, m, k = 0;
-	char loc[160];
+	size_t i, m;
 
 	eh_json_object(j, key, true);
 	eh_json_str(j, "file", a->elf->path);
@@ -564,8 +841,6 @@ static void print_image_json(struct eh_json *j, const char *key, const struct au
 	eh_json_str(j, "config", a->o->config);
 	eh_json_str(j, "boot", eh_boot_names[im->target.boot]);
 	eh_json_bool(j, "vhe", eh_target_vhe(&im->target));
-	eh_json_str(j, "erratum", AUDIT_ERRATUM);
-	eh_json_bool(j, "affected", im->affected);
 	eh_json_uint(j, "alternatives", img->nsites);
 	eh_json_uint(j, "applied", applied_count(img));
 	if (a->o->list) {
@@ -575,74 +850,24 @@ static void print_image_json(struct eh_json *j, const char *key, const struct au
 		eh_json_end(j);
 		return;
 	}
-	eh_json_uint(j, "hazards", im->hazards);
-	eh_json_uint(j, "open", im->open);
-	eh_json_uint(j, "accesses", im->accesses);
-	eh_json_uint(j, "suppressed", im->suppressed);
-	eh_json_array(j, "windows", true);
-	for (i = 0; i < au->nwindows; i++) {
-		const struct eh_audit_window *w = &au->windows[i];
-		size_t n;
-
-		eh_json_object(j, NULL, true);
-		eh_json_hex(j, "address", w->msr);
-		eh_json_str(j, "where", where(a, w->msr, loc, sizeof(loc)));
-		eh_json_str(j, "text", w->text);
-		eh_json_str(j, "regime", eh_regime_name(w->regime));
-		eh_json_bool(j, "live", eh_regime_live(w->regime));
-		eh_json_str(j, "runs", w->run_why);
-		eh_json_uint(j, "instructions", w->ninsns);
-		eh_json_array(j, "accesses", true);
-		for (n = 0; n < w->naccesses; n++, k++) {
-			const struct eh_audit_access *x = &w->accesses[n];
-
-			eh_json_object(j, NULL, true);
-			eh_json_hex(j, "address", x->addr);
-			eh_json_str(j, "where", where(a, x->addr, loc, sizeof(loc)));
-			eh_json_str(j, "kind", eh_insn_access_name(x->flags));
-			eh_json_str(j, "text", x->text);
-			eh_json_str(j, "suppressed", im->sup[k] ? im->sup[k]->justification : NULL);
-			if (x->site)
-				print_site_json(j, "alternative", a, img, x->site);
-			else
-				eh_json_str(j, "alternative", NULL);
-			eh_json_end(j);
-		}
-		eh_json_end(j);
-		eh_json_array(j, "ends", true);
-		for (n = 0; n < w->nends; n++, k++) {
-			const struct eh_audit_end *e = &w->ends[n];
-
-			eh_json_object(j, NULL, true);
-			eh_json_hex(j, "address", e->addr);
-			eh_json_str(j, "where", where(a, e->addr, loc, sizeof(loc)));
-			eh_json_str(j, "kind", eh_audit_end_name(e->kind));
-			eh_json_str(j, "text", e->text);
-			eh_json_str(j, "symbol", e->symbol);
-			eh_json_str(j, "suppressed", e->kind != EH_AUDIT_CLOSED && im->sup[k] ? im->sup[k]->justification
-											    : NULL);
-			eh_json_end(j);
-		}
-		eh_json_end(j);
-		eh_json_array(j, "alternatives", true);
-		for (n = 0; n < w->nsites; n++)
-			print_site_json(j, NULL, a, img, w->sites[n]);
-		eh_json_end(j);
-		eh_json_end(j);
-	}
-	eh_json_end(j);
-	eh_json_array(j, "regimes", true);
-	for (i = 0; i < sizeof(au->nregime) / sizeof(au->nregime[0]); i++) {
-		eh_json_object(j, NULL, true);
-		eh_json_str(j, "regime", eh_regime_name((enum eh_regime)i));
-		eh_json_uint(j, "writes", au->nregime[i]);
-		eh_json_str(j, "rule", eh_regime_rule((enum eh_regime)i));
-		eh_json_end(j);
-	}
+	eh_json_array(j, "errata", true);
+	for (i = 0; i < im->au->nresults; i++)
+		print_rule_json(j, a, im, &im->rules[i]);
 	eh_json_end(j);
 }
 
-/* The suppressions that matched nothing on any model. */
+/* Whether suppression e names an erratum this call audits: only those can go stale. */
+static bool audited(const struct audit_ctx *a, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < a->nerrata; i++)
+		if (!strcmp(a->errata[i]->id, id))
+			return true;
+	return false;
+}
+
+/* The suppressions of audited errata that matched nothing on any model. */
 static size_t print_stale(const struct audit_ctx *a, struct eh_json *j)
 {
 	size_t i, n = 0;
@@ -653,7 +878,7 @@ static size_t print_stale(const struct audit_ctx *a, struct eh_json *j)
 		const struct eh_suppression *e = &a->sup->v[i];
 		char place[160];
 
-		if (e->matched)
+		if (e->matched || !audited(a, e->erratum))
 			continue;
 		n++;
 		snprintf(place, sizeof(place), e->has_offset ? "%s+0x%llx" : "%s", e->symbol, e->offset);
@@ -674,47 +899,111 @@ static size_t print_stale(const struct audit_ctx *a, struct eh_json *j)
 	return n;
 }
 
-/* One line per model: which image, the counts, and whether the erratum shows there. */
+/* One cell of the matrix: erratum r of model m's image. */
+struct audit_cell {
+	const struct audit_rule *r;
+	enum audit_status status;
+	bool configured_out;
+	bool failing;                     /* findings not suppressed where the erratum shows */
+};
+
+static struct audit_cell cell_of(const struct audit_ctx *a, size_t model, size_t erratum)
+{
+	const struct audit_image *im = &a->images[a->image_of[model]];
+	struct audit_cell c = { .r = &im->rules[erratum] };
+	const struct eh_erratum *e = c.r->res->erratum;
+
+	c.status = status_of(e, a->models[model]);
+	c.configured_out = c.status != NOT_AFFECTED && configured_out(a, e);
+	c.failing = c.status == SHOWS && c.r->flagged;
+	return c;
+}
+
+/* "clean", "3 findings", "not affected", "not exposed", with ", workaround configured out". */
+static const char *cell_text(const struct audit_cell *c, char *buf, size_t len)
+{
+	static const char *const names[] = { [NOT_AFFECTED] = "not affected", [NOT_EXPOSED] = "not exposed" };
+	size_t at;
+
+	if (c->status != SHOWS)
+		at = (size_t)snprintf(buf, len, "%s", names[c->status]);
+	else if (c->r->flagged)
+		at = (size_t)snprintf(buf, len, "%zu finding%s", c->r->flagged, c->r->flagged == 1 ? "" : "s");
+	else
+		at = (size_t)snprintf(buf, len, "clean");
+	if (c->configured_out && at < len)
+		snprintf(buf + at, len - at, ", workaround configured out");
+	return buf;
+}
+
+static const char *const cell_json_status[] = {
+	[NOT_AFFECTED] = "not affected", [NOT_EXPOSED] = "not exposed", [SHOWS] = "clean",
+};
+
+/* The widest of the models' names (and of the errata's ids), at least what the heading needs. */
+static int name_widths(const struct audit_ctx *a, int *erratum)
+{
+	size_t i, w = strlen("model");
+
+	for (i = 0; i < a->nmodels; i++)
+		w = strlen(a->models[i]->name) > w ? strlen(a->models[i]->name) : w;
+	*erratum = (int)strlen("erratum");
+	for (i = 0; i < a->nerrata; i++)
+		*erratum = (int)strlen(a->errata[i]->id) > *erratum ? (int)strlen(a->errata[i]->id) : *erratum;
+	return (int)w;
+}
+
+/* One line per (erratum, model): its image, what the erratum's rule found there and what that means. */
 static void print_matrix_text(const struct audit_ctx *a)
 {
-	size_t i;
+	int we, wm = name_widths(a, &we);
+	size_t i, e;
+	char text[64];
 
-	printf("%-16s %-7s %5s %6s %5s %7s %5s %10s\n", "model", AUDIT_ERRATUM, "image", "writes", "live",
-	       "hazards", "open", "suppressed");
-	for (i = 0; i < a->nmodels; i++) {
-		const struct audit_image *im = &a->images[a->image_of[i]];
-		bool shows = erratum_shows(a->models[i]);
-
-		printf("%-16s %-7s %5zu", a->models[i]->name, shows ? "shows" : "-", a->image_of[i] + 1);
-		if (a->o->list)
-			printf("\n");
-		else
-			printf(" %6zu %5zu %7zu %5zu %10zu\n", im->au->nwindows,
-			       im->au->nregime[EH_REGIME_EL10_LIVE] + im->au->nregime[EH_REGIME_EL20_LIVE],
-			       shows ? im->accesses : 0, im->open, im->suppressed);
+	if (a->o->list) {
+		printf("%-*s %5s\n", wm, "model", "image");
+		for (i = 0; i < a->nmodels; i++)
+			printf("%-*s %5zu\n", wm, a->models[i]->name, a->image_of[i] + 1);
+		return;
 	}
+	printf("%-*s  %-*s %5s %8s %10s  %s\n", we, "erratum", wm, "model", "image", "findings", "suppressed", "status");
+	for (e = 0; e < a->nerrata; e++)
+		for (i = 0; i < a->nmodels; i++) {
+			struct audit_cell c = cell_of(a, i, e);
+
+			printf("%-*s  %-*s %5zu %8zu %10zu  %s\n", we, c.r->res->erratum->id, wm, a->models[i]->name,
+			       a->image_of[i] + 1, c.r->flagged, c.r->suppressed, cell_text(&c, text, sizeof(text)));
+		}
 }
 
 static void print_matrix_json(struct eh_json *j, const struct audit_ctx *a)
 {
-	size_t i;
+	size_t i, e;
 
 	eh_json_array(j, "matrix", true);
-	for (i = 0; i < a->nmodels; i++) {
-		const struct audit_image *im = &a->images[a->image_of[i]];
-		bool shows = erratum_shows(a->models[i]);
+	for (e = 0; e < (a->o->list ? 1 : a->nerrata); e++)
+		for (i = 0; i < a->nmodels; i++) {
+			eh_json_object(j, NULL, true);
+			if (!a->o->list) {
+				struct audit_cell c = cell_of(a, i, e);
 
-		eh_json_object(j, NULL, true);
-		eh_json_str(j, "model", a->models[i]->name);
-		eh_json_bool(j, "affected", shows);
-		eh_json_uint(j, "image", a->image_of[i]);
-		if (!a->o->list) {
-			eh_json_uint(j, "hazards", shows ? im->accesses : 0);
-			eh_json_uint(j, "open", im->open);
-			eh_json_uint(j, "suppressed", im->suppressed);
+				eh_json_str(j, "erratum", c.r->res->erratum->id);
+				eh_json_str(j, "model", a->models[i]->name);
+				eh_json_uint(j, "image", a->image_of[i]);
+				eh_json_bool(j, "affected", c.status != NOT_AFFECTED);
+				eh_json_bool(j, "shows", c.status == SHOWS);
+				eh_json_bool(j, "configured_out", c.configured_out);
+				eh_json_str(j, "status", c.failing ? "findings" : cell_json_status[c.status]);
+				eh_json_uint(j, "flagged", c.r->flagged);
+				eh_json_uint(j, "hazards", c.status == SHOWS ? c.r->inside : 0);
+				eh_json_uint(j, "open", c.r->open);
+				eh_json_uint(j, "suppressed", c.r->suppressed);
+			} else {
+				eh_json_str(j, "model", a->models[i]->name);
+				eh_json_uint(j, "image", a->image_of[i]);
+			}
+			eh_json_end(j);
 		}
-		eh_json_end(j);
-	}
 	eh_json_end(j);
 }
 
@@ -758,35 +1047,41 @@ static void print_report(struct audit_ctx *a)
 	print_stale(a, NULL);
 }
 
-/* Exit status 1: a hazard or an unclosed window, not suppressed, on a model the erratum affects. */
+/* Exit status 1: a finding not suppressed on a model where its erratum shows. */
 static int verdict(const struct audit_ctx *a)
 {
-	size_t i;
+	size_t i, e;
 
-	for (i = 0; i < a->nmodels && !a->o->list; i++) {
-		const struct audit_image *im = &a->images[a->image_of[i]];
-
-		if (erratum_shows(a->models[i]) && (im->accesses || im->open))
-			return EXIT_UNEXPECTED;
-	}
+	for (i = 0; i < a->nmodels && !a->o->list; i++)
+		for (e = 0; e < a->images[a->image_of[i]].au->nresults; e++)
+			if (cell_of(a, i, e).failing)
+				return EXIT_UNEXPECTED;
 	return 0;
 }
 
 static void audit_ctx_free(struct audit_ctx *a)
 {
-	size_t i;
+	size_t i, r;
 
 	for (i = 0; i < a->nimages; i++) {
-		eh_free(a->images[i].sup);
+		for (r = 0; a->images[i].rules && r < a->nerrata; r++)
+			eh_free(a->images[i].rules[r].sup);
+		eh_free(a->images[i].rules);
+		eh_free(a->images[i].models);
 		eh_audit_free(a->images[i].au);
 		eh_image_free(a->images[i].img);
 	}
+	eh_free(a->images);
+	eh_free(a->models);
+	eh_free(a->image_of);
+	eh_free(a->errata);
+	eh_free(a->chosen);
 	eh_decoder_free(a->dec);
 	eh_cpucaps_free(a->owned_caps);
 	eh_elf_free(a->elf);
 }
 
-/* One build for --baseline: loaded, patched for the one model, audited. */
+/* One build: loaded, patched for the models, audited. */
 static int open_build(struct audit_ctx *a, const char *path, struct eh_error *err)
 {
 	if (eh_elf_open(&a->elf, path, err) ||
@@ -796,34 +1091,48 @@ static int open_build(struct audit_ctx *a, const char *path, struct eh_error *er
 	return audit_models(a, err);
 }
 
+/* Each audited erratum on the model: "erratum tx2-219 affects thunderx2", joined by "; ". */
+static void print_errata_on(const struct audit_ctx *a)
+{
+	size_t e;
+
+	for (e = 0; e < a->nerrata; e++)
+		printf("%serratum %s %s %s", e ? "; " : "", a->errata[e]->id,
+		       status_of(a->errata[e], a->models[0]) == SHOWS ? "affects" : "does not affect",
+		       a->models[0]->name);
+}
+
 static void print_diff_text(const struct audit_ctx *old, const struct audit_ctx *a, const struct eh_audit_diff *d)
 {
 	static const char *const tags[] = {
 		[EH_AUDIT_INTRODUCED] = "INTRODUCED", [EH_AUDIT_REMOVED] = "removed",
 		[EH_AUDIT_UNCHANGED] = "unchanged",
 	};
-	const struct eh_audit *oa = old->images[0].au, *au = a->images[0].au;
 	const struct eh_model *m = a->models[0];
 	size_t i;
 
 	printf("audit of %s against the baseline %s on %s (%s)\n", a->elf->path, old->elf->path, m->name, m->desc);
 	printf("  capabilities numbered as in %s; config %s; booted at %s\n", a->caps->source,
 	       a->o->config ? a->o->config : "with every option on", eh_boot_names[a->in->boot]);
-	printf("  baseline %s: %zu TTBR writes, %zu hazards, %zu windows not closed on every path\n",
-	       old->elf->path, oa->nwindows, oa->naccesses, oa->nopen);
-	printf("  new      %s: %zu TTBR writes, %zu hazards, %zu windows not closed on every path\n",
-	       a->elf->path, au->nwindows, au->naccesses, au->nopen);
-	for (i = 0; i < d->n; i++) {
-		const struct eh_audit_finding *f = &d->findings[i];
+	for (i = 0; i < a->images[0].au->nresults; i++) {
+		const struct audit_rule *ro = &old->images[0].rules[i], *rn = &a->images[0].rules[i];
 
-		printf("  %-10s %-8s %s in the window of %s: %s\n", tags[f->change],
-		       f->open ? "OPEN" : eh_insn_access_name(f->flags), f->where, f->window,
-		       f->open ? eh_audit_end_name((enum eh_audit_end_kind)f->flags) : f->text);
+		printf("  erratum %s: %zu findings in the baseline, %zu in the new build (%zu and %zu windows "
+		       "not closed on every path)\n", rn->res->erratum->id, ro->flagged, rn->flagged, ro->open,
+		       rn->open);
 	}
-	printf("summary: %zu introduced, %zu removed, %zu unchanged from %s to %s; erratum %s %s %s\n",
-	       d->count[EH_AUDIT_INTRODUCED], d->count[EH_AUDIT_REMOVED], d->count[EH_AUDIT_UNCHANGED],
-	       old->elf->path, a->elf->path, AUDIT_ERRATUM, erratum_shows(m) ? "affects" : "does not affect",
-	       m->name);
+	for (i = 0; i < d->n; i++) {
+		const struct eh_audit_delta *f = &d->deltas[i];
+
+		printf("  %-10s %s %-8s %s", tags[f->change], f->erratum->id, f->open ? "OPEN" : f->kind, f->where);
+		if (f->anchor[0])
+			printf(" (anchor %s)", f->anchor);
+		printf(": %s\n", f->open ? f->kind : f->text);
+	}
+	printf("summary: %zu introduced, %zu removed, %zu unchanged from %s to %s; ", d->count[EH_AUDIT_INTRODUCED],
+	       d->count[EH_AUDIT_REMOVED], d->count[EH_AUDIT_UNCHANGED], old->elf->path, a->elf->path);
+	print_errata_on(a);
+	printf("\n");
 }
 
 static void print_diff_json(const struct audit_ctx *old, const struct audit_ctx *a, const struct eh_audit_diff *d)
@@ -838,21 +1147,28 @@ static void print_diff_json(const struct audit_ctx *old, const struct audit_ctx 
 	eh_json_str(&j, "model", a->models[0]->name);
 	eh_json_str(&j, "cpucaps", a->caps->source);
 	eh_json_str(&j, "boot", eh_boot_names[a->in->boot]);
-	eh_json_str(&j, "erratum", AUDIT_ERRATUM);
-	eh_json_bool(&j, "affected", erratum_shows(a->models[0]));
+	eh_json_array(&j, "errata", true);
+	for (i = 0; i < a->nerrata; i++) {
+		eh_json_object(&j, NULL, true);
+		eh_json_str(&j, "erratum", a->errata[i]->id);
+		eh_json_bool(&j, "affected", status_of(a->errata[i], a->models[0]) == SHOWS);
+		eh_json_end(&j);
+	}
+	eh_json_end(&j);
 	eh_json_uint(&j, "introduced", d->count[EH_AUDIT_INTRODUCED]);
 	eh_json_uint(&j, "removed", d->count[EH_AUDIT_REMOVED]);
 	eh_json_uint(&j, "unchanged", d->count[EH_AUDIT_UNCHANGED]);
 	eh_json_array(&j, "findings", true);
 	for (i = 0; i < d->n; i++) {
-		const struct eh_audit_finding *f = &d->findings[i];
+		const struct eh_audit_delta *f = &d->deltas[i];
 
 		eh_json_object(&j, NULL, true);
 		eh_json_str(&j, "change", eh_audit_change_name(f->change));
-		eh_json_str(&j, "kind", f->open ? "open" : eh_insn_access_name(f->flags));
-		eh_json_str(&j, "window", f->window);
+		eh_json_str(&j, "erratum", f->erratum->id);
+		eh_json_str(&j, "kind", f->open ? "open" : f->kind);
+		eh_json_str(&j, "anchor", f->anchor[0] ? f->anchor : NULL);
 		eh_json_str(&j, "where", f->where);
-		eh_json_str(&j, "text", f->open ? eh_audit_end_name((enum eh_audit_end_kind)f->flags) : f->text);
+		eh_json_str(&j, "text", f->open ? f->kind : f->text);
 		if (f->old_addr)
 			eh_json_hex(&j, "old_address", f->old_addr);
 		if (f->new_addr)
@@ -866,12 +1182,15 @@ static void print_diff_json(const struct audit_ctx *old, const struct audit_ctx 
 static int run_baseline(struct audit_ctx *a, struct audit_ctx *old, struct eh_error *err)
 {
 	struct eh_audit_diff *d = NULL;
+	size_t i;
 	int rc;
 
 	if (a->nmodels != 1)
 		return bad("%s", "--baseline compares one model at a time");
 	old->nmodels = 1;
 	old->models[0] = a->models[0];
+	memcpy(old->errata, a->errata, (a->nerrata + 1) * sizeof(*a->errata));
+	old->nerrata = a->nerrata;
 	rc = open_build(a, a->o->file, err);
 	if (!rc)
 		rc = open_build(old, a->o->baseline, err);
@@ -883,7 +1202,9 @@ static int run_baseline(struct audit_ctx *a, struct audit_ctx *old, struct eh_er
 		print_diff_json(old, a, d);
 	else
 		print_diff_text(old, a, d);
-	rc = d->count[EH_AUDIT_INTRODUCED] && erratum_shows(a->models[0]) ? EXIT_UNEXPECTED : 0;
+	for (i = 0; i < d->n; i++)
+		if (d->deltas[i].change == EH_AUDIT_INTRODUCED && status_of(d->deltas[i].erratum, a->models[0]) == SHOWS)
+			rc = EXIT_UNEXPECTED;
 	eh_audit_diff_free(d);
 	return rc;
 }
@@ -894,18 +1215,23 @@ int cli_audit(int argc, char **argv)
 	struct cli_inputs in = { 0 };
 	struct audit_ctx a = { .o = &o, .in = &in }, old = { .o = &o, .in = &in };
 	struct eh_error err = { 0 };
-	const char *errata[16];
+	const char **errata = NULL;
 	int rc = parse_args(argc, argv, &o);
 
 	if (rc)
 		return rc < 0 ? 0 : rc;
-	rc = resolve_models(&a);
+	rc = audit_ctx_init(&a);
+	if (!rc)
+		rc = audit_ctx_init(&old);
+	if (!rc)
+		rc = resolve_names(&a);
 	if (!rc)
 		rc = cli_inputs_open(&in, "audit", o.cpucaps, o.kernel, o.config, o.boot);
 	if (rc)
-		return rc;
-	known_errata(errata, sizeof(errata) / sizeof(errata[0]));
-	if (o.suppress && eh_suppress_open(&a.sup, o.suppress, errata, &err))
+		goto out;
+	if (o.suppress && !(errata = known_errata()))
+		rc = (eh_error_set(&err, EH_ENOMEM, "out of memory"), EXIT_BAD_INPUT);
+	else if (o.suppress && eh_suppress_open(&a.sup, o.suppress, errata, &err))
 		rc = EXIT_BAD_INPUT;
 	else if (o.baseline)
 		rc = run_baseline(&a, &old, &err);
@@ -915,6 +1241,8 @@ int cli_audit(int argc, char **argv)
 	}
 	if (err.code)
 		fprintf(stderr, "errata-harness audit: %s\n", err.msg);
+out:
+	eh_free(errata);
 	eh_suppress_free(a.sup);
 	audit_ctx_free(&a);
 	audit_ctx_free(&old);
@@ -925,5 +1253,5 @@ int cli_audit(int argc, char **argv)
 /* Its options are parsed by cli_audit itself; the table gives the global help its line. */
 const struct cli_command cli_audit_command = {
 	.name = "audit", .args = "FILE",
-	.summary = "the hazards a kernel ELF keeps after its alternatives are applied for a model (audit --help)",
+	.summary = "the findings of every erratum's static rule in a kernel ELF patched for models (audit --help)",
 };

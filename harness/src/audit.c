@@ -1,4 +1,4 @@
-/* Finds TTBR writes in patched kernel code and every load, store or prefetch before the next context synchronisation. */
+/* Runs the errata's static rules over a patched image in one pass, following the code from each window rule's anchors. */
 #include "eh/audit.h"
 
 #include <elf.h>
@@ -7,9 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "audit_ctx.h"
 #include "eh/insn.h"
-#include "eh/regime.h"
-#include "eh/sysreg.h"
 
 /*
  * A point to follow: an address, and the return stack there (a frame of the
@@ -50,12 +49,12 @@ struct seen_slot {
 	unsigned gen;
 };
 
-struct walk {
-	const struct eh_image *img;
-	struct eh_decoder *dec;
+struct eh_audit__walk {
+	const struct eh_window_rule *rule;
 	struct eh_audit_window *w;
+	size_t iw;              /* w's index in the result */
 	struct step *todo;
-	size_t ntodo, cap_todo, cap_acc, cap_end, cap_site, nqueued;
+	size_t ntodo, cap_todo, cap_end, cap_site, nqueued;
 	struct seen_slot *seen;
 	unsigned gen;
 	struct frame *frames;
@@ -64,13 +63,9 @@ struct walk {
 	struct call_edge *calls;
 	size_t ncalls;
 	bool calls_built;
-	/* The image's sites sorted by original address, and the non-callback ones by replacement. */
-	const struct eh_alt_site **by_orig, **by_repl;
-	size_t nrepl;
 };
 
-/* Make room for one more element of size elem in *p (holding n of *cap). */
-static int grow(void *p, size_t *cap, size_t n, size_t elem)
+int eh_audit__grow(void *p, size_t *cap, size_t n, size_t elem)
 {
 	void **pp = p;
 	size_t c;
@@ -92,9 +87,9 @@ static int cmp_u64(uint64_t a, uint64_t b)
 	return a < b ? -1 : a > b;
 }
 
-static int cmp_access(const void *a, const void *b)
+static int cmp_finding_addr(const void *a, const void *b)
 {
-	return cmp_u64(((const struct eh_audit_access *)a)->addr, ((const struct eh_audit_access *)b)->addr);
+	return cmp_u64(((const struct eh_finding *)a)->addr, ((const struct eh_finding *)b)->addr);
 }
 
 static int cmp_end(const void *a, const void *b)
@@ -114,62 +109,24 @@ static int cmp_repl(const void *a, const void *b)
 		       (*(const struct eh_alt_site *const *)b)->repl);
 }
 
-/* Index of the last of n sites (sorted by key) whose key is <= addr, or n if none. */
-static size_t last_at_or_below(const struct eh_alt_site *const *v, size_t n, uint64_t addr, bool repl)
+static int index_sites(struct eh_rule_ctx *ctx)
 {
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if ((repl ? v[mid]->repl : v[mid]->orig) <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo ? lo - 1 : n;
-}
-
-/* The site whose original range holds addr (eh_alt_parse made sure they do not overlap). */
-static const struct eh_alt_site *site_at(const struct walk *wk, uint64_t addr)
-{
-	size_t i = last_at_or_below(wk->by_orig, wk->img->nsites, addr, false);
-
-	if (i == wk->img->nsites || addr - wk->by_orig[i]->orig >= wk->by_orig[i]->orig_len)
-		return NULL;
-	return wk->by_orig[i];
-}
-
-/* Replacement code is only executed once copied over its site; ranges are under 256 bytes. */
-static bool is_replacement(const struct walk *wk, uint64_t addr)
-{
-	size_t i = last_at_or_below(wk->by_repl, wk->nrepl, addr, true);
-
-	for (; i < wk->nrepl && addr - wk->by_repl[i]->repl < 256; i--)
-		if (addr - wk->by_repl[i]->repl < wk->by_repl[i]->repl_len)
-			return true;
-	return false;
-}
-
-static int index_sites(struct walk *wk)
-{
-	const struct eh_image *img = wk->img;
+	const struct eh_image *img = ctx->img;
 	size_t i, n = img->nsites ? img->nsites : 1;
 
-	wk->by_orig = eh_alloc(n * sizeof(*wk->by_orig));
-	wk->by_repl = eh_alloc(n * sizeof(*wk->by_repl));
-	wk->seen = eh_alloc(SEEN_SLOTS * sizeof(*wk->seen));
-	if (!wk->by_orig || !wk->by_repl || !wk->seen)
+	ctx->by_orig = eh_alloc(n * sizeof(*ctx->by_orig));
+	ctx->by_repl = eh_alloc(n * sizeof(*ctx->by_repl));
+	if (!ctx->by_orig || !ctx->by_repl)
 		return EH_ENOMEM;
 	for (i = 0; i < img->nsites; i++) {
-		wk->by_orig[i] = &img->sites[i];
+		ctx->by_orig[i] = &img->sites[i];
 		if (!img->sites[i].callback)
-			wk->by_repl[wk->nrepl++] = &img->sites[i];
+			ctx->by_repl[ctx->nrepl++] = &img->sites[i];
 	}
 	if (img->nsites)
-		qsort(wk->by_orig, img->nsites, sizeof(*wk->by_orig), cmp_site);
-	if (wk->nrepl)
-		qsort(wk->by_repl, wk->nrepl, sizeof(*wk->by_repl), cmp_repl);
+		qsort(ctx->by_orig, img->nsites, sizeof(*ctx->by_orig), cmp_site);
+	if (ctx->nrepl)
+		qsort(ctx->by_repl, ctx->nrepl, sizeof(*ctx->by_repl), cmp_repl);
 	return 0;
 }
 
@@ -188,7 +145,28 @@ const char *eh_audit_end_name(enum eh_audit_end_kind kind)
 	return (unsigned)kind < sizeof(names) / sizeof(names[0]) ? names[kind] : "?";
 }
 
-static int push(struct walk *wk, uint64_t addr, uint32_t frame)
+struct eh_finding *eh_audit__add_finding(struct eh_rule_ctx *ctx, uint64_t addr, uint64_t anchor)
+{
+	struct eh_audit_result *res = ctx->res;
+	const struct eh_elf *elf = ctx->img->elf;
+	struct eh_finding *f;
+
+	if (eh_audit__grow(&res->findings, &ctx->state->cap_findings, res->nfindings, sizeof(*res->findings)))
+		return NULL;
+	f = &res->findings[res->nfindings++];
+	memset(f, 0, sizeof(*f));
+	f->erratum = res->erratum;
+	f->addr = addr;
+	f->anchor = anchor;
+	f->window = SIZE_MAX;
+	f->site = eh_rule_site(ctx, addr);
+	eh_elf_describe(elf, addr, f->where, sizeof(f->where));
+	if (anchor)
+		eh_elf_describe(elf, anchor, f->anchor_where, sizeof(f->anchor_where));
+	return f;
+}
+
+static int push(struct eh_audit__walk *wk, uint64_t addr, uint32_t frame)
 {
 	size_t i = (size_t)(((addr >> 2) ^ ((uint64_t)frame * 31)) * 0x9e3779b97f4a7c15ull >> 51) & (SEEN_SLOTS - 1);
 
@@ -196,8 +174,8 @@ static int push(struct walk *wk, uint64_t addr, uint32_t frame)
 		if (wk->seen[i].st.addr == addr && wk->seen[i].st.frame == frame)
 			return 0;
 	if (wk->nqueued == MAX_QUEUED)
-		return 0;  /* audit_window reports the window too long to follow */
-	if (grow(&wk->todo, &wk->cap_todo, wk->ntodo, sizeof(*wk->todo)))
+		return 0;  /* follow_window reports the window too long to follow */
+	if (eh_audit__grow(&wk->todo, &wk->cap_todo, wk->ntodo, sizeof(*wk->todo)))
 		return EH_ENOMEM;
 	wk->seen[i] = (struct seen_slot){ { addr, frame }, wk->gen };
 	wk->todo[wk->ntodo++] = (struct step){ addr, frame };
@@ -206,7 +184,7 @@ static int push(struct walk *wk, uint64_t addr, uint32_t frame)
 }
 
 /* The frame of a call returning to ret from frame parent, the same one for the same stack. */
-static int frame_of(struct walk *wk, uint64_t ret, uint32_t parent, uint32_t *out)
+static int frame_of(struct eh_audit__walk *wk, uint64_t ret, uint32_t parent, uint32_t *out)
 {
 	size_t i;
 
@@ -215,14 +193,14 @@ static int frame_of(struct walk *wk, uint64_t ret, uint32_t parent, uint32_t *ou
 			*out = (uint32_t)i;
 			return 0;
 		}
-	if (grow(&wk->frames, &wk->cap_frames, wk->nframes, sizeof(*wk->frames)))
+	if (eh_audit__grow(&wk->frames, &wk->cap_frames, wk->nframes, sizeof(*wk->frames)))
 		return EH_ENOMEM;
 	wk->frames[wk->nframes] = (struct frame){ ret, parent, wk->frames[parent].depth + 1 };
 	*out = (uint32_t)wk->nframes++;
 	return 0;
 }
 
-static int add_end(struct walk *wk, enum eh_audit_end_kind kind, uint64_t addr, const char *symbol,
+static int add_end(struct eh_audit__walk *wk, enum eh_audit_end_kind kind, uint64_t addr, const char *symbol,
 		   const char *text)
 {
 	struct eh_audit_window *w = wk->w;
@@ -232,7 +210,7 @@ static int add_end(struct walk *wk, enum eh_audit_end_kind kind, uint64_t addr, 
 	for (i = 0; i < w->nends; i++)
 		if (w->ends[i].addr == addr && w->ends[i].kind == kind)
 			return 0;
-	if (grow(&w->ends, &wk->cap_end, w->nends, sizeof(*w->ends)))
+	if (eh_audit__grow(&w->ends, &wk->cap_end, w->nends, sizeof(*w->ends)))
 		return EH_ENOMEM;
 	e = &w->ends[w->nends++];
 	memset(e, 0, sizeof(*e));
@@ -243,9 +221,10 @@ static int add_end(struct walk *wk, enum eh_audit_end_kind kind, uint64_t addr, 
 	return 0;
 }
 
-static int note_site(struct walk *wk, uint64_t addr)
+static int note_site(struct eh_rule_ctx *ctx, uint64_t addr)
 {
-	const struct eh_alt_site *s = site_at(wk, addr);
+	struct eh_audit__walk *wk = ctx->walk;
+	const struct eh_alt_site *s = eh_rule_site(ctx, addr);
 	struct eh_audit_window *w = wk->w;
 	size_t i;
 
@@ -264,7 +243,7 @@ static int note_site(struct walk *wk, uint64_t addr)
 	for (i = 0; i < w->nsites; i++)
 		if (w->sites[i] == s)
 			return 0;
-	if (grow(&w->sites, &wk->cap_site, w->nsites, sizeof(*w->sites)))
+	if (eh_audit__grow(&w->sites, &wk->cap_site, w->nsites, sizeof(*w->sites)))
 		return EH_ENOMEM;
 	w->sites[w->nsites++] = s;
 	return 0;
@@ -277,7 +256,6 @@ static bool in_code(const struct eh_image *img, uint64_t addr)
 	return s && s->flags & SHF_EXECINSTR;
 }
 
-/* Follow one step; queue what comes after it unless it closes the window. */
 static int cmp_call(const void *a, const void *b)
 {
 	const struct call_edge *x = a, *y = b;
@@ -299,9 +277,10 @@ static uint64_t function_start(const struct eh_elf *elf, uint64_t addr)
  * function (a tail call: that function returns to the caller's callers);
  * replacement code and calls out of a relocatable object are left out.
  */
-static int build_calls(struct walk *wk)
+static int build_calls(struct eh_rule_ctx *ctx)
 {
-	const struct eh_image *img = wk->img;
+	struct eh_audit__walk *wk = ctx->walk;
+	const struct eh_image *img = ctx->img;
 	const struct eh_elf *elf = img->elf;
 	size_t i, cap = 0;
 
@@ -320,13 +299,13 @@ static int build_calls(struct walk *wk)
 
 			if (!tail && (w & 0xfc000000) != 0x94000000)
 				continue;
-			if (is_replacement(wk, site) || eh_elf_extern_at(elf, site))
+			if (eh_audit__is_replacement(ctx, site) || eh_elf_extern_at(elf, site))
 				continue;
 			target = site + (uint64_t)((int64_t)((uint64_t)(w & 0x3ffffff) << 38) >> 36);
 			if (tail && (function_start(elf, target) != target ||
 				     function_start(elf, site) == target))
 				continue;
-			if (grow(&wk->calls, &cap, wk->ncalls, sizeof(*wk->calls)))
+			if (eh_audit__grow(&wk->calls, &cap, wk->ncalls, sizeof(*wk->calls)))
 				return EH_ENOMEM;
 			wk->calls[wk->ncalls++] = (struct call_edge){ target, site, tail };
 		}
@@ -344,13 +323,14 @@ static int build_calls(struct walk *wk)
  * f: follow every return site of its callers, through the callers of any
  * function that reaches f by a tail call; *n counts them.
  */
-static int return_to_callers(struct walk *wk, uint64_t f, size_t *n)
+static int return_to_callers(struct eh_rule_ctx *ctx, uint64_t f, size_t *n)
 {
+	struct eh_audit__walk *wk = ctx->walk;
 	uint64_t funcs[MAX_TAIL_FUNCS];
 	size_t nfuncs = 1, k;
 	int rc = 0;
 
-	if (!wk->calls_built && (rc = build_calls(wk)))
+	if (!wk->calls_built && (rc = build_calls(ctx)))
 		return rc;
 	funcs[0] = f;
 	for (k = 0; k < nfuncs && !rc; k++) {
@@ -367,7 +347,7 @@ static int return_to_callers(struct walk *wk, uint64_t f, size_t *n)
 		for (j = lo; j < wk->ncalls && wk->calls[j].target == funcs[k] && !rc && wk->nqueued < MAX_QUEUED;
 		     j++) {
 			const struct call_edge *c = &wk->calls[j];
-			uint64_t g = function_start(wk->img->elf, c->site);
+			uint64_t g = function_start(ctx->img->elf, c->site);
 			size_t m;
 
 			if (!c->tail) {
@@ -385,9 +365,10 @@ static int return_to_callers(struct walk *wk, uint64_t f, size_t *n)
 }
 
 /* A RET of x30 with the window's own stack: the callers of its function, when they are known. */
-static int follow_return(struct walk *wk, const struct eh_insn *in)
+static int follow_return(struct eh_rule_ctx *ctx, const struct eh_insn *in)
 {
-	const struct eh_elf *elf = wk->img->elf;
+	struct eh_audit__walk *wk = ctx->walk;
+	const struct eh_elf *elf = ctx->img->elf;
 	uint64_t off = 0;
 	const struct eh_elf_symbol *sym = eh_elf_symbol_at(elf, in->addr, &off);
 	char text[sizeof(wk->w->ends->text)];
@@ -396,7 +377,7 @@ static int follow_return(struct walk *wk, const struct eh_insn *in)
 
 	if (!sym)
 		return add_end(wk, EH_AUDIT_NO_CALLER, in->addr, NULL, "ret outside every function");
-	rc = return_to_callers(wk, in->addr - off, &n);
+	rc = return_to_callers(ctx, in->addr - off, &n);
 	if (rc)
 		return rc;
 	/* A relocatable object does not hold the callers a global function has elsewhere. */
@@ -409,10 +390,30 @@ static int follow_return(struct walk *wk, const struct eh_insn *in)
 	return add_end(wk, EH_AUDIT_NO_CALLER, in->addr, NULL, text);
 }
 
-/* Follow one step; queue what comes after it unless it closes the window. */
-static int follow(struct walk *wk, struct step st)
+/* An instruction the window rule finds inside the window. */
+static int add_inside(struct eh_rule_ctx *ctx, const struct eh_insn *in)
 {
-	const struct eh_image *img = wk->img;
+	struct eh_audit__walk *wk = ctx->walk;
+	struct eh_finding *f = eh_audit__add_finding(ctx, in->addr, wk->w->anchor);
+	uint32_t found = in->flags & wk->rule->finds;
+
+	if (!f)
+		return EH_ENOMEM;
+	f->window = wk->iw;
+	if (found & EH_INSN_ACCESS)
+		snprintf(f->kind, sizeof(f->kind), "%s", eh_insn_access_name(found));
+	else
+		snprintf(f->kind, sizeof(f->kind), "%.*s", (int)strcspn(in->text, " "), in->text);
+	snprintf(f->text, sizeof(f->text), "%s", in->text);
+	snprintf(f->explain, sizeof(f->explain), "%s", wk->rule->explain);
+	return 0;
+}
+
+/* Follow one step; queue what comes after it unless it closes the window. */
+static int follow(struct eh_rule_ctx *ctx, struct step st)
+{
+	struct eh_audit__walk *wk = ctx->walk;
+	const struct eh_image *img = ctx->img;
 	const struct eh_elf_extern *x;
 	const struct eh_insn *in;
 	uint32_t word, frame;
@@ -420,28 +421,18 @@ static int follow(struct walk *wk, struct step st)
 
 	if (!in_code(img, st.addr) || eh_image_word(img, st.addr, &word))
 		return add_end(wk, EH_AUDIT_LEFT, st.addr, NULL, "");
-	in = eh_decoder_get(wk->dec, st.addr, word);
+	in = eh_decoder_get(ctx->dec, st.addr, word);
 	if (!in)
 		return EH_ENOMEM;
 	wk->w->ninsns++;
-	rc = note_site(wk, st.addr);
+	rc = note_site(ctx, st.addr);
 	if (rc)
 		return rc;
-	if (in->flags & EH_INSN_CTX_SYNC)
+	if (in->flags & wk->rule->closes)
 		return add_end(wk, EH_AUDIT_CLOSED, st.addr, NULL, in->text);
-	/* An access first: one that Capstone cannot name is still an access (eh/insn.h). */
-	if (in->flags & EH_INSN_ACCESS) {
-		struct eh_audit_window *w = wk->w;
-		struct eh_audit_access *a;
-
-		if (grow(&w->accesses, &wk->cap_acc, w->naccesses, sizeof(*w->accesses)))
-			return EH_ENOMEM;
-		a = &w->accesses[w->naccesses++];
-		a->addr = st.addr;
-		a->flags = in->flags & EH_INSN_ACCESS;
-		a->site = site_at(wk, st.addr);
-		snprintf(a->text, sizeof(a->text), "%s", in->text);
-	}
+	/* What the rule finds first: an access Capstone cannot name is still one (eh/insn.h). */
+	if (in->flags & wk->rule->finds && (rc = add_inside(ctx, in)))
+		return rc;
 	if (in->flags & EH_INSN_INVALID)
 		return add_end(wk, EH_AUDIT_LEFT, st.addr, NULL, in->text);
 	if (!(in->flags & EH_INSN_BRANCH))
@@ -450,7 +441,7 @@ static int follow(struct walk *wk, struct step st)
 		/* RET (x30): back to the call the window made, or to its function's callers. */
 		if ((in->word & 0xfffffc1f) == 0xd65f0000 && ((in->word >> 5) & 31) == 30)
 			return st.frame ? push(wk, wk->frames[st.frame].ret, wk->frames[st.frame].parent)
-					: follow_return(wk, in);
+					: follow_return(ctx, in);
 		return add_end(wk, EH_AUDIT_INDIRECT, st.addr, NULL, in->text);
 	}
 	/* In a relocatable object a branch to another object keeps a zero offset: name it. */
@@ -473,188 +464,213 @@ static int follow(struct walk *wk, struct step st)
 	return rc;
 }
 
-static bool ends_with(const char *s, const char *suffix)
+/* Sort the window's findings by address, an instruction reached along two paths listed once. */
+static void sort_inside(struct eh_audit_result *res, struct eh_audit_window *w)
 {
-	size_t n = strlen(s), k = strlen(suffix);
+	struct eh_finding *v = res->findings + w->first;
+	size_t n = res->nfindings - w->first, i, k = 0;
 
-	return n >= k && !strcmp(s + n - k, suffix);
+	if (!n)
+		return;
+	qsort(v, n, sizeof(*v), cmp_finding_addr);
+	for (i = 1; i < n; i++)
+		if (v[i].addr != v[k].addr)
+			v[++k] = v[i];
+	res->nfindings = w->first + k + 1;
 }
 
-/*
- * KVM's write_sysreg_el1() (asm/kvm_hyp.h): MSR of the EL1 encoding, an
- * alternative on ARM64_HAS_VIRT_HOST_EXTN to the same register's EL12
- * encoding. The EL1 form is what runs without VHE, and then the code runs at
- * EL2 with E2H clear: only KVM's hyp code uses the macro.
- */
-static bool is_write_sysreg_el1(const struct walk *wk, uint64_t addr, uint32_t word)
+/* Each path out of the window that does not close it, as a finding after the window's instructions. */
+static int add_open_paths(struct eh_rule_ctx *ctx)
 {
-	const struct eh_alt_site *s = site_at(wk, addr);
-	uint32_t repl;
+	struct eh_audit__walk *wk = ctx->walk;
+	struct eh_audit_window *w = wk->w;
+	bool open = false;
+	size_t i;
 
-	return s && !s->callback && !s->applied && s->cap_name &&
-	       !strcmp(s->cap_name, "ARM64_HAS_VIRT_HOST_EXTN") &&
-	       !eh_elf_word(wk->img->elf, s->repl + (addr - s->orig), &repl) &&
-	       repl == (word | 5u << 16);  /* op1 0 -> 5: TTBRn_EL1 -> TTBRn_EL12 */
-}
+	for (i = 0; i < w->nends; i++) {
+		const struct eh_audit_end *e = &w->ends[i];
+		struct eh_finding *f;
 
-/* The image's word at addr, or 0 (UDF) where it has none. */
-static uint32_t word_at(const struct walk *wk, uint64_t addr)
-{
-	uint32_t w = 0;
-
-	eh_image_word(wk->img, addr, &w);
-	return w;
-}
-
-/*
- * The constant a MOVZ (or MOVN) and MOVKs right before addr put in Xrt, as the
- * kernel's mov_q writes one; -1 when they do not.
- */
-static int64_t mov_q_value(const struct walk *wk, uint64_t addr, unsigned rt, uint64_t lo)
-{
-	uint64_t v = 0, set = 0, a;
-
-	for (a = addr - 4; a >= lo && a < addr && addr - a <= 4 * 4; a -= 4) {  /* MOVZ and 3 MOVKs */
-		uint32_t w = word_at(wk, a);
-		unsigned hw = (w >> 21) & 3;
-		uint64_t imm = (uint64_t)((w >> 5) & 0xffff) << (16 * hw);
-
-		if ((w & 31) != rt)
-			return -1;
-		if ((w & 0xff800000) == 0xf2800000) {  /* MOVK Xd: this halfword, unless a later one set it */
-			if (!(set & 0xffffull << (16 * hw)))
-				v |= imm;
-			set |= 0xffffull << (16 * hw);
+		if (e->kind == EH_AUDIT_CLOSED)
 			continue;
-		}
-		if ((w & 0xff800000) == 0xd2800000)  /* MOVZ Xd */
-			return (int64_t)((v & set) | (imm & ~set));
-		if ((w & 0xff800000) == 0x92800000)  /* MOVN Xd */
-			return (int64_t)((v & set) | (~imm & ~set));
-		return -1;
+		f = eh_audit__add_finding(ctx, e->addr, w->anchor);
+		if (!f)
+			return EH_ENOMEM;
+		f->open = true;
+		f->end = e->kind;
+		f->window = wk->iw;
+		f->symbol = e->symbol;
+		snprintf(f->kind, sizeof(f->kind), "open");
+		snprintf(f->text, sizeof(f->text), "%s%s%s", eh_audit_end_name(e->kind), e->text[0] ? ", " : "",
+			 e->text);
+		snprintf(f->explain, sizeof(f->explain), "the window cannot be followed to its close: what "
+			 "follows is not known to be safe");
+		open = true;
 	}
-	return -1;
+	ctx->res->nopen += open;
+	return 0;
 }
 
-/* How far before a TTBR write its function's write of HCR_EL2 is looked for. */
-#define E2H_LOOKBACK 256
-
-/*
- * Whether EL2 code at addr runs with HCR_EL2.E2H set: from the nearest write
- * of HCR_EL2 before it in its function, within E2H_LOOKBACK instructions (the
- * hyp stub's __finalise_el2 sets HCR_HOST_VHE_FLAGS with mov_q; msr hcr_el2;
- * isb, some 30 instructions before). 1 set, 0 clear, -1 unknown.
- */
-static int e2h_before(const struct walk *wk, uint64_t addr)
+/* Follow the code from the window's anchor to its closes, on every path. */
+static int follow_window(struct eh_rule_ctx *ctx)
 {
-	uint64_t off = 0, a;
-	const struct eh_elf_symbol *sym = eh_elf_symbol_at(wk->img->elf, addr, &off);
-	uint64_t lo = addr - off;
-
-	for (a = addr - 4; sym && a >= lo && a < addr && addr - a <= 4 * E2H_LOOKBACK; a -= 4) {
-		uint32_t w = word_at(wk, a);
-		int64_t v;
-
-		if ((w & 0xffffffe0) != 0xd51c1100)  /* MSR HCR_EL2, Xt */
-			continue;
-		v = mov_q_value(wk, a, w & 31, lo);
-		return v < 0 ? -1 : (int)((uint64_t)v >> 34 & 1);  /* HCR_EL2.E2H, bit 34 */
-	}
-	return -1;
-}
-
-/* Where the code at addr runs, and what says so. */
-static enum eh_run_el run_el(const struct walk *wk, uint64_t addr, uint32_t word, const char **why)
-{
-	const struct eh_elf *elf = wk->img->elf;
-	const struct eh_elf_section *sec = eh_elf_section_at(elf, addr);
-	const struct eh_elf_symbol *sym = eh_elf_symbol_at(elf, addr, NULL);
-
-	/* KVM's nVHE hyp code runs at EL2 with E2H clear: its symbol prefix, its objects. */
-	if (sym && !strncmp(sym->name, "__kvm_nvhe_", 11))
-		return *why = "nVHE hyp code (a __kvm_nvhe_ symbol)", EH_RUN_EL2_NVHE;
-	if (ends_with(elf->path, ".nvhe.o"))
-		return *why = "nVHE hyp code (a .nvhe.o object)", EH_RUN_EL2_NVHE;
-	if (is_write_sysreg_el1(wk, addr, word))
-		return *why = "KVM's write_sysreg_el1() without VHE: hyp code at EL2", EH_RUN_EL2_NVHE;
-	/* Other EL2 code (__hyp_text: the hyp stub): E2H as its own write of HCR_EL2 set it. */
-	if (sec && !strncmp(sec->name, ".hyp.", 5)) {
-		switch (e2h_before(wk, addr)) {
-		case 1: return *why = "EL2 code (section .hyp.*) after its write of HCR_EL2 with E2H", EH_RUN_EL2_VHE;
-		case 0: return *why = "EL2 code (section .hyp.*) after its write of HCR_EL2 without E2H",
-			       EH_RUN_EL2_NVHE;
-		default: return *why = "EL2 code (section .hyp.*), E2H not known: taken as live", EH_RUN_EL2_VHE;
-		}
-	}
-	if (eh_target_vhe(&wk->img->target))
-		return *why = "kernel code, booted at EL2 with VHE", EH_RUN_EL2_VHE;
-	return *why = "kernel code at EL1", EH_RUN_EL1;
-}
-
-static int audit_window(struct walk *wk, uint64_t msr, const struct eh_insn *in)
-{
+	struct eh_audit__walk *wk = ctx->walk;
 	struct eh_audit_window *w = wk->w;
 	int rc;
 
-	memset(w, 0, sizeof(*w));
-	w->msr = msr;
-	w->sysreg = in->sysreg;
-	snprintf(w->text, sizeof(w->text), "%s", in->text);
-	w->regime = eh_regime_of_ttbr_write(in->sysreg, run_el(wk, msr, in->word, &w->run_why));
-	/* Only a write of the regime the code runs in opens a window (eh/regime.h). */
-	if (!eh_regime_live(w->regime))
-		return 0;
 	wk->ntodo = wk->nqueued = 0;
 	wk->gen++;
-	wk->cap_acc = wk->cap_end = wk->cap_site = 0;
+	wk->cap_end = wk->cap_site = 0;
 	wk->nframes = 0;
-	rc = grow(&wk->frames, &wk->cap_frames, 0, sizeof(*wk->frames));
+	rc = eh_audit__grow(&wk->frames, &wk->cap_frames, 0, sizeof(*wk->frames));
 	if (rc)
 		return rc;
 	wk->frames[wk->nframes++] = (struct frame){ 0 };
-	rc = push(wk, msr + 4, 0);
+	rc = push(wk, w->anchor + 4, 0);
 	while (!rc && wk->ntodo) {
 		if (w->ninsns == EH_AUDIT_MAX_INSNS || wk->nqueued == MAX_QUEUED) {
 			rc = add_end(wk, EH_AUDIT_BOUND, wk->todo[wk->ntodo - 1].addr, NULL, "");
 			break;
 		}
-		rc = follow(wk, wk->todo[--wk->ntodo]);
+		rc = follow(ctx, wk->todo[--wk->ntodo]);
 	}
 	if (rc)
 		return rc;
+	sort_inside(ctx->res, w);
 	/* qsort with a NULL base is undefined even for zero elements. */
-	if (w->naccesses)
-		qsort(w->accesses, w->naccesses, sizeof(*w->accesses), cmp_access);
 	if (w->nends)
 		qsort(w->ends, w->nends, sizeof(*w->ends), cmp_end);
 	if (w->nsites)
 		qsort(w->sites, w->nsites, sizeof(*w->sites), cmp_site);
+	return add_open_paths(ctx);
+}
+
+/* in, which the window rule wants: an anchor of some class or none; a window followed when the class opens one. */
+static int window_anchor(struct eh_rule_ctx *ctx, const struct eh_insn *in)
+{
+	struct eh_audit_result *res = ctx->res;
+	const struct eh_window_rule *rule = res->erratum->rule->window;
+	struct eh_audit__walk *wk = ctx->walk;
+	struct eh_audit_window *w;
+	const char *why = NULL;
+	int cls = rule->anchor(ctx, in, &why);
+	int rc;
+
+	if (cls < 0)
+		return 0;
+	if ((size_t)cls >= ctx->state->nclasses)
+		return EH_EINVAL;
+	if (eh_audit__grow(&res->windows, &ctx->state->cap_windows, res->nwindows, sizeof(*res->windows)))
+		return EH_ENOMEM;
+	w = &res->windows[res->nwindows];
+	memset(w, 0, sizeof(*w));
+	w->anchor = in->addr;
+	snprintf(w->text, sizeof(w->text), "%s", in->text);
+	w->cls = (unsigned)cls;
+	w->why = why;
+	w->first = res->nfindings;
+	res->nclass[cls]++;
+	wk->rule = rule;
+	wk->w = w;
+	wk->iw = res->nwindows++;
+	if (rule->classes[cls].opens) {
+		res->nopened++;
+		rc = follow_window(ctx);
+		if (rc)
+			return rc;
+	}
+	w->nfindings = res->nfindings - w->first;
 	return 0;
 }
 
-static bool window_open(const struct eh_audit_window *w)
+static void free_result(struct eh_audit_result *res)
 {
 	size_t i;
 
-	for (i = 0; i < w->nends; i++)
-		if (w->ends[i].kind != EH_AUDIT_CLOSED)
-			return true;
-	return false;
+	for (i = 0; i < res->nwindows; i++) {
+		eh_free(res->windows[i].ends);
+		eh_free(res->windows[i].sites);
+	}
+	eh_free(res->windows);
+	eh_free(res->findings);
 }
 
-static void free_window(struct eh_audit_window *w)
+void eh_audit_free(struct eh_audit *a)
 {
-	eh_free(w->accesses);
-	eh_free(w->ends);
-	eh_free(w->sites);
+	size_t i;
+
+	if (!a)
+		return;
+	for (i = 0; a->results && i < a->nresults; i++)
+		free_result(&a->results[i]);
+	eh_free(a->results);
+	eh_free(a);
 }
 
-int eh_audit_run(struct eh_audit **out, const struct eh_image *img, struct eh_error *err)
+/* The results (and the audit's state) of every erratum of errata that has a rule. */
+static int start_results(struct eh_audit *a, struct eh_audit__rule_state **states,
+			 const struct eh_erratum *const *errata)
+{
+	size_t n = 0, i;
+
+	for (i = 0; errata[i]; i++)
+		n += errata[i]->rule != NULL;
+	a->results = eh_alloc((n ? n : 1) * sizeof(*a->results));
+	*states = eh_alloc((n ? n : 1) * sizeof(**states));
+	if (!a->results || !*states)
+		return EH_ENOMEM;
+	for (i = 0; errata[i]; i++) {
+		const struct eh_rule *rule = errata[i]->rule;
+		struct eh_audit__rule_state *st = &(*states)[a->nresults];
+
+		if (!rule)
+			continue;
+		a->results[a->nresults++].erratum = errata[i];
+		for (st->nclasses = 0; rule->window && rule->window->classes[st->nclasses].name; st->nclasses++)
+			;
+	}
+	return 0;
+}
+
+/* Hand the word at addr to every rule that wants it, decoded once. */
+static int visit_word(struct eh_rule_ctx *ctx, struct eh_audit *a, struct eh_audit__rule_state *states,
+		      uint64_t addr, uint32_t word)
+{
+	struct eh_insn in;
+	bool decoded = false;
+	size_t r;
+	int rc;
+
+	for (r = 0; r < a->nresults; r++) {
+		const struct eh_rule *rule = a->results[r].erratum->rule;
+
+		if (rule->wants && !rule->wants(word))
+			continue;
+		if (!decoded) {
+			if (eh_audit__is_replacement(ctx, addr))
+				return 0;
+			eh_decoder_decode(ctx->dec, addr, word, &in);
+			decoded = true;
+		}
+		ctx->res = &a->results[r];
+		ctx->state = &states[r];
+		rc = rule->window ? window_anchor(ctx, &in) : rule->scan->visit(ctx, &in);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+int eh_audit_run(struct eh_audit **out, const struct eh_image *img, const struct eh_erratum *const *errata,
+		 struct eh_error *err)
 {
 	const struct eh_elf *elf = img->elf;
-	struct walk wk = { .img = img };
+	struct eh_audit__walk wk = { 0 };
+	struct eh_rule_ctx ctx = { .img = img, .walk = &wk };
+	struct eh_audit__rule_state *states = NULL;
 	struct eh_audit *a;
-	size_t i, cap = 0;
+	size_t i;
+	uint64_t at = 0;
 	int rc;
 
 	*out = NULL;
@@ -662,10 +678,14 @@ int eh_audit_run(struct eh_audit **out, const struct eh_image *img, struct eh_er
 	if (!a)
 		return eh_error_set(err, EH_ENOMEM, "%s: out of memory", elf->path);
 	a->img = img;
-	rc = eh_decoder_new(&wk.dec, err);
+	rc = eh_decoder_new(&ctx.dec, err);
 	if (rc)
 		goto out;
-	rc = index_sites(&wk);
+	rc = start_results(a, &states, errata);
+	if (!rc)
+		rc = index_sites(&ctx);
+	if (!rc && !(wk.seen = eh_alloc(SEEN_SLOTS * sizeof(*wk.seen))))
+		rc = EH_ENOMEM;
 	for (i = 0; i < elf->nsections && !rc; i++) {
 		const struct eh_elf_section *s = &elf->sections[i];
 		uint64_t off;
@@ -676,208 +696,32 @@ int eh_audit_run(struct eh_audit **out, const struct eh_image *img, struct eh_er
 			const uint8_t *p = img->data[i] + off;
 			uint32_t word = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
 					(uint32_t)p[3] << 24;
-			const struct eh_insn *in;
 
-			/* MSR TTBR0/1_EL1, Xt (op0 3, op1 0, CRn 2, CRm 0, op2 0 / 1), or the EL12 form (op1 5). */
-			if ((word & 0xffffffc0) != 0xd5182000 && (word & 0xffffffc0) != 0xd51d2000)
-				continue;
-			if (is_replacement(&wk, s->addr + off))
-				continue;
-			in = eh_decoder_get(wk.dec, s->addr + off, word);
-			if (!in) {
-				rc = EH_ENOMEM;
-				break;
-			}
-			if (!(in->flags & EH_INSN_TTBR_WRITE))
-				continue;
-			if (grow(&a->windows, &cap, a->nwindows, sizeof(*a->windows))) {
-				rc = EH_ENOMEM;
-				break;
-			}
-			wk.w = &a->windows[a->nwindows++];
-			rc = audit_window(&wk, s->addr + off, in);
-			if (rc)
-				break;
-			a->naccesses += wk.w->naccesses;
-			a->nopen += window_open(wk.w);
-			a->nregime[wk.w->regime]++;
+			at = s->addr + off;
+			rc = visit_word(&ctx, a, states, at, word);
 		}
 	}
-	if (rc) {
-		if (rc == EH_ENOMEM)
-			eh_error_set(err, rc, "%s: out of memory auditing TTBR windows", elf->path);
-		goto out;
+	if (rc == EH_ENOMEM) {
+		eh_error_set(err, rc, "%s: out of memory auditing", elf->path);
+	} else if (rc) {
+		char where[EH_AUDIT_WHERE_MAX];
+
+		eh_error_set(err, rc, "%s: the rule of erratum %s failed (%d) at %s", elf->path,
+			     ctx.res->erratum->id, rc, eh_elf_describe(elf, at, where, sizeof(where)));
 	}
+	if (rc)
+		goto out;
 	*out = a;
 	a = NULL;
 out:
+	eh_free(states);
 	eh_free(wk.todo);
 	eh_free(wk.seen);
 	eh_free(wk.frames);
 	eh_free(wk.calls);
-	eh_free(wk.by_orig);
-	eh_free(wk.by_repl);
-	eh_decoder_free(wk.dec);
+	eh_free(ctx.by_orig);
+	eh_free(ctx.by_repl);
+	eh_decoder_free(ctx.dec);
 	eh_audit_free(a);
 	return rc;
-}
-
-void eh_audit_free(struct eh_audit *a)
-{
-	size_t i;
-
-	if (!a)
-		return;
-	for (i = 0; i < a->nwindows; i++)
-		free_window(&a->windows[i]);
-	eh_free(a->windows);
-	eh_free(a);
-}
-
-const char *eh_audit_change_name(enum eh_audit_change c)
-{
-	static const char *const names[] = {
-		[EH_AUDIT_INTRODUCED] = "introduced",
-		[EH_AUDIT_REMOVED] = "removed",
-		[EH_AUDIT_UNCHANGED] = "unchanged",
-	};
-
-	return (unsigned)c < sizeof(names) / sizeof(names[0]) ? names[c] : "?";
-}
-
-/* Findings of one audit, named by symbol+offset; change says which side they come from. */
-static int collect(struct eh_audit_finding **v, size_t *n, const struct eh_audit *a,
-		   enum eh_audit_change side)
-{
-	const struct eh_elf *elf = a->img->elf;
-	size_t i, j, cap = 0;
-
-	*v = NULL;
-	*n = 0;
-	for (i = 0; i < a->nwindows; i++) {
-		const struct eh_audit_window *w = &a->windows[i];
-
-		for (j = 0; j < w->naccesses + w->nends; j++) {
-			bool open = j >= w->naccesses;
-			const struct eh_audit_access *x = open ? NULL : &w->accesses[j];
-			const struct eh_audit_end *e = open ? &w->ends[j - w->naccesses] : NULL;
-			struct eh_audit_finding *f;
-
-			if (open && e->kind == EH_AUDIT_CLOSED)
-				continue;
-			if (grow(v, &cap, *n, sizeof(**v)))
-				return EH_ENOMEM;
-			f = &(*v)[(*n)++];
-			memset(f, 0, sizeof(*f));
-			f->change = side;
-			f->open = open;
-			f->flags = open ? (uint32_t)e->kind : x->flags;
-			eh_elf_describe(elf, w->msr, f->window, sizeof(f->window));
-			eh_elf_describe(elf, open ? e->addr : x->addr, f->where, sizeof(f->where));
-			snprintf(f->text, sizeof(f->text), "%s", open ? e->text : x->text);
-			if (side == EH_AUDIT_REMOVED)
-				f->old_addr = open ? e->addr : x->addr;
-			else
-				f->new_addr = open ? e->addr : x->addr;
-		}
-	}
-	return 0;
-}
-
-/* "sym+0x1c" before "sym+0x100": by symbol, then by offset as a number. */
-static int cmp_where(const char *a, const char *b)
-{
-	const char *pa = strrchr(a, '+'), *pb = strrchr(b, '+');
-	size_t la = pa ? (size_t)(pa - a) : strlen(a), lb = pb ? (size_t)(pb - b) : strlen(b);
-	int c = strncmp(a, b, la < lb ? la : lb);
-	uint64_t oa, ob;
-
-	if (c || la != lb)
-		return c ? c : la < lb ? -1 : 1;
-	oa = pa ? strtoull(pa + 1, NULL, 16) : 0;
-	ob = pb ? strtoull(pb + 1, NULL, 16) : 0;
-	return oa != ob ? (oa < ob ? -1 : 1) : strcmp(a, b);
-}
-
-static int cmp_finding(const void *a, const void *b)
-{
-	const struct eh_audit_finding *x = a, *y = b;
-	int c = cmp_where(x->window, y->window);
-
-	if (!c)
-		c = cmp_where(x->where, y->where);
-	if (!c)
-		c = (x->open > y->open) - (x->open < y->open);
-	if (!c)
-		c = (x->flags > y->flags) - (x->flags < y->flags);
-	return c;
-}
-
-/* Sort and drop repeats: a window reached along two paths lists an instruction once. */
-static void sort_unique(struct eh_audit_finding *v, size_t *n)
-{
-	size_t i, k = 0;
-
-	if (!*n)
-		return;
-	qsort(v, *n, sizeof(*v), cmp_finding);
-	for (i = 1; i < *n; i++)
-		if (cmp_finding(&v[k], &v[i]))
-			v[++k] = v[i];
-	*n = k + 1;
-}
-
-int eh_audit_diff(struct eh_audit_diff **out, const struct eh_audit *old, const struct eh_audit *new,
-		  struct eh_error *err)
-{
-	struct eh_audit_finding *o = NULL, *nw = NULL;
-	struct eh_audit_diff *d;
-	size_t no, nn, i = 0, j = 0;
-	int rc;
-
-	*out = NULL;
-	d = eh_alloc(sizeof(*d));
-	rc = d ? collect(&o, &no, old, EH_AUDIT_REMOVED) : EH_ENOMEM;
-	if (!rc)
-		rc = collect(&nw, &nn, new, EH_AUDIT_INTRODUCED);
-	if (!rc && no + nn)
-		rc = (d->findings = eh_alloc((no + nn) * sizeof(*d->findings))) ? 0 : EH_ENOMEM;
-	if (rc) {
-		rc = eh_error_set(err, EH_ENOMEM, "out of memory comparing %s with %s", old->img->elf->path,
-				  new->img->elf->path);
-		goto out;
-	}
-	sort_unique(o, &no);
-	sort_unique(nw, &nn);
-	/* A merge of the two sorted lists: equal keys are the same finding in both builds. */
-	while (i < no || j < nn) {
-		int c = i == no ? 1 : j == nn ? -1 : cmp_finding(&o[i], &nw[j]);
-		struct eh_audit_finding *f = &d->findings[d->n++];
-
-		if (c < 0) {
-			*f = o[i++];
-		} else if (c > 0) {
-			*f = nw[j++];
-		} else {
-			*f = nw[j++];
-			f->change = EH_AUDIT_UNCHANGED;
-			f->old_addr = o[i++].old_addr;
-		}
-		d->count[f->change]++;
-	}
-	*out = d;
-	d = NULL;
-out:
-	eh_free(o);
-	eh_free(nw);
-	eh_audit_diff_free(d);
-	return rc;
-}
-
-void eh_audit_diff_free(struct eh_audit_diff *d)
-{
-	if (!d)
-		return;
-	eh_free(d->findings);
-	eh_free(d);
 }

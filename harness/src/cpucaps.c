@@ -616,6 +616,9 @@ int eh_cpucaps_for_elf(struct eh_cpucaps **owned, const struct eh_cpucaps **out,
 			return eh_error_set(err, EH_EINVAL, "%s has no capability tables (arm64_features[], "
 					    "arm64_errata[]): give its capability numbering (a cpucaps.h or a kernel version)",
 					    elf->path);
+		/* Not an error with a numbering given: forget the message. */
+		if (err)
+			*err = (struct eh_error){ 0 };
 		*out = given;
 		return 0;
 	}

@@ -1,6 +1,7 @@
 /* Classifies TTBR writes by the translation regime they change (Arm ARM D5, VMSAv8-64, and FEAT_VHE's redirection). */
 #include "eh/regime.h"
 
+#include "eh/rule.h"
 #include "eh/sysreg.h"
 
 enum eh_regime eh_regime_of_ttbr_write(uint32_t sysreg, enum eh_run_el where)
@@ -15,36 +16,40 @@ enum eh_regime eh_regime_of_ttbr_write(uint32_t sysreg, enum eh_run_el where)
 	}
 }
 
+const struct eh_window_class eh_regime_classes[] = {
+	[EH_REGIME_EL10_LIVE] = {
+		.name = "live EL1&0",
+		.rule = "the accesses that follow at EL1 are translated by the EL1&0 regime this TTBR "
+			"belongs to, changed at the next context synchronization: a window",
+		.opens = true,
+	},
+	[EH_REGIME_EL20_LIVE] = {
+		.name = "live EL2&0 (VHE)",
+		.rule = "with HCR_EL2.E2H = 1 an EL2 access to TTBRn_EL1 reaches TTBRn_EL2 (FEAT_VHE "
+			"redirection), the EL2&0 regime that translates the EL2 code's own accesses: a window",
+		.opens = true,
+	},
+	[EH_REGIME_GUEST] = {
+		.name = "guest EL1&0 from EL2",
+		.rule = "EL2's own accesses are translated by the EL2 regime (TTBR0_EL2), which this write "
+			"does not change; the guest's EL1&0 regime is used only after the exception return "
+			"into the guest, a context synchronization event: safe",
+		.opens = false,
+	},
+	{ 0 },
+};
+
 bool eh_regime_live(enum eh_regime r)
 {
-	return r != EH_REGIME_GUEST;
+	return (unsigned)r <= EH_REGIME_GUEST && eh_regime_classes[r].opens;
 }
 
 const char *eh_regime_name(enum eh_regime r)
 {
-	static const char *const names[] = {
-		[EH_REGIME_EL10_LIVE] = "live EL1&0",
-		[EH_REGIME_EL20_LIVE] = "live EL2&0 (VHE)",
-		[EH_REGIME_GUEST] = "guest EL1&0 from EL2",
-	};
-
-	return (unsigned)r < sizeof(names) / sizeof(names[0]) ? names[r] : "?";
+	return (unsigned)r <= EH_REGIME_GUEST ? eh_regime_classes[r].name : "?";
 }
 
 const char *eh_regime_rule(enum eh_regime r)
 {
-	static const char *const rules[] = {
-		[EH_REGIME_EL10_LIVE] =
-			"the accesses that follow at EL1 are translated by the EL1&0 regime this TTBR "
-			"belongs to, changed at the next context synchronization: a window",
-		[EH_REGIME_EL20_LIVE] =
-			"with HCR_EL2.E2H = 1 an EL2 access to TTBRn_EL1 reaches TTBRn_EL2 (FEAT_VHE "
-			"redirection), the EL2&0 regime that translates the EL2 code's own accesses: a window",
-		[EH_REGIME_GUEST] =
-			"EL2's own accesses are translated by the EL2 regime (TTBR0_EL2), which this write "
-			"does not change; the guest's EL1&0 regime is used only after the exception return "
-			"into the guest, a context synchronization event: safe",
-	};
-
-	return (unsigned)r < sizeof(rules) / sizeof(rules[0]) ? rules[r] : "?";
+	return (unsigned)r <= EH_REGIME_GUEST ? eh_regime_classes[r].rule : "?";
 }

@@ -6,6 +6,7 @@
 #include "eh/insn.h"
 #include "eh/machine.h"
 #include "eh/regime.h"
+#include "eh/rule.h"
 #include "caps.h"
 
 /* 93916beb7014: without SMT siblings the erratum is not exposed. */
@@ -68,6 +69,40 @@ static const struct eh_behaviour behaviour = {
 	.on_event = on_event,
 };
 
+/* MSR TTBR0/1_EL1, Xt (op0 3, op1 0, CRn 2, CRm 0, op2 0 / 1), or the EL12 form (op1 5). */
+static bool ttbr_write_word(uint32_t word)
+{
+	return (word & 0xffffffc0) == 0xd5182000 || (word & 0xffffffc0) == 0xd51d2000;
+}
+
+/* Every TTBR write is an anchor, classed by the regime it changes: only the live one opens a window. */
+static int ttbr_write(struct eh_rule_ctx *ctx, const struct eh_insn *in, const char **why)
+{
+	if (!(in->flags & EH_INSN_TTBR_WRITE))
+		return -1;
+	return (int)eh_regime_of_ttbr_write(in->sysreg, eh_rule_run_el(ctx, in, why));
+}
+
+/*
+ * Statically, the window the engine tracks: from a write of the live TTBR to
+ * the next context synchronisation event (Arm ARM: ISB, exception entry,
+ * exception return), every access that goes through the translation regime
+ * (eh/insn.h: loads, stores, prefetches, cache maintenance by VA, AT).
+ */
+static const struct eh_rule rule = {
+	.wants = ttbr_write_word,
+	.window = &(const struct eh_window_rule){
+		.anchor = ttbr_write,
+		.classes = eh_regime_classes,
+		.closes = EH_INSN_CTX_SYNC,
+		.finds = EH_INSN_ACCESS,
+		.anchors = "TTBR writes",
+		.classified_by = "the regime they change",
+		.explain = "an access between a write of the live TTBR and the next context synchronisation "
+			   "can deliver a spurious Data Abort to any hardware thread of the core",
+	},
+};
+
 static const char *const citations[] = {
 	"Linux arch/arm64/Kconfig, CAVIUM_TX2_ERRATUM_219",
 	"Linux 9405447ef79b (arm64: Avoid Cavium TX2 erratum 219 when switching TTBR)",
@@ -85,5 +120,6 @@ const struct eh_erratum eh_erratum_cavium_tx2_219 = {
 	.citations = citations,
 	.shows = smt_siblings,
 	.shows_when = "with SMT siblings on the core",
+	.rule = &rule,
 	.behaviour = &behaviour,
 };

@@ -8,7 +8,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* Patch for thunderx2 under each built-in numbering and audit. */
+/* Patch for thunderx2 under each built-in numbering and run every erratum's rule. */
 static void audit_all(const struct eh_elf *elf)
 {
 	static const char *const kernels[] = { "5.4", "6.1" };
@@ -23,7 +23,7 @@ static void audit_all(const struct eh_elf *elf)
 				 &(struct eh_target){ .model = eh_model_find("thunderx2") },
 				 &err))
 			continue;
-		if (!eh_audit_run(&audit, img, &err))
+		if (!eh_audit_run(&audit, img, eh_errata, &err))
 			eh_audit_free(audit);
 		eh_image_free(img);
 	}

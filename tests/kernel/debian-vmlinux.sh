@@ -61,9 +61,11 @@ for boot in el2 nvhe; do
   "$harness" audit "$vmlinux" --model thunderx2,vulcan --config "$config" --boot "$boot" --format json \
     > "$work/debian-audit-$boot.json" || rc=$?
   check "audit on thunderx2 and vulcan booted at $boot: exit status" 0 "$rc"
-  check "... hazards and open windows, by model" "thunderx2 0 0 vulcan 0 0" \
+  check "... erratum 219's findings, hazards and open windows, by model" \
+    "tx2-219 thunderx2 clean 0 0 0 tx2-219 vulcan clean 0 0 0" \
     "$(python3 -c 'import json, sys
-print(" ".join("%s %d %d" % (m["model"], m["hazards"], m["open"]) for m in json.load(open(sys.argv[1]))["matrix"]))' \
+print(" ".join("%s %s %s %d %d %d" % (m["erratum"], m["model"], m["status"], m["flagged"], m["hazards"], m["open"])
+               for m in json.load(open(sys.argv[1]))["matrix"] if m["erratum"] == "tx2-219"))' \
       "$work/debian-audit-$boot.json")"
 done
 

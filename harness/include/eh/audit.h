@@ -1,4 +1,4 @@
-/* Static audit of patched kernel code: every TTBR write and the accesses before the next context synchronisation. */
+/* Static audit of patched kernel code: every erratum's rule (eh/rule.h) run over one image, and what they found. */
 #ifndef EH_AUDIT_H
 #define EH_AUDIT_H
 
@@ -7,13 +7,14 @@
 #include <stdint.h>
 
 #include "eh/alt.h"
+#include "eh/erratum.h"
 #include "eh/error.h"
 #include "eh/image.h"
-#include "eh/regime.h"
+#include "eh/rule.h"
 
-/* How one path out of a TTBR window ends. */
+/* How one path out of a window ends. */
 enum eh_audit_end_kind {
-	EH_AUDIT_CLOSED,     /* ISB, ERET or an exception-generating instruction */
+	EH_AUDIT_CLOSED,     /* an instruction the rule's closes names */
 	EH_AUDIT_INDIRECT,   /* BR, BLR, or RET of a register other than x30: no known target */
 	EH_AUDIT_EXTERN,     /* a branch to a symbol the object does not define */
 	EH_AUDIT_LEFT,       /* ran out of executable code, or into words that do not decode */
@@ -35,63 +36,76 @@ struct eh_audit_end {
 	char text[160];         /* its disassembly, or (EH_AUDIT_UNCERTAIN) which callback and why */
 };
 
-/* A load, store or prefetch inside a window: the erratum 219 hazard. */
-struct eh_audit_access {
-	uint64_t addr;
-	uint32_t flags;                   /* EH_INSN_LOAD / _STORE / _PREFETCH */
-	const struct eh_alt_site *site;   /* the alternative whose original range holds it, or NULL */
-	char text[64];
-};
-
+/* One anchor of a window rule, and (when its class opens one) the window followed from it. */
 struct eh_audit_window {
-	uint64_t msr;           /* the MSR TTBR0_EL1 / TTBR1_EL1 (or _EL12) */
-	uint32_t sysreg;
+	uint64_t anchor;
 	char text[64];
-	enum eh_regime regime;  /* what it changes; only a live one is followed (the rest are empty) */
-	const char *run_why;    /* what says where the code runs: "nVHE hyp code (section .hyp.*)", ... */
-	size_t ninsns;          /* distinct instructions followed after the MSR */
-	struct eh_audit_access *accesses;  /* sorted by address */
-	size_t naccesses;
-	struct eh_audit_end *ends;         /* sorted by address */
+	unsigned cls;           /* index in the rule's classes */
+	const char *why;        /* what decided the class, or NULL */
+	size_t ninsns;          /* distinct instructions followed after the anchor */
+	struct eh_audit_end *ends;         /* sorted by address; closing ones too */
 	size_t nends;
 	const struct eh_alt_site **sites;  /* alternatives the window runs through, sorted */
 	size_t nsites;
+	size_t first, nfindings;           /* its findings in the result's: instructions, then open paths */
+};
+
+#define EH_AUDIT_WHERE_MAX 160
+
+/*
+ * What a rule reports: an instruction, or (window rules) a path out of a
+ * window that cannot be followed to its close, which is a finding as well:
+ * what lies behind it is not known to be safe.
+ */
+struct eh_finding {
+	const struct eh_erratum *erratum;
+	bool open;                      /* a path not followed to its close: end says how it ends */
+	enum eh_audit_end_kind end;
+	uint64_t addr;
+	uint64_t anchor;                /* the window's anchor, or what a scan rule names; 0: none */
+	size_t window;                  /* index in the result's windows; SIZE_MAX for a scan rule's */
+	const struct eh_alt_site *site; /* the alternative whose original range holds addr, or NULL */
+	const char *symbol;             /* open and EH_AUDIT_EXTERN: the symbol branched to */
+	char kind[32];                  /* what the instruction is to the rule: "load", "prefetch", ... */
+	char where[EH_AUDIT_WHERE_MAX];         /* addr as symbol+offset */
+	char anchor_where[EH_AUDIT_WHERE_MAX];  /* anchor as symbol+offset, "" without one */
+	char text[160];                 /* the disassembly; for an open path why it cannot be followed */
+	char explain[256];              /* the rule's explanation */
+};
+
+/* What one erratum's rule found in an image. */
+struct eh_audit_result {
+	const struct eh_erratum *erratum;
+	struct eh_audit_window *windows;   /* window rules: every anchor, in address order */
+	size_t nwindows;
+	size_t nclass[EH_RULE_MAX_CLASSES];/* anchors by class */
+	size_t nopened;                    /* anchors whose class opens a window */
+	struct eh_finding *findings;       /* by window, then address; a scan rule's in address order */
+	size_t nfindings;
+	size_t nopen;                      /* windows with a path that does not reach a close */
 };
 
 struct eh_audit {
 	const struct eh_image *img;        /* borrowed */
-	struct eh_audit_window *windows;   /* in address order */
-	size_t nwindows;
-	size_t naccesses;       /* hazards over every window */
-	size_t nopen;           /* windows with a path that does not reach a context synchronisation */
-	size_t nregime[3];      /* TTBR writes by enum eh_regime */
+	struct eh_audit_result *results;   /* one per erratum audited, in the order given */
+	size_t nresults;
 };
 
 /*
- * Find every MSR TTBR0/1_EL1 and TTBR0/1_EL12 in the executable sections of
- * the patched image (a word-level scan of the encoding, then the decoder to
- * confirm), skipping replacement code that only runs once copied to its site,
- * and classify each by the regime it changes (eh/regime.h): where the code
- * runs follows from KVM's nVHE hyp code (a section .hyp.*, a __kvm_nvhe_
- * symbol, a *.nvhe.o object, KVM's write_sysreg_el1() alternative) and from
- * the image's target (VHE when booted at EL2 on a CPU with it). From each
- * write to the regime the code runs in, follow the code: straight on, through
- * direct branches, both ways at conditional ones, into direct calls and back
- * (a return stack), and from a RET of the window's own function to every
- * return site of its callers (the file's calls, through tail calls), up to a
- * context synchronisation event (Arm ARM: ISB, exception entry, exception
- * return). Callers through function pointers are not known.
+ * Run the rules of errata (NULL-terminated; those without a rule are left
+ * out) over the executable sections of the patched image, in one pass over its
+ * words that skips replacement code, which only runs once copied to its site.
  */
-int eh_audit_run(struct eh_audit **out, const struct eh_image *img, struct eh_error *err);
+int eh_audit_run(struct eh_audit **out, const struct eh_image *img, const struct eh_erratum *const *errata,
+		 struct eh_error *err);
 void eh_audit_free(struct eh_audit *a);
 
 const char *eh_audit_end_name(enum eh_audit_end_kind kind);
 
 /*
- * Comparing two builds. A finding is a hazard (an access inside a window) or
- * a path out of a window that does not reach a context synchronisation; it is
- * named by where its TTBR write is and where it is, each as symbol+offset, so
- * that it matches across builds whose code moved (not by raw address).
+ * Comparing two builds. A finding is named by its erratum, where its anchor is
+ * and where it is, each as symbol+offset, so that it matches across builds
+ * whose code moved (not by raw address).
  */
 enum eh_audit_change {
 	EH_AUDIT_INTRODUCED,    /* in the new build only */
@@ -99,25 +113,24 @@ enum eh_audit_change {
 	EH_AUDIT_UNCHANGED,     /* in both */
 };
 
-#define EH_AUDIT_WHERE_MAX 160
-
-struct eh_audit_finding {
+struct eh_audit_delta {
 	enum eh_audit_change change;
-	bool open;                      /* an unclosed path (flags = enum eh_audit_end_kind), else an access */
-	uint32_t flags;                 /* the access: EH_INSN_LOAD / _STORE / _PREFETCH */
-	char window[EH_AUDIT_WHERE_MAX];/* the TTBR write, symbol+offset */
-	char where[EH_AUDIT_WHERE_MAX]; /* the access or the end of the path, symbol+offset */
+	const struct eh_erratum *erratum;
+	bool open;                      /* a path not followed to its close */
+	char kind[32];                  /* the finding's kind; an open path: how it ends */
+	char anchor[EH_AUDIT_WHERE_MAX];/* symbol+offset, "" without one */
+	char where[EH_AUDIT_WHERE_MAX];
 	char text[160];                 /* its disassembly in the new build (the baseline's when removed) */
 	uint64_t old_addr, new_addr;    /* 0 in the build it is missing from */
 };
 
 struct eh_audit_diff {
-	struct eh_audit_finding *findings;  /* sorted by window, then where */
+	struct eh_audit_delta *deltas;      /* by erratum id, anchor, then where */
 	size_t n;
 	size_t count[3];                    /* by enum eh_audit_change */
 };
 
-/* Match the findings of a baseline audit and a new one. */
+/* Match the findings of a baseline audit and a new one (the same errata, in the same order). */
 int eh_audit_diff(struct eh_audit_diff **out, const struct eh_audit *old, const struct eh_audit *new,
 		  struct eh_error *err);
 void eh_audit_diff_free(struct eh_audit_diff *d);

@@ -1,0 +1,47 @@
+/* The audit's state as its rules see it: shared by the audit engine (audit.c) and the helpers rules call (rule.c). */
+#ifndef EH_AUDIT_CTX_H
+#define EH_AUDIT_CTX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "eh/audit.h"
+#include "eh/image.h"
+#include "eh/insn.h"
+
+/* Following one window (audit.c). */
+struct eh_audit__walk;
+
+/* What the audit keeps for each rule it runs, beside its result. */
+struct eh_audit__rule_state {
+	size_t cap_windows, cap_findings;
+	size_t nclasses;          /* a window rule's */
+};
+
+struct eh_rule_ctx {
+	const struct eh_image *img;
+	struct eh_decoder *dec;
+	/* The rule running and the result it fills. */
+	struct eh_audit_result *res;
+	struct eh_audit__rule_state *state;
+	struct eh_audit__walk *walk;
+	/* The image's sites sorted by original address, and the non-callback ones by replacement. */
+	const struct eh_alt_site **by_orig, **by_repl;
+	size_t nrepl;
+};
+
+/* Whether addr is replacement code, which only runs once copied over its site. */
+bool eh_audit__is_replacement(const struct eh_rule_ctx *ctx, uint64_t addr);
+
+/* Make room for one more element of size elem in *p (holding n of *cap): 0 or EH_ENOMEM. */
+int eh_audit__grow(void *p, size_t *cap, size_t n, size_t elem);
+
+/*
+ * A new finding of the running rule at addr, appended to its result: its
+ * erratum, places (symbol+offset) and alternative filled in, the rest zero
+ * (window SIZE_MAX). NULL when out of memory.
+ */
+struct eh_finding *eh_audit__add_finding(struct eh_rule_ctx *ctx, uint64_t addr, uint64_t anchor);
+
+#endif

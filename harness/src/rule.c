@@ -1,0 +1,202 @@
+/* What a static rule may look at in the image it audits: instructions and their neighbours, names, alternatives, where code runs. */
+#include "eh/rule.h"
+
+#include <elf.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "audit_ctx.h"
+
+const struct eh_elf *eh_rule_elf(const struct eh_rule_ctx *ctx)
+{
+	return ctx->img->elf;
+}
+
+const char *eh_rule_where(const struct eh_rule_ctx *ctx, uint64_t addr, char *buf, size_t len)
+{
+	return eh_elf_describe(ctx->img->elf, addr, buf, len);
+}
+
+/* Index of the last of n sites (sorted by key) whose key is <= addr, or n if none. */
+static size_t last_at_or_below(const struct eh_alt_site *const *v, size_t n, uint64_t addr, bool repl)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if ((repl ? v[mid]->repl : v[mid]->orig) <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? lo - 1 : n;
+}
+
+/* eh_alt_parse made sure the sites' original ranges do not overlap. */
+const struct eh_alt_site *eh_rule_site(const struct eh_rule_ctx *ctx, uint64_t addr)
+{
+	size_t n = ctx->img->nsites, i = last_at_or_below(ctx->by_orig, n, addr, false);
+
+	if (i == n || addr - ctx->by_orig[i]->orig >= ctx->by_orig[i]->orig_len)
+		return NULL;
+	return ctx->by_orig[i];
+}
+
+/* Replacement ranges are under 256 bytes. */
+bool eh_audit__is_replacement(const struct eh_rule_ctx *ctx, uint64_t addr)
+{
+	size_t i = last_at_or_below(ctx->by_repl, ctx->nrepl, addr, true);
+
+	for (; i < ctx->nrepl && addr - ctx->by_repl[i]->repl < 256; i--)
+		if (addr - ctx->by_repl[i]->repl < ctx->by_repl[i]->repl_len)
+			return true;
+	return false;
+}
+
+int eh_rule_neighbour(struct eh_rule_ctx *ctx, const struct eh_insn *in, long delta, struct eh_insn *out)
+{
+	const struct eh_elf_section *s = eh_elf_section_at(ctx->img->elf, in->addr);
+	uint64_t addr = in->addr + (uint64_t)(delta * 4), off = addr - (s ? s->addr : 0);
+	uint32_t word;
+
+	if (!s || !(s->flags & SHF_EXECINSTR) || off >= s->size || s->size - off < 4 ||
+	    eh_image_word(ctx->img, addr, &word) || eh_audit__is_replacement(ctx, addr))
+		return EH_ENOENT;
+	eh_decoder_decode(ctx->dec, addr, word, out);
+	return 0;
+}
+
+int eh_rule_report(struct eh_rule_ctx *ctx, const struct eh_insn *in, uint64_t anchor, const char *kind,
+		   const char *fmt, ...)
+{
+	struct eh_finding *f = eh_audit__add_finding(ctx, in->addr, anchor);
+	va_list ap;
+
+	if (!f)
+		return EH_ENOMEM;
+	snprintf(f->kind, sizeof(f->kind), "%s", kind);
+	snprintf(f->text, sizeof(f->text), "%s", in->text);
+	va_start(ap, fmt);
+	vsnprintf(f->explain, sizeof(f->explain), fmt, ap);
+	va_end(ap);
+	return 0;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	return n >= k && !strcmp(s + n - k, suffix);
+}
+
+/*
+ * KVM's write_sysreg_el1() (asm/kvm_hyp.h): MSR of the EL1 encoding, an
+ * alternative on ARM64_HAS_VIRT_HOST_EXTN to the same register's EL12
+ * encoding. The EL1 form is what runs without VHE, and then the code runs at
+ * EL2 with E2H clear: only KVM's hyp code uses the macro.
+ */
+static bool is_write_sysreg_el1(const struct eh_rule_ctx *ctx, const struct eh_insn *in)
+{
+	const struct eh_alt_site *s = eh_rule_site(ctx, in->addr);
+	uint32_t repl;
+
+	return s && !s->callback && !s->applied && s->cap_name && (in->flags & EH_INSN_MSR) &&
+	       !strcmp(s->cap_name, "ARM64_HAS_VIRT_HOST_EXTN") &&
+	       !eh_elf_word(ctx->img->elf, s->repl + (in->addr - s->orig), &repl) &&
+	       repl == (in->word | 5u << 16);  /* op1 0 -> 5: the EL1 encoding -> the EL12 one */
+}
+
+/* The image's word at addr, or 0 (UDF) where it has none. */
+static uint32_t word_at(const struct eh_rule_ctx *ctx, uint64_t addr)
+{
+	uint32_t w = 0;
+
+	eh_image_word(ctx->img, addr, &w);
+	return w;
+}
+
+/*
+ * The constant a MOVZ (or MOVN) and MOVKs right before addr put in Xrt, as the
+ * kernel's mov_q writes one; -1 when they do not.
+ */
+static int64_t mov_q_value(const struct eh_rule_ctx *ctx, uint64_t addr, unsigned rt, uint64_t lo)
+{
+	uint64_t v = 0, set = 0, a;
+
+	for (a = addr - 4; a >= lo && a < addr && addr - a <= 4 * 4; a -= 4) {  /* MOVZ and 3 MOVKs */
+		uint32_t w = word_at(ctx, a);
+		unsigned hw = (w >> 21) & 3;
+		uint64_t imm = (uint64_t)((w >> 5) & 0xffff) << (16 * hw);
+
+		if ((w & 31) != rt)
+			return -1;
+		if ((w & 0xff800000) == 0xf2800000) {  /* MOVK Xd: this halfword, unless a later one set it */
+			if (!(set & 0xffffull << (16 * hw)))
+				v |= imm;
+			set |= 0xffffull << (16 * hw);
+			continue;
+		}
+		if ((w & 0xff800000) == 0xd2800000)  /* MOVZ Xd */
+			return (int64_t)((v & set) | (imm & ~set));
+		if ((w & 0xff800000) == 0x92800000)  /* MOVN Xd */
+			return (int64_t)((v & set) | (~imm & ~set));
+		return -1;
+	}
+	return -1;
+}
+
+/* How far before an instruction its function's write of HCR_EL2 is looked for. */
+#define E2H_LOOKBACK 256
+
+/*
+ * Whether EL2 code at addr runs with HCR_EL2.E2H set: from the nearest write
+ * of HCR_EL2 before it in its function, within E2H_LOOKBACK instructions (the
+ * hyp stub's __finalise_el2 sets HCR_HOST_VHE_FLAGS with mov_q; msr hcr_el2;
+ * isb, some 30 instructions before). 1 set, 0 clear, -1 unknown.
+ */
+static int e2h_before(const struct eh_rule_ctx *ctx, uint64_t addr)
+{
+	uint64_t off = 0, a;
+	const struct eh_elf_symbol *sym = eh_elf_symbol_at(ctx->img->elf, addr, &off);
+	uint64_t lo = addr - off;
+
+	for (a = addr - 4; sym && a >= lo && a < addr && addr - a <= 4 * E2H_LOOKBACK; a -= 4) {
+		uint32_t w = word_at(ctx, a);
+		int64_t v;
+
+		if ((w & 0xffffffe0) != 0xd51c1100)  /* MSR HCR_EL2, Xt */
+			continue;
+		v = mov_q_value(ctx, a, w & 31, lo);
+		return v < 0 ? -1 : (int)((uint64_t)v >> 34 & 1);  /* HCR_EL2.E2H, bit 34 */
+	}
+	return -1;
+}
+
+enum eh_run_el eh_rule_run_el(struct eh_rule_ctx *ctx, const struct eh_insn *in, const char **why)
+{
+	const struct eh_elf *elf = ctx->img->elf;
+	const struct eh_elf_section *sec = eh_elf_section_at(elf, in->addr);
+	const struct eh_elf_symbol *sym = eh_elf_symbol_at(elf, in->addr, NULL);
+
+	/* KVM's nVHE hyp code runs at EL2 with E2H clear: its symbol prefix, its objects. */
+	if (sym && !strncmp(sym->name, "__kvm_nvhe_", 11))
+		return *why = "nVHE hyp code (a __kvm_nvhe_ symbol)", EH_RUN_EL2_NVHE;
+	if (ends_with(elf->path, ".nvhe.o"))
+		return *why = "nVHE hyp code (a .nvhe.o object)", EH_RUN_EL2_NVHE;
+	if (is_write_sysreg_el1(ctx, in))
+		return *why = "KVM's write_sysreg_el1() without VHE: hyp code at EL2", EH_RUN_EL2_NVHE;
+	/* Other EL2 code (__hyp_text: the hyp stub): E2H as its own write of HCR_EL2 set it. */
+	if (sec && !strncmp(sec->name, ".hyp.", 5)) {
+		switch (e2h_before(ctx, in->addr)) {
+		case 1: return *why = "EL2 code (section .hyp.*) after its write of HCR_EL2 with E2H", EH_RUN_EL2_VHE;
+		case 0: return *why = "EL2 code (section .hyp.*) after its write of HCR_EL2 without E2H",
+			       EH_RUN_EL2_NVHE;
+		default: return *why = "EL2 code (section .hyp.*), E2H not known: taken as live", EH_RUN_EL2_VHE;
+		}
+	}
+	if (eh_target_vhe(&ctx->img->target))
+		return *why = "kernel code, booted at EL2 with VHE", EH_RUN_EL2_VHE;
+	return *why = "kernel code at EL1", EH_RUN_EL1;
+}
