@@ -117,5 +117,11 @@ expect "--budget 0 is refused" 2 "--budget: at least one instruction" "$eh" run 
 expect "a seed too large says so" 2 "--seed: '99999999999999999999' is too large" "$eh" run --seed 99999999999999999999
 expect "--opt=value works" 0 "^$par_n passed, 0 failed\$" "$eh" run --case=par-el1
 
+expect "list --errata names each erratum with its CPUs" 0 '^  CPUs +Broadcom Vulcan, Cavium ThunderX2' "$eh" list --errata
+expect "list --errata --format markdown is a table" 0 '^\| tx2-219 \| ' "$eh" list --errata --format markdown
+expect "list --format alone is refused" 2 "list: --matrix or --errata, and --format only with --errata" "$eh" list --format markdown
+expect "list --errata --format json is refused" 2 "neither text nor markdown" "$eh" list --errata --format json
+fits "list --errata fits 80 columns" 80 "$eh" list --errata
+
 echo "# $failures failed"
 [ "$failures" -eq 0 ]

@@ -23,6 +23,8 @@ struct cli {
 	struct eh_run_opts run;
 	enum eh_format format;
 	bool format_given;
+	const char *format_arg;  /* --format as given: run reads it as a report format, list --errata as text|markdown */
+	bool errata;          /* list --errata */
 	bool by_commit;       /* run --by-commit */
 	bool mutants;         /* run --mutants */
 	struct eh_text_style style;  /* -v, --width */
@@ -51,6 +53,7 @@ enum cli_option_id {
 	CLI_OPT_SEED,
 	CLI_OPT_BUDGET,
 	CLI_OPT_CASES_DIR,
+	CLI_OPT_ERRATA,
 	CLI_OPT_KERNEL,
 	CLI_OPT_BOOT,
 	CLI_OPT_CONFIG,
@@ -125,6 +128,8 @@ int cli_close_output(struct cli_output *o);
 /* Drop what was written (the file at path is left as it was). */
 void cli_abandon_output(struct cli_output *o);
 
+/* list --errata: the errata table (cli/errata.c). */
+int cmd_list_errata(struct cli *cli);
 /* run: the selected matrix, reported in the chosen format (cli/run.c). */
 int cmd_run(struct cli *cli);
 /* list --matrix: the selected scenarios of the shard, "CASE VARIANT MODEL" per line (cli/run.c). */

@@ -56,7 +56,9 @@ static const char *known_cases(char *buf, size_t len)
 #define MANY(opt) { &cli_options[CLI_OPT_##opt], true }
 
 static const struct cli_use list_uses[] = {
-	USE(MATRIX), MANY(CASE), MANY(MODEL), MANY(VARIANT), MANY(COMMIT), USE(SHARD), USE(HELP), { 0 },
+	USE(MATRIX), USE(ERRATA),
+	{ &cli_options[CLI_OPT_FORMAT], false, "with --errata: text (default) or markdown (the README's table)" },
+	USE(WIDTH), MANY(CASE), MANY(MODEL), MANY(VARIANT), MANY(COMMIT), USE(SHARD), USE(HELP), { 0 },
 };
 
 static const struct cli_command list_command = {
@@ -64,7 +66,7 @@ static const struct cli_command list_command = {
 	.summary = "the cases, the commits they verify, their variants and models",
 	.about = "Lists every case: what it shows, the commits it verifies, its variants and the models "
 		 "it runs on. With --matrix, the scenarios a run with the same selection would run, one "
-		 "'CASE VARIANT MODEL' per line.",
+		 "'CASE VARIANT MODEL' per line; with --errata, the errata the harness knows.",
 	.uses = list_uses,
 };
 
@@ -169,7 +171,9 @@ static int on_option(void *ctx, const struct cli_option *opt, const char *value)
 		return eh_selection_shard(&cli->sel, value, &err) ? usage_error("%s", err.msg) : 0;
 	case CLI_OPT_FORMAT:
 		cli->format_given = true;
-		return eh_format_parse(value, &cli->format, &err) ? usage_error("%s", err.msg) : 0;
+		cli->format_arg = value;
+		return 0;
+	case CLI_OPT_ERRATA: cli->errata = true; return 0;
 	case CLI_OPT_OUTPUT: cli->output = value; return 0;
 	case CLI_OPT_BY_COMMIT: cli->by_commit = true; return 0;
 	case CLI_OPT_MUTANTS: cli->mutants = true; return 0;
@@ -340,8 +344,11 @@ int main(int argc, char **argv)
 	rc = cli_parse(*c, argc - 1, argv + 1, on_option, &cli, pos, &npos);
 	if (rc)
 		return rc < 0 ? 0 : rc;
-	if (*c == &list_command)
-		return cli.matrix ? cmd_list_matrix(&cli) : cmd_list();
+	if (*c == &list_command) {
+		if (cli.matrix + cli.errata > 1 || (cli.format_arg && !cli.errata))
+			return usage_error("list: --matrix or --errata, and --format only with --errata");
+		return cli.matrix ? cmd_list_matrix(&cli) : cli.errata ? cmd_list_errata(&cli) : cmd_list();
+	}
 	if (*c == &run_command)
 		return cmd_run(&cli);
 	return cmd_replay(pos[0], &cli);

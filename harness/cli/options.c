@@ -34,6 +34,9 @@ const struct cli_option cli_options[CLI_OPTIONS_MAX] = {
 	[CLI_OPT_SEED] = { CLI_OPT_SEED, "seed", 0, "N", "seed of every random choice (default 1)" },
 	[CLI_OPT_BUDGET] = { CLI_OPT_BUDGET, "budget", 0, "N",
 			     "instructions a thread may run before it is stopped (default 1000000)" },
+	[CLI_OPT_ERRATA] = { CLI_OPT_ERRATA, "errata", 0, NULL,
+			     "the errata: the CPUs each affects, the kernel's workaround, the static rule, the "
+			     "dynamic behaviour and the cases that run it" },
 	[CLI_OPT_CASES_DIR] = { CLI_OPT_CASES_DIR, "cases-dir", 0, "DIR",
 				"where the built snippets are (default: beside the tool)" },
 	[CLI_OPT_KERNEL] = { CLI_OPT_KERNEL, "kernel", 0, "V", "the kernel version whose capability rules decide" },

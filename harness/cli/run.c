@@ -142,6 +142,8 @@ int cmd_run(struct cli *cli)
 
 	if (cli->mutants)
 		return cmd_run_mutants(cli);
+	if (cli->format_arg && eh_format_parse(cli->format_arg, &cli->format, &err))
+		return usage_error("%s", err.msg);
 	if (cli->by_commit && cli->format_given && cli->format != EH_FORMAT_TEXT)
 		return usage_error("--by-commit is a text report (the JSON report carries the same per-commit "
 				   "summary under \"commits\")");

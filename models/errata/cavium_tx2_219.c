@@ -66,6 +66,8 @@ static void on_event(struct eh_machine *m, void *state, const struct eh_event *e
 }
 
 static const struct eh_behaviour behaviour = {
+	.summary = "a window from a live TTBR write to the next context synchronisation; an access in it "
+		   "injects a spurious Data Abort into a thread of the core the seed picks",
 	.on_event = on_event,
 };
 
@@ -90,6 +92,8 @@ static int ttbr_write(struct eh_rule_ctx *ctx, const struct eh_insn *in, const c
  * (eh/insn.h: loads, stores, prefetches, cache maintenance by VA, AT).
  */
 static const struct eh_rule rule = {
+	.summary = "no load, store, prefetch, cache maintenance by VA or AT between a write of the live "
+		   "TTBR and the next context synchronisation, on every path",
 	.wants = ttbr_write_word,
 	.window = &(const struct eh_window_rule){
 		.anchor = ttbr_write,

@@ -212,6 +212,7 @@ void eh_machine_el2_set(struct eh_machine *m, uint32_t sysreg, uint64_t value);
  * (the functions below) only where it shows (eh_erratum_shows).
  */
 struct eh_behaviour {
+	const char *summary;  /* what it does, in one line (list --errata, the README's table) */
 	size_t thread_state;
 	bool insns;         /* it follows every instruction: EH_EV_INSN events (addr = the word) reach it,
 	                       recorded in the trace or not */

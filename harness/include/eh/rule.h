@@ -75,6 +75,7 @@ struct eh_scan_rule {
  * the words some rule wants (Capstone on every word of a kernel costs seconds).
  */
 struct eh_rule {
+	const char *summary;            /* what it checks, in one line (list --errata, the README's table) */
 	bool (*wants)(uint32_t word);   /* a test of the encoding alone; NULL: every word */
 	const struct eh_window_rule *window;
 	const struct eh_scan_rule *scan;
