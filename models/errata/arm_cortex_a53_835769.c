@@ -6,6 +6,7 @@
 #include "caps.h"
 #include "eh/erratum.h"
 #include "eh/machine.h"
+#include "eh/rule.h"
 
 bool eh_a53_mac64(uint32_t word, unsigned *rd, unsigned *rn, unsigned *rm, unsigned *ra)
 {
@@ -50,6 +51,42 @@ bool eh_a53_835769_pair(const struct eh_insn *mem, uint32_t word)
 			return false;
 	return true;
 }
+
+static bool mac_word(uint32_t word)
+{
+	unsigned rd, rn, rm, ra;
+
+	return eh_a53_mac64(word, &rd, &rn, &rm, &ra);
+}
+
+/*
+ * The static rule, over the image as patched: each multiply-accumulate the
+ * erratum names whose straight-line predecessor (not data, by the mapping
+ * symbols) makes the pair. A load, store or prefetch always falls through to
+ * the next instruction, so the pair runs wherever the first one does; whatever
+ * built it (C without -mfix-cortex-a53-835769, a .S file, inline assembly). An
+ * object's instruction order is final, so objects are judged as they are.
+ */
+static int visit(struct eh_rule_ctx *ctx, const struct eh_insn *in)
+{
+	const struct eh_elf *elf = eh_rule_elf(ctx);
+	struct eh_insn before;
+
+	if (eh_elf_is_data(elf, in->addr) || eh_rule_neighbour(ctx, in, -1, &before) ||
+	    eh_elf_is_data(elf, before.addr) || !eh_a53_835769_pair(&before, in->word))
+		return 0;
+	return eh_rule_report(ctx, in, before.addr, "multiply-accumulate",
+			      "right after the %s `%s`, whose result it does not read: the result may be wrong "
+			      "on Cortex-A53 (erratum 835769; a NOP between them removes the pair)",
+			      eh_insn_access_name(before.flags), before.text);
+}
+
+static const struct eh_rule rule = {
+	.summary = "no 64-bit multiply-accumulate (MADD, MSUB, SMADDL, SMSUBL, UMADDL, UMSUBL; Ra not XZR) "
+		   "directly after a load, store or prefetch whose result it does not read",
+	.wants = mac_word,
+	.scan = &(const struct eh_scan_rule){ .visit = visit },
+};
 
 extern const struct eh_erratum eh_erratum_arm_cortex_a53_835769;
 
@@ -107,6 +144,8 @@ static void on_event(struct eh_machine *m, void *state, const struct eh_event *e
 }
 
 static const struct eh_behaviour behaviour = {
+	.summary = "a 64-bit multiply-accumulate run directly after a load, store or prefetch it does not "
+		   "depend on: on an affected A53 it loses its accumulate",
 	.thread_state = sizeof(struct last),
 	.insns = true,
 	.on_event = on_event,
@@ -147,5 +186,6 @@ const struct eh_erratum eh_erratum_arm_cortex_a53_835769 = {
 	.cpus = cpus,
 	.fixed = fixed,
 	.citations = citations,
+	.rule = &rule,
 	.behaviour = &behaviour,
 };

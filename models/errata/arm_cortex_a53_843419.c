@@ -2,10 +2,13 @@
  * Arm Cortex-A53 erratum 843419: a load or store using the result of an ADRP at page offset
  * 0xff8 or 0xffc, two or three instructions later, might access an incorrect address.
  */
+#include <elf.h>
+
 #include "arm_cortex_a53.h"
 #include "caps.h"
 #include "eh/erratum.h"
 #include "eh/machine.h"
+#include "eh/rule.h"
 
 /*
  * The A64 encoding classes the notice names (Arm ARM C4.1.4 "Loads and Stores"):
@@ -119,6 +122,58 @@ bool eh_a53_843419_sequence(const uint32_t *w, unsigned n)
 		return false;
 	return ldst_uimm(w[n - 1]) && RN(w[n - 1]) == rn;
 }
+
+static bool adrp_word(uint32_t word)
+{
+	unsigned rd;
+
+	return eh_a53_adrp(word, &rd);
+}
+
+/*
+ * The static rule, over the image as patched (an ADRP that an alternative brings
+ * over its site is judged where the site is): each ADRP at page offset 0xff8 or
+ * 0xffc that starts sequence 1 in straight-line code (not in data, by the
+ * mapping symbols) is reported at the load or store that ends the sequence.
+ *
+ * A relocatable object is left to its final link: its page offsets are not known
+ * until then (the harness places its sections where it likes), and a kernel's
+ * final link is what applies the workaround, the linker's for vmlinux, the module
+ * loader's ADR or veneer for a module. So the rule reports nothing in one, and a
+ * correct kernel object (the kernel test's `ld -r` arm64-built-in.o) is never
+ * reported; audit the linked image.
+ */
+static int visit(struct eh_rule_ctx *ctx, const struct eh_insn *in)
+{
+	const struct eh_elf *elf = eh_rule_elf(ctx);
+	struct eh_insn next[3];
+	uint32_t w[4] = { in->word };
+	unsigned got, n;
+
+	if (elf->type == ET_REL || !EH_A53_843419_AT(in->addr) || eh_elf_is_data(elf, in->addr))
+		return 0;
+	for (got = 0; got < 3; got++) {
+		if (eh_rule_neighbour(ctx, in, (long)got + 1, &next[got]) || eh_elf_is_data(elf, next[got].addr))
+			break;
+		w[got + 1] = next[got].word;
+	}
+	for (n = 3; n <= 4 && n <= got + 1; n++)
+		if (eh_a53_843419_sequence(w, n))
+			return eh_rule_report(ctx, &next[n - 2], in->addr, eh_insn_access_name(next[n - 2].flags),
+					      "`%s` at page offset 0x%03x, then `%s`: the address may be wrong on "
+					      "Cortex-A53 (erratum 843419; --fix-cortex-a53-843419 or an ADR removes the "
+					      "sequence)", in->text, (unsigned)EH_A53_843419_PAGE_OFFSET(in->addr),
+					      next[0].text);
+	return 0;
+}
+
+static const struct eh_rule rule = {
+	.summary = "no ADRP at page offset 0xff8 or 0xffc followed by the errata notice's load/store "
+		   "sequence (sequence 1), in a linked image as patched; a relocatable object is left to "
+		   "its final link",
+	.wants = adrp_word,
+	.scan = &(const struct eh_scan_rule){ .visit = visit },
+};
 
 extern const struct eh_erratum eh_erratum_arm_cortex_a53_843419;
 
@@ -237,6 +292,9 @@ static void on_event(struct eh_machine *m, void *state, const struct eh_event *e
 }
 
 static const struct eh_behaviour behaviour = {
+	.summary = "the sequence run from page offset 0xff8/0xffc, instruction 2 crossing a 64-bit (load) "
+		   "or 128-bit (store) boundary: on an affected A53 the last load or store uses the address "
+		   "one page on",
 	.thread_state = sizeof(struct history),
 	.insns = true,
 	.on_event = on_event,
@@ -275,5 +333,6 @@ const struct eh_erratum eh_erratum_arm_cortex_a53_843419 = {
 	.capability = "ARM64_WORKAROUND_843419",
 	.kconfig = "CONFIG_ARM64_ERRATUM_843419",
 	.citations = citations,
+	.rule = &rule,
 	.behaviour = &behaviour,
 };
