@@ -13,6 +13,9 @@ extern const struct eh_case eh_case_hibernate_alloc;
 extern const struct eh_case eh_case_preempt_irq_pan;
 extern const struct eh_case eh_case_par_el1;
 extern const struct eh_case eh_case_untagged_addr;
+extern const struct eh_case eh_case_repeat_tlbi;
+extern const struct eh_case eh_case_a520_2966298;
+extern const struct eh_case eh_case_a77_1508412;
 extern const struct eh_case eh_case_a53_843419;
 extern const struct eh_case eh_case_a53_835769;
 
@@ -27,6 +30,9 @@ const struct eh_case *const eh_cases[] = {
 	&eh_case_preempt_irq_pan,
 	&eh_case_par_el1,
 	&eh_case_untagged_addr,
+	&eh_case_repeat_tlbi,
+	&eh_case_a520_2966298,
+	&eh_case_a77_1508412,
 	&eh_case_a53_843419,
 	&eh_case_a53_835769,
 	NULL,

@@ -76,6 +76,11 @@ extern const struct eh_midr_range eh_tx2_family_cpus[];
 /* Cortex-A57 and A72, every version (ca57_a72, spectre_v3a_unsafe_list). */
 extern const struct eh_midr_range eh_a57_a72_cpus[];
 
+/* The CPUs of Linux 6.1 errata (models/caps_linux_6_1.c), shared with the errata modules (models/errata/). */
+extern const struct eh_midr_range eh_repeat_tlbi_cpus[];      /* ARM64_WORKAROUND_REPEAT_TLBI, less is_kryo_midr */
+extern const struct eh_midr_range eh_erratum_1508412_cpus[];  /* ARM64_WORKAROUND_1508412 */
+extern const struct eh_midr_range eh_erratum_2966298_cpus[];  /* ARM64_WORKAROUND_SPECULATIVE_UNPRIV_LOAD */
+
 /* is_kernel_in_hyp_mode(): booted at EL2 on a VHE CPU. */
 bool eh_caps_runs_at_el2(const struct eh_capability *cap, const struct eh_target *t);
 /* 93916beb7014: a TX2-family CPU, hyp mode available, and some CPU with MPIDR.Aff0 != 0. */

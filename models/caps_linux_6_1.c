@@ -19,6 +19,9 @@
 	.kernel_matches = "is_affected_midr_range", .matches = eh_cap_midr_affected, \
 	.midr = (const struct eh_midr_range[]){ { (cpu), (m), (v0), (r0), (v1), (r1), NULL }, { 0 } }
 #define MIDR_ALL(cpu, m) MIDR_RANGE(cpu, m, 0, 0, 0xf, 0xf)
+/* The same, with the range in a named list an erratum module shares (one line and its sentinel). */
+#define MIDR_RANGE_IN(list) \
+	.kernel_matches = "is_affected_midr_range", .matches = eh_cap_midr_affected, .midr = (list)
 
 extern const struct eh_cap_rules eh_cap_rules_linux_6_1;
 
@@ -217,43 +220,62 @@ static const struct eh_capability qcom_erratum_1003_list[] = {
 	{ 0 },
 };
 
-static const struct eh_midr_range erratum_4118414_cpus[] = {
-	EH_MIDR_ALL_VERSIONS("C1-Premium", C1_PREMIUM),
-	EH_MIDR_ALL_VERSIONS("C1-Ultra", C1_ULTRA),
-	EH_MIDR_ALL_VERSIONS("Cortex-A76", CORTEX_A76),
-	EH_MIDR_ALL_VERSIONS("Cortex-A76AE", CORTEX_A76AE),
-	EH_MIDR_ALL_VERSIONS("Cortex-A77", CORTEX_A77),
-	EH_MIDR_ALL_VERSIONS("Cortex-A78", CORTEX_A78),
-	EH_MIDR_ALL_VERSIONS("Cortex-A78AE", CORTEX_A78AE),
-	EH_MIDR_ALL_VERSIONS("Cortex-A78C", CORTEX_A78C),
-	EH_MIDR_ALL_VERSIONS("Cortex-A710", CORTEX_A710),
-	EH_MIDR_ALL_VERSIONS("Cortex-X1", CORTEX_X1),
-	EH_MIDR_ALL_VERSIONS("Cortex-X1C", CORTEX_X1C),
-	EH_MIDR_ALL_VERSIONS("Cortex-X2", CORTEX_X2),
-	EH_MIDR_ALL_VERSIONS("Cortex-X3", CORTEX_X3),
-	EH_MIDR_ALL_VERSIONS("Cortex-X4", CORTEX_X4),
-	EH_MIDR_ALL_VERSIONS("Cortex-X925", CORTEX_X925),
-	EH_MIDR_ALL_VERSIONS("Neoverse N1", NEOVERSE_N1),
-	EH_MIDR_ALL_VERSIONS("Neoverse N2", NEOVERSE_N2),
-	EH_MIDR_ALL_VERSIONS("Neoverse V1", NEOVERSE_V1),
-	EH_MIDR_ALL_VERSIONS("Neoverse V2", NEOVERSE_V2),
-	EH_MIDR_ALL_VERSIONS("Neoverse V3", NEOVERSE_V3),
-	EH_MIDR_ALL_VERSIONS("Neoverse V3AE", NEOVERSE_V3AE),
-	EH_MIDR_ALL_VERSIONS("NVIDIA Olympus", NVIDIA_OLYMPUS),
-	EH_MIDR_ALL_VERSIONS("Microsoft Azure Cobalt 100", MICROSOFT_AZURE_COBALT_100),
+/*
+ * arm64_repeat_tlbi_list[]: every line that is a MIDR range, with the #ifdef around it
+ * (Falkor E1009; Cortex-A76 1286807 and the Kryo4xx Gold revisions built on it; A55
+ * 2441007; A510 2441009; the 4118414 list). The list's is_kryo_midr() line is a
+ * predicate (eh_caps_kryo).
+ */
+const struct eh_midr_range eh_repeat_tlbi_cpus[] = {
+	{ "Qualcomm Falkor v1", QCOM_FALKOR_V1, 0, 0, 0, 0, "CONFIG_QCOM_FALKOR_ERRATUM_1009" },
+	{ "Cortex-A76", CORTEX_A76, 0, 0, 3, 0, "CONFIG_ARM64_ERRATUM_1286807" },
+	{ "Kryo 4XX Gold", QCOM_KRYO_4XX_GOLD, 0xc, 0xe, 0xf, 0xe, "CONFIG_ARM64_ERRATUM_1286807" },
+	{ "Cortex-A55", CORTEX_A55, 0, 0, 0xf, 0xf, "CONFIG_ARM64_ERRATUM_2441007" },
+	{ "Cortex-A510", CORTEX_A510, 0, 0, 1, 1, "CONFIG_ARM64_ERRATUM_2441009" },
+#define ERRATUM_4118414(name, m) { (name), (m), 0, 0, 0xf, 0xf, "CONFIG_ARM64_ERRATUM_4118414" }
+	ERRATUM_4118414("C1-Premium", C1_PREMIUM),
+	ERRATUM_4118414("C1-Ultra", C1_ULTRA),
+	ERRATUM_4118414("Cortex-A76", CORTEX_A76),
+	ERRATUM_4118414("Cortex-A76AE", CORTEX_A76AE),
+	ERRATUM_4118414("Cortex-A77", CORTEX_A77),
+	ERRATUM_4118414("Cortex-A78", CORTEX_A78),
+	ERRATUM_4118414("Cortex-A78AE", CORTEX_A78AE),
+	ERRATUM_4118414("Cortex-A78C", CORTEX_A78C),
+	ERRATUM_4118414("Cortex-A710", CORTEX_A710),
+	ERRATUM_4118414("Cortex-X1", CORTEX_X1),
+	ERRATUM_4118414("Cortex-X1C", CORTEX_X1C),
+	ERRATUM_4118414("Cortex-X2", CORTEX_X2),
+	ERRATUM_4118414("Cortex-X3", CORTEX_X3),
+	ERRATUM_4118414("Cortex-X4", CORTEX_X4),
+	ERRATUM_4118414("Cortex-X925", CORTEX_X925),
+	ERRATUM_4118414("Neoverse N1", NEOVERSE_N1),
+	ERRATUM_4118414("Neoverse N2", NEOVERSE_N2),
+	ERRATUM_4118414("Neoverse V1", NEOVERSE_V1),
+	ERRATUM_4118414("Neoverse V2", NEOVERSE_V2),
+	ERRATUM_4118414("Neoverse V3", NEOVERSE_V3),
+	ERRATUM_4118414("Neoverse V3AE", NEOVERSE_V3AE),
+	ERRATUM_4118414("NVIDIA Olympus", NVIDIA_OLYMPUS),
+	ERRATUM_4118414("Microsoft Azure Cobalt 100", MICROSOFT_AZURE_COBALT_100),
+#undef ERRATUM_4118414
 	{ 0 },
 };
 
 static const struct eh_capability arm64_repeat_tlbi_list[] = {
-	{ .config = "CONFIG_QCOM_FALKOR_ERRATUM_1009", MIDR_RANGE("Qualcomm Falkor v1", QCOM_FALKOR_V1, 0, 0, 0, 0) },
+	{ MIDR_LIST(eh_repeat_tlbi_cpus) },
 	{ .config = "CONFIG_QCOM_FALKOR_ERRATUM_1009", .kernel_matches = "is_kryo_midr", .matches = eh_caps_kryo,
 	  .rule = "a Qualcomm Kryo part 0x2XX" },
-	{ .config = "CONFIG_ARM64_ERRATUM_1286807", MIDR_RANGE("Cortex-A76", CORTEX_A76, 0, 0, 3, 0) },
-	{ .config = "CONFIG_ARM64_ERRATUM_1286807",
-	  MIDR_RANGE("Kryo 4XX Gold", QCOM_KRYO_4XX_GOLD, 0xc, 0xe, 0xf, 0xe) },
-	{ .config = "CONFIG_ARM64_ERRATUM_2441007", MIDR_ALL("Cortex-A55", CORTEX_A55) },
-	{ .config = "CONFIG_ARM64_ERRATUM_2441009", MIDR_RANGE("Cortex-A510", CORTEX_A510, 0, 0, 1, 1) },
-	{ .config = "CONFIG_ARM64_ERRATUM_4118414", MIDR_LIST(erratum_4118414_cpus) },
+	{ 0 },
+};
+
+/* ARM64_WORKAROUND_1508412: ERRATA_MIDR_RANGE(MIDR_CORTEX_A77, 0, 0, 1, 0). */
+const struct eh_midr_range eh_erratum_1508412_cpus[] = {
+	{ "Cortex-A77", CORTEX_A77, 0, 0, 1, 0, NULL },
+	{ 0 },
+};
+
+/* ARM64_WORKAROUND_SPECULATIVE_UNPRIV_LOAD: ERRATA_MIDR_REV_RANGE(MIDR_CORTEX_A520, 0, 0, 1). */
+const struct eh_midr_range eh_erratum_2966298_cpus[] = {
+	{ "Cortex-A520", CORTEX_A520, 0, 0, 0, 1, NULL },
 	{ 0 },
 };
 
@@ -876,7 +898,7 @@ static const struct eh_capability linux_6_1[] = {
 		.desc = "ARM erratum 1508412 (kernel portion)",
 		.config = "CONFIG_ARM64_ERRATUM_1508412",
 		.type = EH_CAP_LOCAL_CPU_ERRATUM,
-		MIDR_RANGE("Cortex-A77", CORTEX_A77, 0, 0, 1, 0),
+		MIDR_RANGE_IN(eh_erratum_1508412_cpus),
 	},
 	{
 		.name = "ARM64_WORKAROUND_NVIDIA_CARMEL_CNP",
@@ -968,7 +990,7 @@ static const struct eh_capability linux_6_1[] = {
 		.desc = "ARM erratum 2966298",
 		.config = "CONFIG_ARM64_WORKAROUND_SPECULATIVE_UNPRIV_LOAD",
 		.type = EH_CAP_LOCAL_CPU_ERRATUM,
-		MIDR_RANGE("Cortex-A520", CORTEX_A520, 0, 0, 0, 1),
+		MIDR_RANGE_IN(eh_erratum_2966298_cpus),
 	},
 	{
 		.name = "ARM64_WORKAROUND_AMPERE_AC03_CPU_38",

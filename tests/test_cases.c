@@ -10,6 +10,7 @@
 
 #include "eh/cap.h"
 #include "eh/case.h"
+#include "eh/cpucaps.h"
 #include "eh/run.h"
 
 /* Ids unique, kebab-case; every case has `before` and `after`; rows name real variants and models. */
@@ -32,6 +33,8 @@ static void test_registry_consistent(void **state)
 			fail_msg("%s: needs the 12-digit short hash of the commit it verifies", (*c)->id);
 		if (!eh_case_variant(*c, "before") || !eh_case_variant(*c, "after"))
 			fail_msg("%s: needs a before and an after variant", (*c)->id);
+		if (!eh_cpucaps_builtin(eh_case_kernel(*c)) || !eh_cap_rules_find(eh_case_kernel(*c)))
+			fail_msg("%s: the harness has no numbering or rules of kernel %s", (*c)->id, eh_case_kernel(*c));
 		if (!(*c)->judge && !(*c)->run)
 			fail_msg("%s: has neither a judge nor a run function", (*c)->id);
 		if (!(*c)->ends || (*c)->ends & ~(unsigned)(EH_END_RETURN | EH_END_SYMBOL | EH_END_FAULT))
@@ -52,7 +55,7 @@ static void test_registry_consistent(void **state)
 			if (e->who.model && !eh_model_find(e->who.model))
 				fail_msg("%s: expectation for unknown model %s", (*c)->id, e->who.model);
 			if (e->who.capability &&
-			    eh_cap_decide(eh_cap_rules_find("5.4"), &(struct eh_target){ .model = eh_models[0] },
+			    eh_cap_decide(eh_cap_rules_find(eh_case_kernel(*c)), &(struct eh_target){ .model = eh_models[0] },
 					  e->who.capability, NULL) == EH_CAP_UNKNOWN)
 				fail_msg("%s: expectation for unknown capability %s", (*c)->id, e->who.capability);
 			/* A row no model takes its verdict from (an earlier row took them all) is dead. */
@@ -60,9 +63,9 @@ static void test_registry_consistent(void **state)
 				const struct eh_expect *first;
 
 				for (first = (*c)->expect; first < e; first++)
-					if (!strcmp(first->variant, e->variant) && eh_models_match(&first->who, *m))
+					if (!strcmp(first->variant, e->variant) && eh_models_match(*c, &first->who, *m))
 						break;
-				applies = first == e && eh_models_match(&e->who, *m);
+				applies = first == e && eh_models_match(*c, &e->who, *m);
 			}
 			if (!applies)
 				fail_msg("%s: the row for %s on %s applies to no model", (*c)->id, e->variant, who);

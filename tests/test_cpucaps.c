@@ -9,6 +9,10 @@
 #include "eh/cpucaps.h"
 #include "eh/elf.h"
 
+/* The numbers the case snippets assemble with, each kernel's in its own header. */
+#include "../cases/include/eh_cpucaps.h"
+#include "../cases/include/eh_cpucaps_6_1.h"
+
 struct known_cap {
 	const char *kernel, *name;
 	unsigned number;
@@ -32,6 +36,29 @@ static const struct known_cap known[] = {
 	{ 0 },
 };
 
+/* cases/include/eh_cpucaps*.h, which snippets assemble with: the kernel's numbers, or they patch the wrong sites. */
+#define SNIPPET_CAP(kernel, name) { kernel, #name, name }
+static const struct known_cap snippet_caps[] = {
+	SNIPPET_CAP("5.4", ARM64_HAS_PAN),
+	SNIPPET_CAP("5.4", ARM64_WORKAROUND_QCOM_FALKOR_E1003),
+	SNIPPET_CAP("5.4", ARM64_WORKAROUND_CAVIUM_TX2_219_TVM),
+	SNIPPET_CAP("5.4", ARM64_WORKAROUND_CAVIUM_TX2_219_PRFM),
+	SNIPPET_CAP("6.1", ARM64_WORKAROUND_1508412),
+	SNIPPET_CAP("6.1", ARM64_WORKAROUND_REPEAT_TLBI),
+	SNIPPET_CAP("6.1", ARM64_WORKAROUND_SPECULATIVE_UNPRIV_LOAD),
+	{ 0 },
+};
+
+static void check_known(const struct known_cap *k)
+{
+	const struct eh_cpucaps *t = eh_cpucaps_builtin(k->kernel);
+	const char *name = eh_cpucaps_name(t, k->number);
+	unsigned n = 0;
+
+	if (!name || strcmp(name, k->name) || eh_cpucaps_number(t, k->name, &n) || n != k->number)
+		fail_msg("%s: %s should be %u, table says %s", k->kernel, k->name, k->number, name ? name : "nothing");
+}
+
 static void test_builtin_tables(void **state)
 {
 	const struct known_cap *k;
@@ -46,15 +73,10 @@ static void test_builtin_tables(void **state)
 	assert_int_equal(v61->cb_style, EH_ALT_CB_BIT15);
 	assert_int_equal(v61->ncap_entries, 85);
 	assert_null(eh_cpucaps_builtin("4.19"));
-	for (k = known; k->kernel; k++) {
-		const struct eh_cpucaps *t = eh_cpucaps_builtin(k->kernel);
-		const char *name = eh_cpucaps_name(t, k->number);
-		unsigned n = 0;
-
-		if (!name || strcmp(name, k->name) || eh_cpucaps_number(t, k->name, &n) || n != k->number)
-			fail_msg("%s: %s should be %u, table says %s", k->kernel, k->name, k->number,
-				 name ? name : "nothing");
-	}
+	for (k = known; k->kernel; k++)
+		check_known(k);
+	for (k = snippet_caps; k->kernel; k++)
+		check_known(k);
 }
 
 /* The shape of 5.x's hand-written header. */

@@ -280,6 +280,43 @@ static void test_bad_class(void **state)
 	free(buf);
 }
 
+/* A window rule with more classes than the audit counts is refused before it runs. */
+static const struct eh_window_class nine_classes[] = {
+	{ "1", "r", true }, { "2", "r", true }, { "3", "r", true }, { "4", "r", true }, { "5", "r", true },
+	{ "6", "r", true }, { "7", "r", true }, { "8", "r", true }, { "9", "r", true }, { 0 },
+};
+
+static const struct eh_rule nine_classes_rule = {
+	.wants = msr_contextidr,
+	.window = &(const struct eh_window_rule){
+		.anchor = contextidr_write, .classes = nine_classes, .closes = EH_INSN_ISB,
+		.finds = EH_INSN_STORE, .anchors = "writes", .classified_by = "nothing", .explain = "none",
+	},
+};
+
+static const struct eh_erratum test_nine_classes = {
+	.id = "test-nine", .title = "too many classes", .cpus = no_cpus, .rule = &nine_classes_rule,
+};
+
+static void test_too_many_classes(void **state)
+{
+	static const struct eh_erratum *const errata[] = { &test_nine_classes, NULL };
+	struct fixture f = { 0 };
+	struct eh_error err = { 0 };
+	char want[128];
+
+	(void)state;
+	snprintf(want, sizeof(want), "the window rule of erratum test-nine has %zu classes, at most %d",
+		 sizeof(nine_classes) / sizeof(nine_classes[0]) - 1, EH_RULE_MAX_CLASSES);
+	open_audit(&f, "cortex-a72");
+	eh_audit_free(f.audit);
+	f.audit = NULL;
+	assert_int_equal(eh_audit_run(&f.audit, f.img, errata, &err), EH_EINVAL);
+	assert_null(f.audit);
+	assert_string_equal(err.msg, want);
+	close_audit(&f);
+}
+
 /* Every allocation of an audit with both rules fails in turn: EH_ENOMEM each time, never a crash. */
 static void test_alloc_failures(void **state)
 {
@@ -308,7 +345,7 @@ static void test_alloc_failures(void **state)
 	close_audit(&f);
 }
 
-/* Every erratum of the registry with a rule has exactly one shape, and a window rule says what it needs. */
+/* Every erratum of the registry with a rule has exactly one shape and a summary, and a window rule says what it needs. */
 static void test_registry_rules(void **state)
 {
 	const struct eh_erratum *const *e;
@@ -322,6 +359,8 @@ static void test_registry_rules(void **state)
 			continue;
 		if (!r->window == !r->scan)
 			fail_msg("%s: a rule is a window rule or a scan rule", (*e)->id);
+		if (!r->summary)
+			fail_msg("%s: a rule says what it checks in a line (summary)", (*e)->id);
 		if (r->scan && !r->scan->visit)
 			fail_msg("%s: a scan rule without visit", (*e)->id);
 		if (!r->window)
@@ -338,7 +377,7 @@ static void test_registry_rules(void **state)
 
 int main(void)
 {
-	struct CMUnitTest tests[sizeof(rows) / sizeof(rows[0]) + 4];
+	struct CMUnitTest tests[sizeof(rows) / sizeof(rows[0]) + 5];
 	size_t i, n = 0;
 
 	for (i = 0; rows[i].name; i++)
@@ -346,6 +385,7 @@ int main(void)
 						  .initial_state = (void *)&rows[i] };
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_diff);
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_bad_class);
+	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_too_many_classes);
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_alloc_failures);
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_registry_rules);
 	return _cmocka_run_group_tests("rules", tests, n, NULL, NULL);

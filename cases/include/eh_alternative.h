@@ -29,18 +29,38 @@
 
 /* Code kept unless the CPU has cap, in which case it becomes NOPs. */
 .macro alternative_if_not cap
+	.set	.Leh_alt_if, 0
 	.pushsection .altinstructions, "a"
 	eh_altinstruction_entry 661f, 663f, \cap, 662f-661f, 664f-663f
 	.popsection
 661:
 .endm
 
+/* Code that runs only when the CPU has cap: NOPs in place, the code itself the replacement. */
+.macro alternative_if cap
+	.set	.Leh_alt_if, 1
+	.pushsection .altinstructions, "a"
+	eh_altinstruction_entry 661f, 663f, \cap, 662f-661f, 664f-663f
+	.popsection
+	.pushsection .altinstr_replacement, "ax"
+663:
+.endm
+
+/* Ends either block, with NOPs on the side that has no code (the kernel's alternative_else_nop_endif). */
 .macro alternative_else_nop_endif
+	.if .Leh_alt_if
+664:	.popsection
+661:	.rept	(664b - 663b) / 4
+	nop
+	.endr
+662:
+	.else
 662:	.pushsection .altinstr_replacement, "ax"
 663:	.rept	(662b - 661b) / 4
 	nop
 	.endr
 664:	.popsection
+	.endif
 .endm
 
 /*

@@ -367,7 +367,7 @@ static const char *where(const struct audit_ctx *a, uint64_t addr, char *buf, si
 	return eh_elf_describe(a->elf, addr, buf, len);
 }
 
-/* What an erratum is on a model: not affected, affected but not shown, or shown; and whether its workaround is built. */
+/* What an erratum is on a model: not affected, affected but not shown there (eh_erratum.shows), or shown. */
 enum audit_status { NOT_AFFECTED, NOT_EXPOSED, SHOWS };
 
 static enum audit_status status_of(const struct eh_erratum *e, const struct eh_model *m)
@@ -617,6 +617,8 @@ static void print_finding_text(const struct audit_ctx *a, const struct audit_rul
 		       f->text);
 	if (f->symbol)
 		printf(" (to %s)", f->symbol);
+	if (f->window == SIZE_MAX && f->anchor)
+		printf("  [anchor %s]", f->anchor_where);
 	if (!f->open && f->site)
 		printf("  [alternative on %s, %s]", cap_name(f->site, cn, sizeof(cn)), site_state(f->site));
 	if (s)
@@ -1117,9 +1119,11 @@ static void print_diff_text(const struct audit_ctx *old, const struct audit_ctx 
 	for (i = 0; i < a->images[0].au->nresults; i++) {
 		const struct audit_rule *ro = &old->images[0].rules[i], *rn = &a->images[0].rules[i];
 
-		printf("  erratum %s: %zu findings in the baseline, %zu in the new build (%zu and %zu windows "
-		       "not closed on every path)\n", rn->res->erratum->id, ro->flagged, rn->flagged, ro->open,
-		       rn->open);
+		printf("  erratum %s: %zu findings in the baseline, %zu in the new build", rn->res->erratum->id,
+		       ro->flagged, rn->flagged);
+		if (rn->res->erratum->rule->window)
+			printf(" (%zu and %zu windows not closed on every path)", ro->open, rn->open);
+		printf("\n");
 	}
 	for (i = 0; i < d->n; i++) {
 		const struct eh_audit_delta *f = &d->deltas[i];

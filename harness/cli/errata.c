@@ -35,6 +35,8 @@ static const char *cpus_text(const struct eh_erratum *e, char *buf, size_t len)
 		else if (r->var_min || r->rev_min || r->var_max != 0xf || r->rev_max != 0xf)
 			n = append(buf, len, n, " r%up%u-r%up%u", r->var_min, r->rev_min, r->var_max, r->rev_max);
 	}
+	if (e->also_affects_cpus)
+		n = append(buf, len, n, "%s%s", n ? ", " : "", e->also_affects_cpus);
 	for (f = e->fixed; f && f->revidr_mask; f++)
 		n = append(buf, len, n, "; r%up%u fixed where REVIDR_EL1 & 0x%x", f->var, f->rev, f->revidr_mask);
 	return buf;

@@ -609,7 +609,7 @@ void eh_audit_free(struct eh_audit *a)
 
 /* The results (and the audit's state) of every erratum of errata that has a rule. */
 static int start_results(struct eh_audit *a, struct eh_audit__rule_state **states,
-			 const struct eh_erratum *const *errata)
+			 const struct eh_erratum *const *errata, struct eh_error *err)
 {
 	size_t n = 0, i;
 
@@ -628,6 +628,9 @@ static int start_results(struct eh_audit *a, struct eh_audit__rule_state **state
 		a->results[a->nresults++].erratum = errata[i];
 		for (st->nclasses = 0; rule->window && rule->window->classes[st->nclasses].name; st->nclasses++)
 			;
+		if (st->nclasses > EH_RULE_MAX_CLASSES)
+			return eh_error_set(err, EH_EINVAL, "the window rule of erratum %s has %zu classes, at most %d",
+					    errata[i]->id, st->nclasses, EH_RULE_MAX_CLASSES);
 	}
 	return 0;
 }
@@ -681,7 +684,7 @@ int eh_audit_run(struct eh_audit **out, const struct eh_image *img, const struct
 	rc = eh_decoder_new(&ctx.dec, err);
 	if (rc)
 		goto out;
-	rc = start_results(a, &states, errata);
+	rc = start_results(a, &states, errata, err);
 	if (!rc)
 		rc = index_sites(&ctx);
 	if (!rc && !(wk.seen = eh_alloc(SEEN_SLOTS * sizeof(*wk.seen))))
@@ -703,7 +706,7 @@ int eh_audit_run(struct eh_audit **out, const struct eh_image *img, const struct
 	}
 	if (rc == EH_ENOMEM) {
 		eh_error_set(err, rc, "%s: out of memory auditing", elf->path);
-	} else if (rc) {
+	} else if (rc && ctx.res) {
 		char where[EH_AUDIT_WHERE_MAX];
 
 		eh_error_set(err, rc, "%s: the rule of erratum %s failed (%d) at %s", elf->path,

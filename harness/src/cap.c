@@ -199,7 +199,8 @@ static void explain_midr(const struct eh_capability *cap, char *buf, size_t len,
 			put(buf, len, pos, " r%up%u", r->var_min, r->rev_min);
 		else if (r->var_min || r->rev_min || r->var_max != 0xf || r->rev_max != 0xf)
 			put(buf, len, pos, " r%up%u-r%up%u", r->var_min, r->rev_min, r->var_max, r->rev_max);
-		if (r->config)
+		/* A run of lines under one #ifdef names it once, after its last line. */
+		if (r->config && !(r[1].model && r[1].config && !strcmp(r[1].config, r->config)))
 			put(buf, len, pos, " (%s)", r->config);
 	}
 	for (f = cap->fixed; f && f->revidr_mask; f++)

@@ -13,7 +13,7 @@
 #include "eh/image.h"
 #include "eh/kconfig.h"
 
-/* Snippets are assembled against the Linux 5.4 capability numbers (cases/include/eh_cpucaps.h). */
+/* Unless a case says otherwise, snippets follow Linux 5.4's capability numbers (cases/include/eh_cpucaps.h). */
 #define EH_SNIPPET_KERNEL "5.4"
 
 const struct eh_case *eh_case_find(const char *id)
@@ -36,7 +36,12 @@ const struct eh_variant *eh_case_variant(const struct eh_case *c, const char *na
 	return NULL;
 }
 
-bool eh_models_match(const struct eh_models *who, const struct eh_model *model)
+const char *eh_case_kernel(const struct eh_case *c)
+{
+	return c->kernel ? c->kernel : EH_SNIPPET_KERNEL;
+}
+
+bool eh_models_match(const struct eh_case *c, const struct eh_models *who, const struct eh_model *model)
 {
 	const struct eh_target target = { .model = model };
 	bool in;
@@ -48,7 +53,7 @@ bool eh_models_match(const struct eh_models *who, const struct eh_model *model)
 	else if (who->has)
 		in = eh_model_has_erratum(model, who->has);
 	else if (who->capability)
-		in = eh_cap_detected(eh_cap_rules_find(EH_SNIPPET_KERNEL), &target, who->capability);
+		in = eh_cap_detected(eh_cap_rules_find(eh_case_kernel(c)), &target, who->capability);
 	else
 		in = true;
 	return in != who->without;
@@ -77,7 +82,7 @@ int eh_case_expected(const struct eh_case *c, const char *variant, const struct 
 	const struct eh_expect *e;
 
 	for (e = c->expect; e->variant; e++)
-		if (!strcmp(e->variant, variant) && eh_models_match(&e->who, model)) {
+		if (!strcmp(e->variant, variant) && eh_models_match(c, &e->who, model)) {
 			*out = e->verdict;
 			return 0;
 		}
@@ -224,7 +229,7 @@ int eh_case_run(struct eh_case_run **out, const struct eh_case *c, const struct 
 			goto fail;
 	}
 	target.config = r->config;
-	rc = eh_image_new(&r->img, r->elf, eh_cpucaps_builtin(EH_SNIPPET_KERNEL), &target, err);
+	rc = eh_image_new(&r->img, r->elf, eh_cpucaps_builtin(eh_case_kernel(c)), &target, err);
 	if (!rc && c->ends & EH_END_SYMBOL)
 		rc = eh_elf_resolve(r->elf, c->end_symbol, &mopts.until, err);
 	if (rc)
@@ -271,6 +276,31 @@ int eh_case_symbol(struct eh_case_run *r, const char *sym, uint64_t *addr, uint6
 	*addr = s->value;
 	*size = s->size;
 	return 0;
+}
+
+void eh_case_judge_hazards(struct eh_machine *m, const char *erratum, struct eh_outcome *out)
+{
+	const struct eh_erratum *e = eh_erratum_find(erratum);
+	const struct eh_trace *tr = eh_machine_trace(m);
+	const struct eh_event *first = NULL;
+	char where[256];
+	size_t i, n = 0;
+
+	for (i = 0; i < tr->n; i++)
+		if (tr->events[i].kind == EH_EV_HAZARD && eh_event_erratum(&tr->events[i]) == e && !n++)
+			first = &tr->events[i];
+	if (!first) {
+		out->verdict = EH_VERDICT_FIXED;
+		eh_outcome_append(out, "no hazard of erratum %s", erratum);
+		return;
+	}
+	out->verdict = eh_erratum_shows(e, eh_machine_model(m)) ? EH_VERDICT_BUG : EH_VERDICT_BENIGN;
+	eh_outcome_append(out, "%zu hazard%s of erratum %s, the first at %s", n, n == 1 ? "" : "s", erratum,
+			  eh_machine_where(m, first->pc, where, sizeof(where)));
+	if (first->value && eh_machine_insn(m, first->value))
+		eh_outcome_append(out, " (with %s)", eh_machine_where(m, first->value, where, sizeof(where)));
+	eh_outcome_append(out, out->verdict == EH_VERDICT_BUG ? "; the erratum shows on %s" :
+			  "; %s does not have the erratum, or it does not show there", eh_machine_model(m)->name);
 }
 
 void eh_outcome_append(struct eh_outcome *out, const char *fmt, ...)

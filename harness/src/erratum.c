@@ -17,7 +17,7 @@ bool eh_erratum_affects(const struct eh_erratum *e, const struct eh_model *model
 {
 	const struct eh_target target = { .model = model };
 
-	return eh_midr_affected(e->cpus, e->fixed, &target);
+	return eh_midr_affected(e->cpus, e->fixed, &target) || (e->also_affects && e->also_affects(model));
 }
 
 bool eh_erratum_shows(const struct eh_erratum *e, const struct eh_model *model)

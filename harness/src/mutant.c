@@ -3,12 +3,13 @@
 
 #include <string.h>
 
-static bool row_declared(const struct eh_mutant *mu, const struct eh_variant *v, const struct eh_model *model)
+static bool row_declared(const struct eh_case *c, const struct eh_mutant *mu, const struct eh_variant *v,
+			 const struct eh_model *model)
 {
 	const struct eh_row *row;
 
 	for (row = mu->flips; row && row->variant; row++)
-		if (!strcmp(row->variant, v->name) && eh_models_match(&row->who, model))
+		if (!strcmp(row->variant, v->name) && eh_models_match(c, &row->who, model))
 			return true;
 	return false;
 }
@@ -47,7 +48,7 @@ static int run_mutant(struct eh_mutant_result *mr, const struct eh_run_opts *bas
 			row->model = *m;
 			row->outcome = run->outcome;
 			row->flipped = !run->pass;
-			row->declared = row_declared(mr->mutant, v, *m);
+			row->declared = row_declared(mr->c, mr->mutant, v, *m);
 			eh_case_run_free(run);
 			flipped += row->flipped;
 			if (row->declared && !row->flipped)
@@ -71,7 +72,7 @@ static int check_declared(const struct eh_case *c, const struct eh_mutant *mu, s
 		bool found = false;
 
 		for (m = eh_models; *m && !found; m++)
-			found = eh_models_match(&row->who, *m) && !eh_case_expected(c, row->variant, *m, &v);
+			found = eh_models_match(c, &row->who, *m) && !eh_case_expected(c, row->variant, *m, &v);
 		if (!found)
 			return eh_error_set(err, EH_EINPUT, "case %s, mutant %s: no scenario of variant %s on %s",
 					    c->id, mu->name, row->variant,

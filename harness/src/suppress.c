@@ -137,14 +137,14 @@ static int covers(const struct eh_suppression *e, const char *place)
 }
 
 const struct eh_suppression *eh_suppress_match(struct eh_suppressions *s, const char *erratum,
-					       const char *window, const char *where)
+					       const char *anchor, const char *where)
 {
 	size_t i;
 
 	for (i = 0; s && i < s->n; i++) {
 		struct eh_suppression *e = &s->v[i];
 
-		if (!strcmp(e->erratum, erratum) && (covers(e, window) || covers(e, where))) {
+		if (!strcmp(e->erratum, erratum) && (covers(e, anchor) || covers(e, where))) {
 			e->matched++;
 			return e;
 		}

@@ -71,8 +71,8 @@ struct eh_models {
 	const char *model;       /* this model, by name */
 	const char *erratum;     /* the models on which this erratum shows */
 	const char *has;         /* the models that have this erratum, shown or not */
-	const char *capability;  /* the models where the snippets' kernel (5.4, booted at EL2, every option
-	                            on) detects it */
+	const char *capability;  /* the models where the case's kernel (eh_case_kernel(), booted at EL2, every
+	                            option on) detects it */
 	bool without;            /* the other models instead */
 };
 
@@ -118,6 +118,12 @@ struct eh_case {
 	const struct eh_commit *commits;      /* ends with { 0 } */
 	const char *shows;                    /* one sentence */
 	const char *object;                   /* the snippet ELF built from the folder */
+	/*
+	 * The kernel version the snippets follow: the capability numbers their
+	 * alternatives name (cases/include/eh_cpucaps*.h) and the rules that decide them.
+	 * NULL: 5.4.
+	 */
+	const char *kernel;
 	const struct eh_variant *variants;    /* ends with { 0 } */
 	const struct eh_expect *expect;       /* one row per (variant, model); ends with { 0 } */
 	const struct eh_steps *steps;         /* optional, by variant (not with run); ends with { 0 } */
@@ -166,8 +172,10 @@ struct eh_case_run {
 
 const struct eh_case *eh_case_find(const char *id);
 const struct eh_variant *eh_case_variant(const struct eh_case *c, const char *name);
-/* Whether model is one of who. */
-bool eh_models_match(const struct eh_models *who, const struct eh_model *model);
+/* The kernel version case c's snippets follow (its .kernel, or 5.4). */
+const char *eh_case_kernel(const struct eh_case *c);
+/* Whether model is one of who, a row of case c. */
+bool eh_models_match(const struct eh_case *c, const struct eh_models *who, const struct eh_model *model);
 /* "models where tx2-219 shows", "thunderx2", ...: who in words, into buf. */
 const char *eh_models_describe(const struct eh_models *who, char *buf, size_t len);
 /* The expected verdict of (variant, model), or -ENOENT if the case does not run there. */
@@ -200,6 +208,16 @@ int eh_case_call(struct eh_case_run *r, const char *sym, const uint64_t *args, u
  */
 const char *eh_case_object_path(const struct eh_case *c, const struct eh_variant *v,
 				const struct eh_run_opts *opts, char *buf, size_t len);
+/*
+ * The verdict of a case whose erratum's behaviour records its hazard
+ * (eh_machine_hazard) rather than acting on the machine: bug when the trace holds
+ * one and the erratum shows on the run's model, benign when it holds one and does
+ * not, fixed when it holds none. The evidence counts them and names the first, with
+ * the instruction the behaviour blamed it on besides (the hazard's value, when it is
+ * an address of the snippet's code). A case judge checks first that its scenario
+ * ran what the hazard is about.
+ */
+void eh_case_judge_hazards(struct eh_machine *m, const char *erratum, struct eh_outcome *out);
 /* Append to out->evidence, truncating at its size. */
 void eh_outcome_append(struct eh_outcome *out, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -24,6 +24,12 @@ struct eh_erratum {
 	const char *title;                      /* one line */
 	const struct eh_midr_range *cpus;       /* affected parts; ends with { 0 } */
 	const struct eh_midr_fix *fixed;        /* revisions REVIDR_EL1 marks fixed; ends with { 0 }; may be NULL */
+	/*
+	 * Parts no MIDR range can name, as cpu_errata.c matches them with a predicate of
+	 * its own (is_kryo_midr(): any Qualcomm part 0x2XX); NULL: none.
+	 */
+	bool (*also_affects)(const struct eh_model *model);
+	const char *also_affects_cpus;          /* those parts in words, with also_affects */
 	const char *capability;                 /* ARM64_WORKAROUND_..., or NULL */
 	const char *kconfig;                    /* CONFIG_..., or NULL */
 	const char *const *citations;           /* NULL-terminated */
@@ -38,7 +44,7 @@ struct eh_erratum {
 extern const struct eh_erratum *const eh_errata[];
 
 const struct eh_erratum *eh_erratum_find(const char *id);
-/* Whether model is one of the parts e affects: its MIDR in e->cpus, its revision not fixed by REVIDR. */
+/* Whether model is one of the parts e affects: its MIDR in e->cpus, its revision not fixed by REVIDR, or also_affects. */
 bool eh_erratum_affects(const struct eh_erratum *e, const struct eh_model *model);
 /* Whether e affects model and shows there. */
 bool eh_erratum_shows(const struct eh_erratum *e, const struct eh_model *model);

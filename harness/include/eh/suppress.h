@@ -41,11 +41,12 @@ int eh_suppress_open(struct eh_suppressions **out, const char *path, const char 
 void eh_suppress_free(struct eh_suppressions *s);
 
 /*
- * The first suppression of erratum that covers a finding: the TTBR write of
- * its window at window ("sym+0x10", as eh_elf_describe names it), or the
- * finding itself at where. NULL when none; a match counts in ->matched.
+ * The first suppression of erratum that covers a finding: its anchor at anchor
+ * ("sym+0x10", as eh_elf_describe names it; a window rule's is the instruction
+ * that opened the window, "" for none), or the finding itself at where. NULL
+ * when none; a match counts in ->matched.
  */
 const struct eh_suppression *eh_suppress_match(struct eh_suppressions *s, const char *erratum,
-					       const char *window, const char *where);
+					       const char *anchor, const char *where);
 
 #endif

@@ -1,0 +1,141 @@
+/*
+ * REPEAT_TLBI (Qualcomm Falkor E1009, Cortex-A76 1286807, A55 2441007, A510 2441009, the 4118414
+ * list): a broadcast TLBI;DSB can complete before the memory accesses that used the invalidated
+ * entries are globally observed, so the kernel follows it with a second broadcast TLBI;DSB.
+ */
+#include "eh/erratum.h"
+#include "eh/insn.h"
+#include "eh/machine.h"
+#include "eh/sysreg.h"
+#include "caps.h"
+
+extern const struct eh_erratum eh_erratum_repeat_tlbi;
+
+/* cpu_errata.c's is_kryo_midr() line of arm64_repeat_tlbi_list[] (Falkor E1009): a Qualcomm part 0x2XX. */
+static bool kryo_2xx(const struct eh_model *model)
+{
+	return eh_caps_kryo(NULL, &(const struct eh_target){ .model = model });
+}
+
+/*
+ * Whether TLBI operation op (bits 20:5 of the word, Arm ARM C5.5) is broadcast to
+ * the other PEs of the shareability domain: the Inner and Outer Shareable forms.
+ * By CRm: 3 Inner Shareable, 1 Outer Shareable, 2 and 5 their range forms, 6 and 7
+ * this PE only; at EL2 (op1 4) CRm 0 holds IPAS2(L)E1IS and RIPAS2(L)E1IS, and
+ * CRm 4 the IPA forms, Outer Shareable for op2 0, 3, 4 and 7.
+ */
+static bool tlbi_broadcast(uint32_t op)
+{
+	unsigned op1 = EH_SYSREG_OP1(op), crm = EH_SYSREG_CRM(op), op2 = EH_SYSREG_OP2(op);
+
+	switch (crm) {
+	case 1: case 2: case 3: case 5:
+		return true;
+	case 0:
+		return op1 == 4;
+	case 4:
+		return op1 == 4 && (op2 == 0 || op2 == 3 || op2 == 4 || op2 == 7);
+	default:
+		return false;
+	}
+}
+
+/*
+ * The repeat itself: a TLBI by address with XZR as its operand (VA 0, ASID 0, which
+ * no kernel mapping uses), the kernel's `tlbi vale1is, xzr` and `tlbi vale2is, xzr`.
+ * The operations that take an address have an odd op2, or are the IPA forms (op1 4,
+ * CRm 0 or 4); the others (VMALLE1, ASIDE1, ALLE1, ...) invalidate real entries
+ * whatever their operand.
+ */
+static bool tlbi_is_repeat(uint32_t op, unsigned rt)
+{
+	unsigned op1 = EH_SYSREG_OP1(op), crm = EH_SYSREG_CRM(op);
+	bool by_address = (op1 == 4 && (crm == 0 || crm == 4)) || (EH_SYSREG_OP2(op) & 1);
+
+	return by_address && rt == 31;
+}
+
+/* A DSB that completes a broadcast TLBI: a full barrier over the Inner Shareable domain or more. */
+static bool dsb_completes_broadcast(unsigned option)
+{
+	return option == EH_BARRIER_ISH || option == EH_BARRIER_OSH || option == EH_BARRIER_SY;
+}
+
+struct thread_state {
+	bool issued;        /* broadcast TLBIs issued since the last completing DSB */
+	bool issued_real;   /* ... one of them not a repeat */
+	bool due;           /* a DSB completed a real broadcast TLBI: the next TLBI;DSB must come first */
+	uint64_t dsb_pc;    /* that DSB */
+};
+
+/*
+ * Per thread: a completing DSB of a broadcast TLBI that invalidated something makes
+ * a repeat due; the next broadcast TLBI;DSB is that repeat (any broadcast operation
+ * will do, the additional DSB any option that completes it: a8f78680ee6b). A load
+ * or store while the repeat is due relies on a completion the erratum does not
+ * give: the writes made through the invalidated entries may not be observed yet.
+ * The engine has one core, so the other observers are not modelled: the hazard is
+ * recorded, on every model, and nothing is corrupted.
+ */
+static void on_event(struct eh_machine *m, void *state, const struct eh_event *ev)
+{
+	struct thread_state *s = state;
+	const struct eh_insn *in;
+
+	switch (ev->kind) {
+	case EH_EV_SYS:
+		if (!(ev->flags & EH_INSN_TLBI) || !tlbi_broadcast(ev->sysreg))
+			break;
+		in = eh_machine_insn(m, ev->pc);
+		s->issued = true;
+		s->issued_real |= !in || !tlbi_is_repeat(ev->sysreg, in->rt);
+		break;
+	case EH_EV_BARRIER:
+		if (!(ev->flags & EH_INSN_DSB) || !dsb_completes_broadcast((unsigned)ev->value) || !s->issued)
+			break;
+		s->due = !s->due && s->issued_real;
+		s->dsb_pc = ev->pc;
+		s->issued = s->issued_real = false;
+		break;
+	case EH_EV_ACCESS:
+		if (!s->due || !(ev->flags & (EH_INSN_LOAD | EH_INSN_STORE)))
+			break;
+		s->due = false;
+		eh_machine_hazard(m, &eh_erratum_repeat_tlbi, ev, s->dsb_pc);
+		break;
+	default:
+		break;
+	}
+}
+
+static const struct eh_behaviour behaviour = {
+	.summary = "a load or store while the repeat of a completed broadcast TLBI;DSB is due (the next broadcast "
+		   "TLBI;DSB is that repeat); recorded as a hazard: the other observers are not modelled",
+	.thread_state = sizeof(struct thread_state),
+	.on_event = on_event,
+};
+
+static const char *const citations[] = {
+	"Linux arch/arm64/Kconfig: QCOM_FALKOR_ERRATUM_1009, ARM64_ERRATUM_1286807, ARM64_ERRATUM_2441007, "
+	"ARM64_ERRATUM_2441009, ARM64_ERRATUM_4118414 (all select ARM64_WORKAROUND_REPEAT_TLBI)",
+	"Linux arch/arm64/kernel/cpu_errata.c, arm64_repeat_tlbi_list[]",
+	"Linux d9ff80f83ecb (arm64: Work around Falkor erratum 1009)",
+	"Linux a8f78680ee6b (arm64: tlb: Optimize ARM64_WORKAROUND_REPEAT_TLBI): the repeat after the "
+	"completing DSB, `tlbi vale1is, xzr; dsb ish` (vale2is in hyp code)",
+	"Arm Cortex-A76 SDEN-885749 (1286807), Cortex-A55 SDEN-859338 (2441007), Cortex-A510 SDEN-1873351 "
+	"(2441009)",
+	NULL,
+};
+
+const struct eh_erratum eh_erratum_repeat_tlbi = {
+	.id = "repeat-tlbi",
+	.title = "Broadcast TLBI;DSB completes before the accesses through the invalidated entries are "
+		 "observed (Falkor E1009, Cortex-A76 1286807, A55 2441007, A510 2441009, 4118414)",
+	.cpus = eh_repeat_tlbi_cpus,
+	.also_affects = kryo_2xx,
+	.also_affects_cpus = "Qualcomm parts 0x2XX (is_kryo_midr)",
+	.capability = "ARM64_WORKAROUND_REPEAT_TLBI",
+	.kconfig = "CONFIG_ARM64_WORKAROUND_REPEAT_TLBI",
+	.citations = citations,
+	.behaviour = &behaviour,
+};
