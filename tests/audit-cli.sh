@@ -26,7 +26,7 @@ expect "window left by an indirect branch on thunderx2: exit 1" 1 "OPEN at switc
   "$eh" audit "$objs/open.o" --model thunderx2 --kernel 6.1
 expect "same object on cortex-a72 (no erratum 219): exit 0" 0 "erratum tx2-219 does not affect cortex-a72" \
   "$eh" audit "$rel" --model cortex-a72 --kernel 6.1
-expect "json output" 1 '^\{"file": .*"errata": \[\{"erratum": "tx2-219", .*"flagged": 7, "hazards": 5, "open": 2, "suppressed": 0,' "$eh" audit "$rel" --model thunderx2 --kernel 6.1 --format json
+expect "json output" 1 '^\{"format": "errata-harness-audit", "schema_version": 1, .*"file": .*"errata": \[\{"erratum": "tx2-219", .*"flagged": 7, "hazards": 5, "open": 2, "suppressed": 0,' "$eh" audit "$rel" --model thunderx2 --kernel 6.1 --format json
 expect "each finding in JSON names its erratum, anchor and explanation" 1 \
   '\{"erratum": "tx2-219", "kind": "load", "address": "0x[0-9a-f]{16}", "where": "win_prfm\+0x4", "anchor": "win_prfm\+0x0", "anchor_address": "0x[0-9a-f]{16}", "text": "ldr x30, [^"]*", "explanation": "an access between a write of the live TTBR' \
   "$eh" audit "$rel" --model thunderx2 --kernel 6.1 --format json
@@ -93,7 +93,7 @@ expect "baseline swapped: hazards removed, exit 0" 0 "summary: 0 introduced, 7 r
   "$eh" audit "$objs/clean.o" --baseline "$rel" --model thunderx2 --kernel 6.1
 expect "baseline against itself: all unchanged, exit 0" 0 "summary: 0 introduced, 0 removed, 7 unchanged" \
   "$eh" audit "$rel" --baseline "$rel" --model thunderx2 --kernel 6.1
-expect "baseline json" 1 '^\{"baseline": ".*clean.o", "file": ".*rel61.o",.*"introduced": 7, "removed": 0, "unchanged": 0,.*\{"change": "introduced", "erratum": "tx2-219", "kind": "load", "anchor": "win_prfm\+0x0", "where": "win_prfm\+0x4"' \
+expect "baseline json" 1 '^\{"format": "errata-harness-audit-baseline", .*"baseline": ".*clean.o", "file": ".*rel61.o",.*"introduced": 7, "removed": 0, "unchanged": 0,.*\{"change": "introduced", "erratum": "tx2-219", "kind": "load", "anchor": "win_prfm\+0x0", "where": "win_prfm\+0x4"' \
   "$eh" audit "$rel" --baseline "$objs/clean.o" --model thunderx2 --kernel 6.1 --format json
 expect "baseline on cortex-a72 (no erratum 219, PRFM kept): exit 0" 0 "8 introduced.*does not affect" \
   "$eh" audit "$rel" --baseline "$objs/clean.o" --model cortex-a72 --kernel 6.1
@@ -101,6 +101,27 @@ expect "baseline missing: exit 2 naming it" 2 "nonexistent.o: cannot open" \
   "$eh" audit "$rel" --baseline "$tmp/nonexistent.o" --model thunderx2 --kernel 6.1
 expect "baseline with --list-alternatives: exit 2" 2 "--baseline compares findings" \
   "$eh" audit "$rel" --baseline "$rel" --model thunderx2 --kernel 6.1 --list-alternatives
+
+# Inputs that are not regular files, or are larger than their limit, are refused before they are
+# read (a read of /dev/zero would never end); `timeout` turns a hang into a failure.
+mkdir "$tmp/dir.o"
+mkfifo "$tmp/fifo.o"
+truncate -s $(((2 << 30) + 1)) "$tmp/huge.o"
+expect "help states the input limits" 0 "2 GiB \(FILE\), 64 MiB \(--config\)" "$eh" audit --help
+expect "/dev/zero: exit 2 naming it" 2 "/dev/zero: a character device, not a regular file" \
+  timeout 20 "$eh" audit /dev/zero --model thunderx2 --kernel 6.1
+expect "directory: exit 2 naming it" 2 "dir.o: a directory, not a regular file" \
+  timeout 20 "$eh" audit "$tmp/dir.o" --model thunderx2 --kernel 6.1
+expect "FIFO with no writer: exit 2 naming it" 2 "fifo.o: a FIFO, not a regular file" \
+  timeout 20 "$eh" audit "$tmp/fifo.o" --model thunderx2 --kernel 6.1
+expect "file over the ELF limit (sparse): exit 2 naming it" 2 "huge.o: 2147483649 bytes, more than the 2147483648" \
+  timeout 20 "$eh" audit "$tmp/huge.o" --model thunderx2 --kernel 6.1
+expect "baseline FIFO: exit 2 naming it" 2 "fifo.o: a FIFO" \
+  timeout 20 "$eh" audit "$rel" --baseline "$tmp/fifo.o" --model thunderx2 --kernel 6.1
+expect "--config /dev/zero: exit 2 naming it" 2 "/dev/zero: a character device, not a regular file: cannot read it as a .config" \
+  timeout 20 "$eh" audit "$rel" --model thunderx2 --kernel 6.1 --config /dev/zero
+expect "--cpucaps directory: exit 2 naming it" 2 "dir.o: a directory, not a regular file: cannot read it as a cpucaps.h" \
+  timeout 20 "$eh" audit "$rel" --model thunderx2 --cpucaps "$tmp/dir.o"
 
 # The boot mode: KVM's nVHE hyp code writes the guest's TTBR, kernel code the regime it runs in.
 reg=$objs/regimes.o
@@ -144,7 +165,7 @@ expect "one image, the erratum on some of its models" 1 \
   "$eh" audit "$rec" --model thunderx2,thunderx2-nosmt,vulcan --kernel 6.1
 expect "--model all" 1 "^tx2-219 +thunderx2-nosmt +[0-9]+ +11 +0  not exposed$" "$eh" audit "$rec" --model all --kernel 6.1
 expect "only unaffected models: exit 0" 0 "^tx2-219 +cortex-a72 " "$eh" audit "$rec" --model cortex-a72,thunderx2-nosmt --kernel 6.1
-expect "several models as JSON" 1 '^\{"file": .*"matrix": \[\{"erratum": "tx2-219", "model": "thunderx2", "image": 0, "affected": true, "shows": true, "configured_out": false, "status": "findings", "flagged": 11, "hazards": 10, "open": 1, "suppressed": 0\}' \
+expect "several models as JSON" 1 '^\{"format": "errata-harness-audit", .*"file": .*"matrix": \[\{"erratum": "tx2-219", "model": "thunderx2", "image": 0, "affected": true, "shows": true, "configured_out": false, "status": "findings", "flagged": 11, "hazards": 10, "open": 1, "suppressed": 0\}' \
   "$eh" audit "$rec" --model thunderx2,cortex-a72 --kernel 6.1 --format json
 printf '# CONFIG_CAVIUM_TX2_ERRATUM_219 is not set\n' > "$tmp/no219.config"
 expect "matrix: an affected model whose workaround is configured out" 1 \
@@ -195,6 +216,20 @@ expect "suppression with a bad offset: exit 2" 2 "badoff.supp:1: bad offset" \
   "$eh" audit "$rec" --model thunderx2 --kernel 6.1 --suppress "$tmp/badoff.supp"
 expect "suppression file missing: exit 2" 2 "nonexistent.supp" \
   "$eh" audit "$rec" --model thunderx2 --kernel 6.1 --suppress "$tmp/nonexistent.supp"
+
+# Every shape of JSON document the audit writes, against harness/schema/audit-v1.json.
+schema=$(dirname "$0")/../harness/schema/audit-v1.json
+json() { local out=$1; shift; "$eh" audit "$@" --format json > "$tmp/$out.json"; }
+json one "$rel" --model thunderx2 --kernel 6.1
+json many "$rec" --model all --kernel 6.1 --suppress "$tmp/recall.supp"
+json suppressed "$rec" --model thunderx2 --kernel 6.1 --suppress "$tmp/recall.supp"
+json sites "$rel" --model thunderx2 --kernel 6.1 --list-alternatives
+json many-sites "$rel" --model thunderx2,cortex-a72 --kernel 6.1 --list-alternatives
+json baseline "$rel" --baseline "$objs/clean.o" --model thunderx2 --kernel 6.1
+json image-tables "$objs/captables.elf" --model thunderx2
+expect "every JSON document as audit-v1.json says" 0 "^7 documents conform" "$(dirname "$0")/check-schema.py" "$schema" "$tmp"/*.json
+expect "... and the schema is not satisfied by anything" 1 "at /errata/0/findings/0: 'erratum' is a required property" \
+  "$(dirname "$0")/check-schema.py" "$schema" <(jq 'del(.errata[0].findings[0].erratum)' "$tmp/one.json")
 
 echo "# $failures failed"
 [ "$failures" -eq 0 ]

@@ -40,6 +40,31 @@ expect "--mem reaches the run (LDST64 of data_quad into x5)" 0 '"reason":"return
   --model cortex-a72 --format json
 expect "--reg reaches the run (x2 is where ttbr_load loads from)" 0 "load +0x0000000700000008 \(8 bytes\)  INSIDE" \
   "${run[@]}" --symbol ttbr_load --reg x2=0x700000008 --model cortex-a72
+# Traces name what Capstone 4 leaves unnamed, say once what was screened, fold loops; --summary drops them.
+absent() {  # absent PATTERN CMD...: CMD's output has no line matching PATTERN (prints "absent")
+  local pattern=$1
+  shift
+  "$@" 2>&1 | grep -qE -- "$pattern" || echo absent
+}
+expect "hint #25 named paciasp" 0 "named_loop\+0x0: paciasp$" "${run[@]}" --symbol named_loop --model cortex-a72
+expect "hint #34 named bti c" 0 "named_loop\+0x4: bti c$" "${run[@]}" --symbol named_loop --model cortex-a72
+expect "hint #29 named autiasp" 0 "named_loop\+0x18: autiasp$" "${run[@]}" --symbol named_loop --model cortex-a72
+expect "write of DAIF named" 0 "msr        DAIF <- 0x" "${run[@]}" --symbol named_loop --model cortex-a72
+expect "the loop's 8 passes folded" 0 "loop x8 +the 2 events above, 8 passes in all" \
+  "${run[@]}" --symbol named_loop --model cortex-a72
+expect "the loop's first pass shown" 0 "named_loop\+0x14: b.ne " "${run[@]}" --symbol named_loop --model cortex-a72
+expect "screened word off the path: one header line" 0 "^screened: 1 word .*; 0 of them reached" \
+  "${run[@]}" --symbol named_loop --model cortex-a72
+expect "screened word off the path: not in the trace" 0 "^absent$" \
+  absent "screened   0x" "${run[@]}" --symbol named_loop --model cortex-a72
+expect "runaway loop: one line and its count" 1 "loop x50 +the 1 event above, 50 passes in all" \
+  "${run[@]}" --symbol spin --budget 50 --model cortex-a72
+expect "--summary: how it stopped" 1 "stopped: instruction budget exhausted at spin\+0x0 after 50 instructions" \
+  "${run[@]}" --symbol spin --budget 50 --model cortex-a72 --summary
+expect "--summary: no trace" 0 "^absent$" absent "^trace |spin\+0x0: b " \
+  "${run[@]}" --symbol spin --budget 50 --model cortex-a72 --summary
+expect "--summary with json: exit 2" 2 "--summary is a text report" \
+  "${run[@]}" --symbol spin --model cortex-a72 --summary --format json
 expect "svg timeline" 0 "stopped: returned" "${run[@]}" --symbol call_ext --model cortex-a72 --svg "$tmp/run.svg"
 expect "svg is a drawing of the run" 0 "<title>errata-harness exec .*--symbol call_ext" cat "$tmp/run.svg"
 
@@ -53,6 +78,12 @@ expect "bad register value: exit 2" 2 "--reg 'x1=banana': 'banana' is not a 64-b
 expect "--mem without =: exit 2" 2 "--mem 'data_quad': expected ADDR=FILE" "${run[@]}" --symbol spin --mem data_quad --model cortex-a72
 expect "--mem missing file: exit 2 naming it" 2 "--mem: $tmp/none.bin: cannot open" \
   "${run[@]}" --symbol spin --mem "data_quad=$tmp/none.bin" --model cortex-a72
+expect "--mem /dev/zero: exit 2 naming it, before reading" 2 "--mem: /dev/zero: a character device, not a regular file" \
+  timeout 20 "${run[@]}" --symbol spin --mem "data_quad=/dev/zero" --model cortex-a72
+truncate -s $(((16 << 20) + 1)) "$tmp/big.bin"
+expect "--mem over its limit: exit 2 naming it" 2 "--mem: .*big.bin: 16777217 bytes, more than the 16777216" \
+  "${run[@]}" --symbol spin --mem "data_quad=$tmp/big.bin" --model cortex-a72
+expect "--mem limit in the help" 0 "16 MiB \(--mem\)" "$eh" exec --help
 expect "--mem unknown symbol: exit 2" 2 "--mem 'nowhere=.*': .*no symbol 'nowhere'" \
   "${run[@]}" --symbol spin --mem "nowhere=$tmp/quad.bin" --model cortex-a72
 expect "unsupported relocation: exit 2 naming type, section and offset" 2 \

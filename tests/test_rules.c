@@ -1,4 +1,4 @@
-/* Tests the audit's two shapes of static rule with a scan rule and a window rule of the test's own, over tests/objects/rules.S. */
+/* Tests the audit's two shapes of static rule with a scan rule and a window rule of the test's own, over tests/objects/rules.S, and the straight paths rules follow (paths.S). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -375,6 +375,82 @@ static void test_registry_rules(void **state)
 	}
 }
 
+/* A scan rule that reports, at each MRS of TPIDRRO_EL0, its straight path (mnemonics) and whether its code runs. */
+static bool mrs_tpidrro(uint32_t word)
+{
+	return (word & 0xffffffe0) == 0xd53bd060;  /* MRS Xt, TPIDRRO_EL0 */
+}
+
+static int path_visit(struct eh_rule_ctx *ctx, const struct eh_insn *in)
+{
+	struct eh_insn cur = *in, next;
+	char path[256] = "";
+	size_t n = 0;
+	const char *why;
+	bool runs = eh_rule_runs(ctx, in, &why);
+
+	while (n < sizeof(path) && !eh_rule_next(ctx, &cur, &next)) {
+		n += (size_t)snprintf(path + n, sizeof(path) - n, "%.*s ", (int)strcspn(next.text, " "), next.text);
+		cur = next;
+	}
+	return eh_rule_report(ctx, in, 0, "path", "%s| %s", path, runs ? "runs" : why);
+}
+
+static const struct eh_erratum test_path = {
+	.id = "test-path", .title = "straight paths", .cpus = no_cpus,
+	.rule = &(const struct eh_rule){ .wants = mrs_tpidrro, .scan = &(const struct eh_scan_rule){ .visit = path_visit } },
+};
+
+/* Where the paths of tests/objects/paths.S go, and whether the nVHE hyp code runs, by how the kernel booted. */
+struct path_row {
+	const char *model;
+	enum eh_boot boot;
+	const char *nvhe;   /* the explanation of the finding in __kvm_nvhe_path_end */
+};
+
+static const struct path_row path_rows[] = {
+	{ "cortex-a72", EH_BOOT_EL2, "| runs" },  /* no VHE: a host at EL2 runs KVM's nVHE code */
+	{ "cortex-a76-r3p0", EH_BOOT_NVHE, "| runs" },
+	{ "cortex-a76-r3p0", EH_BOOT_EL2,
+	  "| KVM's nVHE hyp code does not run: the kernel runs at EL2 with VHE, and KVM with it" },
+	{ "cortex-a72", EH_BOOT_EL1,
+	  "| KVM's nVHE hyp code does not run: the kernel was booted at EL1, with no hypervisor" },
+	{ 0 },
+};
+
+static void test_straight_paths(void **state)
+{
+	static const struct eh_erratum *const errata[] = { &test_path, NULL };
+	const struct path_row *r;
+	char path[4096];
+	size_t len;
+	unsigned char *buf = test_object_load("paths", &len, path, sizeof(path));
+
+	(void)state;
+	assert_non_null(buf);
+	for (r = path_rows; r->model; r++) {
+		struct fixture f = { 0 };
+		struct eh_error err = { 0 };
+		const struct eh_audit_result *res;
+
+		if (eh_elf_parse(&f.elf, path, buf, len, &err) ||
+		    eh_image_new(&f.img, f.elf, eh_cpucaps_builtin("6.1"),
+				 &(struct eh_target){ .model = eh_model_find(r->model), .boot = r->boot }, &err) ||
+		    eh_audit_run(&f.audit, f.img, errata, &err))
+			fail_msg("%s: %s", r->model, err.msg);
+		res = &f.audit->results[0];
+		assert_int_equal(res->nfindings, 3);
+		assert_string_equal(res->findings[0].where, "path_straight+0x0");
+		assert_string_equal(res->findings[0].explain, "b dmb cbz | runs");
+		assert_string_equal(res->findings[1].where, "path_call+0x0");
+		assert_string_equal(res->findings[1].explain, "bl | runs");
+		assert_string_equal(res->findings[2].where, "__kvm_nvhe_path_end+0x4");
+		assert_string_equal(res->findings[2].explain, r->nvhe);
+		close_audit(&f);
+	}
+	free(buf);
+}
+
 int main(void)
 {
 	struct CMUnitTest tests[sizeof(rows) / sizeof(rows[0]) + 5];
@@ -388,5 +464,6 @@ int main(void)
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_too_many_classes);
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_alloc_failures);
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_registry_rules);
+	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_straight_paths);
 	return _cmocka_run_group_tests("rules", tests, n, NULL, NULL);
 }

@@ -124,13 +124,15 @@ static void audit_help(FILE *f)
 		"  --baseline OLD      compare (one model): audit OLD too (same numbering, config, boot)\n"
 		"                      and report each finding as introduced, removed or unchanged,\n"
 		"                      matched by erratum and symbol+offset of its anchor and of itself.\n"
-		"                      OLD should be the upstream FILE's change goes into (README)\n"
-		"\n"
+		"                      OLD should be the upstream FILE's change goes into (README)\n",
+		cli_boot_help);
+	cli_print_input_limits(f, "audit");
+	fprintf(f, "\n"
 		"exit status: 0 no finding on a model its erratum affects, 1 a finding (an instruction\n"
 		"the rule flags, or a window that cannot be followed to its end, named with the reason)\n"
 		"on such a model, not suppressed (with --baseline: one that OLD does not have), 2 bad\n"
 		"usage or bad input (the message names the file and the problem)\n"
-		"\nerrata with a static rule:\n", cli_boot_help);
+		"\nerrata with a static rule:\n");
 	for (e = eh_errata; *e; e++)
 		if ((*e)->rule)
 			fprintf(f, "  %-18s  %s\n", (*e)->id, (*e)->title);
@@ -822,14 +824,28 @@ static void print_rule_json(struct eh_json *j, const struct audit_ctx *a, const 
 	eh_json_end(j);
 }
 
-/* The image's object, left open for the caller to end. */
-static void print_image_json(struct eh_json *j, const char *key, const struct audit_ctx *a,
-			     const struct audit_image *im)
+/* What a document is (harness/schema/audit-v1.json), the tool that wrote it and its suppression file. */
+static void print_header_json(struct eh_json *j, const struct audit_ctx *a, const char *format)
+{
+	eh_json_str(j, "format", format);
+	eh_json_uint(j, "schema_version", 1);
+	eh_json_object(j, "tool", true);
+	eh_json_str(j, "name", "errata-harness");
+	eh_json_str(j, "version", eh_version());
+	eh_json_end(j);
+	eh_json_str(j, "suppress", a->o->suppress);
+}
+
+/* The image's object (the document itself when header), left open for the caller to end. */
+static void print_image_json(struct eh_json *j, const struct audit_ctx *a, const struct audit_image *im,
+			     bool header)
 {
 	const struct eh_image *img = im->img;
 	size_t i, m;
 
-	eh_json_object(j, key, true);
+	eh_json_object(j, NULL, true);
+	if (header)
+		print_header_json(j, a, "errata-harness-audit");
 	eh_json_str(j, "file", a->elf->path);
 	if (im->nmodels == 1 && a->nmodels == 1) {
 		eh_json_str(j, "model", im->models[0]->name);
@@ -1018,18 +1034,19 @@ static void print_report(struct audit_ctx *a)
 		eh_json_begin(&j, stdout);
 		if (a->nmodels == 1) {
 			/* One model: the image's own object, with the stale suppressions. */
-			print_image_json(&j, NULL, a, &a->images[0]);
+			print_image_json(&j, a, &a->images[0], true);
 			print_stale(a, &j);
 			eh_json_end(&j);
 			return;
 		}
 		eh_json_object(&j, NULL, true);
+		print_header_json(&j, a, "errata-harness-audit");
 		eh_json_str(&j, "file", a->elf->path);
 		eh_json_str(&j, "boot", eh_boot_names[a->in->boot]);
 		print_matrix_json(&j, a);
 		eh_json_array(&j, "images", true);
 		for (i = 0; i < a->nimages; i++) {
-			print_image_json(&j, NULL, a, &a->images[i]);
+			print_image_json(&j, a, &a->images[i], false);
 			eh_json_end(&j);
 		}
 		eh_json_end(&j);
@@ -1146,6 +1163,7 @@ static void print_diff_json(const struct audit_ctx *old, const struct audit_ctx 
 
 	eh_json_begin(&j, stdout);
 	eh_json_object(&j, NULL, true);
+	print_header_json(&j, a, "errata-harness-audit-baseline");
 	eh_json_str(&j, "baseline", old->elf->path);
 	eh_json_str(&j, "file", a->elf->path);
 	eh_json_str(&j, "model", a->models[0]->name);

@@ -160,11 +160,20 @@ int cli_inputs_open(struct cli_inputs *in, const char *cmd, const char *cpucaps,
 /* The help text of --boot, shared by audit and exec. */
 extern const char cli_boot_help[];
 void cli_inputs_close(struct cli_inputs *in);
+/* The help's paragraph on what an input file of cmd ("audit", "exec") may be (eh/file.h limits). */
+void cli_print_input_limits(FILE *f, const char *cmd);
 
 /* The width of text output to f: --width, else the terminal's when f is one, else EH_TEXT_WIDTH. */
 void cli_text_style(struct cli *cli, FILE *f);
 
-/* The trace of m, one numbered line per event, as replay and exec print it (cli/output.c). */
+/*
+ * The trace of m, one numbered line per event, as replay and exec print it
+ * (cli/output.c): the words screened as the image was mapped in one line before
+ * it (in the trace only those the run reached), each loop's first pass and then
+ * how often it ran.
+ */
 void cli_print_trace(struct eh_machine *m);
+/* cli_print_trace's line on the screened words alone, for a summary without the trace. */
+void cli_print_screened(struct eh_machine *m);
 
 #endif

@@ -20,6 +20,7 @@ struct exec_args {
 	struct eh_exec_reg regs[EXEC_MAX_ARGS];
 	const char *mems[EXEC_MAX_ARGS];
 	bool json;
+	bool summary;       /* --summary: no trace */
 };
 
 static void exec_help(FILE *f)
@@ -30,8 +31,7 @@ static void exec_help(FILE *f)
 	      "                           [--config .config] [--boot el2|nvhe|el1]\n"
 	      "                           [--reg xN=VAL]... [--mem ADDR=FILE]...\n"
 	      "                           [--until SYM[+OFF]|0xADDR] [--range FROM:TO] [--budget N] [--seed N]\n"
-	      "                           [--svg FILE]\n"
-	      "                           [--format text|json]\n"
+	      "                           [--svg FILE] [--summary | --format text|json]\n"
 	      "\n"
 	      "Loads FILE, an AArch64 vmlinux or kernel object (ET_REL: its sections are placed at\n"
 	      "kernel-like addresses and its relocations applied, as if linked), patches the kernel's\n"
@@ -56,7 +56,10 @@ static void exec_help(FILE *f)
 	      "  --seed N            seed of every random choice, e.g. an erratum's victim thread (default 1)\n"
 	      "  --svg FILE          also draw the run as an SVG timeline\n"
 	      "  --format text|json  the trace as text (default) or JSON\n"
-	      "\n"
+	      "  --summary           text without the trace: how the run stopped and what its TTBR\n"
+	      "                      windows held (a runaway loop's trace can be millions of lines)\n", f);
+	cli_print_input_limits(f, "exec");
+	fputs("\n"
 	      "exit status: 0 the run stopped and no erratum fault was injected, 1 an erratum injected a\n"
 	      "fault or the run did not stop within its budget, 2 bad usage or bad input\n"
 	      "\nmodels:", f);
@@ -96,6 +99,7 @@ static int parse_args(int argc, char **argv, struct exec_args *a)
 		{ "seed", required_argument, NULL, 's' },
 		{ "svg", required_argument, NULL, 'g' },
 		{ "format", required_argument, NULL, 'f' },
+		{ "summary", no_argument, NULL, 'U' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -134,6 +138,7 @@ static int parse_args(int argc, char **argv, struct exec_args *a)
 				return bad("--format: '%s' is neither text nor json", optarg);
 			a->json = !strcmp(optarg, "json");
 			break;
+		case 'U': a->summary = true; break;
 		case 'h': exec_help(stdout); return -1;
 		default:
 			return bad("%s: unknown option or missing argument (see exec --help)", argv[optind - 1]);
@@ -149,6 +154,8 @@ static int parse_args(int argc, char **argv, struct exec_args *a)
 		return bad("%s", "--symbol is required: where the run starts");
 	if (!a->model)
 		return bad("%s", "--model is required (see errata-harness models)");
+	if (a->summary && a->json)
+		return bad("%s", "--summary is a text report; the JSON report has the summary's fields");
 	if (a->svg && !strcmp(a->svg, "-"))
 		return bad("%s", "--svg needs a file name: the trace goes to stdout");
 	a->o.regs = a->regs;
@@ -219,6 +226,12 @@ static void print_text(const struct exec_args *a, const struct eh_exec *x,
 	if (x->until)
 		printf(", until %s", where(x, x->until, loc, sizeof(loc)));
 	printf("; %zu undefined symbol%s stubbed\n", x->elf->nstubs, x->elf->nstubs == 1 ? "" : "s");
+	if (a->summary) {
+		cli_print_screened(x->machine);
+		printf("%s\n", stop_line(x, line, sizeof(line)));
+		printf("summary: %s\n", summary_line(x, line, sizeof(line)));
+		return;
+	}
 	cli_print_trace(x->machine);
 	printf("%s\n", stop_line(x, line, sizeof(line)));
 	for (i = 0; i < 31; i++)
@@ -351,7 +364,8 @@ int cli_exec(int argc, char **argv)
 	rc = cli_inputs_open(&in, "exec", a.cpucaps, a.kernel, a.config, a.boot);
 	if (rc)
 		return rc;
-	a.o.trace_insns = true;
+	/* The trace's instructions are for the text trace and the picture; a summary counts without them. */
+	a.o.trace_insns = !a.summary || a.svg;
 	target = (struct eh_target){ .model = model, .config = in.config, .boot = in.boot };
 	if (eh_exec_run(&x, a.file, &target, in.caps, &a.o, &err)) {
 		fprintf(stderr, "errata-harness exec: %s\n", err.msg);

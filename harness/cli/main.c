@@ -2,12 +2,17 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <inttypes.h>
+#include <libgen.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "eh/cpucaps.h"
+#include "eh/disasm.h"
 #include "eh/image.h"
 #include "eh/insn.h"
 #include "eh/model.h"
@@ -15,6 +20,12 @@
 
 #ifndef EH_CASES_DIR
 #define EH_CASES_DIR "cases"
+#endif
+#ifndef EH_BUILD_DIR
+#define EH_BUILD_DIR "."
+#endif
+#ifndef EH_CASES_FROM_BIN
+#define EH_CASES_FROM_BIN "../share/errata-harness/cases"
 #endif
 
 int usage_error(const char *fmt, ...)
@@ -27,6 +38,34 @@ int usage_error(const char *fmt, ...)
 	va_end(ap);
 	fputs("\n", stderr);
 	return EXIT_BAD_INPUT;
+}
+
+static bool same_dir(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/*
+ * Where the built snippets are when neither --cases-dir nor EH_CASES_DIR says:
+ * the build tree's for the tool built there, else the installed ones beside the
+ * tool's own prefix (PREFIX/bin/errata-harness -> PREFIX/share/errata-harness/cases),
+ * wherever that prefix was moved to.
+ */
+static const char *default_cases_dir(void)
+{
+	static char dir[PATH_MAX];
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n <= 0)
+		return EH_CASES_DIR;
+	exe[n] = 0;
+	if (same_dir(dirname(exe), EH_BUILD_DIR))
+		return EH_CASES_DIR;
+	snprintf(dir, sizeof(dir), "%s/%s", exe, EH_CASES_FROM_BIN);
+	return dir;
 }
 
 /* "cortex-a72 thunderx2 ...": every model's name, into buf. */
@@ -244,7 +283,7 @@ static void print_alternatives(struct eh_case_run *r)
 		const uint8_t *p = sec->data + (s->orig - sec->addr);
 		const struct eh_insn *after;
 		struct eh_insn before;
-		char where[160];
+		char where[160], text[2][96];
 
 		eh_decoder_decode(eh_machine_decoder(r->machine), s->orig,
 				  (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24,
@@ -253,9 +292,10 @@ static void print_alternatives(struct eh_case_run *r)
 		       s->cap_name ? s->cap_name : "(unnamed)", s->applied ? "applied" : "not applied");
 		after = eh_machine_insn(r->machine, s->orig);
 		if (s->applied)
-			printf(", %s -> %s", before.text, after ? after->text : "?");
+			printf(", %s -> %s", eh_disasm_text(&before, text[0], sizeof(text[0])),
+			       after ? eh_disasm_text(after, text[1], sizeof(text[1])) : "?");
 		else
-			printf(", keeps %s", before.text);
+			printf(", keeps %s", eh_disasm_text(&before, text[0], sizeof(text[0])));
 		printf("\n");
 	}
 }
@@ -340,7 +380,7 @@ int main(int argc, char **argv)
 		return cli_exec(argc - 1, argv + 1);
 	if (*c == &cli_models_command)
 		return cli_models(argc - 1, argv + 1);
-	cli.run.cases_dir = getenv("EH_CASES_DIR") ? getenv("EH_CASES_DIR") : EH_CASES_DIR;
+	cli.run.cases_dir = getenv("EH_CASES_DIR") ? getenv("EH_CASES_DIR") : default_cases_dir();
 	rc = cli_parse(*c, argc - 1, argv + 1, on_option, &cli, pos, &npos);
 	if (rc)
 		return rc < 0 ? 0 : rc;

@@ -38,7 +38,9 @@ const struct cli_option cli_options[CLI_OPTIONS_MAX] = {
 			     "the errata: the CPUs each affects, the kernel's workaround, the static rule, the "
 			     "dynamic behaviour and the cases that run it" },
 	[CLI_OPT_CASES_DIR] = { CLI_OPT_CASES_DIR, "cases-dir", 0, "DIR",
-				"where the built snippets are (default: beside the tool)" },
+				"where the built snippets are (default: $EH_CASES_DIR, else "
+				"share/errata-harness/cases of the installed tool's prefix, or the build "
+				"tree's cases/ for the tool built there)" },
 	[CLI_OPT_KERNEL] = { CLI_OPT_KERNEL, "kernel", 0, "V", "the kernel version whose capability rules decide" },
 	[CLI_OPT_BOOT] = { CLI_OPT_BOOT, "boot", 0, "B",
 			   "how the kernel was booted: el2 (a host, VHE where the CPU has it; the default), "

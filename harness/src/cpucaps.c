@@ -392,7 +392,7 @@ int eh_cpucaps_open(struct eh_cpucaps **out, const char *path, struct eh_error *
 	int rc;
 
 	*out = NULL;
-	rc = eh_file_read(path, 16u << 20, "cpucaps.h", &buf, &len, err);
+	rc = eh_file_read(path, EH_FILE_MAX_CPUCAPS, "cpucaps.h", &buf, &len, err);
 	if (rc)
 		return rc;
 	rc = eh_cpucaps_parse(out, path, buf, len, err);

@@ -14,9 +14,6 @@
 #define EM_AARCH64 183
 #endif
 
-/* Upper bound on a file we read into memory: far above any vmlinux. */
-#define EH_ELF_MAX_FILE (1ull << 32)
-
 struct strbuf {
 	char *buf;
 	size_t len, cap;
@@ -377,7 +374,7 @@ int eh_elf_open(struct eh_elf **out, const char *path, struct eh_error *err)
 	int rc;
 
 	*out = NULL;
-	rc = eh_file_read(path, EH_ELF_MAX_FILE, "kernel ELF", &buf, &len, err);
+	rc = eh_file_read(path, EH_FILE_MAX_ELF, "kernel ELF", &buf, &len, err);
 	if (rc)
 		return rc;
 	rc = eh_elf_parse(out, path, buf, len, err);

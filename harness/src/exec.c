@@ -67,7 +67,7 @@ static int load_mem(struct eh_exec *x, const char *spec, struct eh_error *err)
 	rc = eh_elf_resolve(x->elf, addr_spec, &addr, err);
 	if (rc)
 		return eh_error_prefix(err, "--mem '%s': ", spec);
-	rc = eh_file_read(eq + 1, EH_EXEC_MEM_MAX, "memory image for --mem", &buf, &len, err);
+	rc = eh_file_read(eq + 1, EH_FILE_MAX_MEM, "memory image for --mem", &buf, &len, err);
 	if (rc)
 		return eh_error_prefix(err, "--mem: ");
 	rc = eh_machine_map_zero(x->machine, addr, len, err);

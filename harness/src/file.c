@@ -2,42 +2,81 @@
 #include "eh/file.h"
 
 #include <errno.h>
-#include <stdio.h>
+#include <fcntl.h>
+#include <inttypes.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char *file_type(mode_t mode)
+{
+	if (S_ISDIR(mode))
+		return "a directory";
+	if (S_ISFIFO(mode))
+		return "a FIFO";
+	if (S_ISCHR(mode))
+		return "a character device";
+	if (S_ISBLK(mode))
+		return "a block device";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	return "not a regular file";
+}
+
+/* st's file, checked before a byte is read: a regular file no larger than max. */
+static int check(const char *path, const struct stat *st, size_t max, const char *what,
+		 struct eh_error *err)
+{
+	if (!S_ISREG(st->st_mode))
+		return eh_error_set(err, EH_EINPUT, "%s: %s, not a regular file: cannot read it as a %s",
+				    path, file_type(st->st_mode), what);
+	if ((uintmax_t)st->st_size > max)
+		return eh_error_set(err, EH_EINPUT, "%s: %jd bytes, more than the %zu a %s may have",
+				    path, (intmax_t)st->st_size, max, what);
+	return 0;
+}
 
 int eh_file_read(const char *path, size_t max, const char *what, char **buf, size_t *len,
 		 struct eh_error *err)
 {
-	FILE *f = fopen(path, "rb");
-	size_t cap = 0, got;
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer before it can be refused. */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	size_t size;
 	int rc = 0;
 
 	*buf = NULL;
 	*len = 0;
-	if (!f)
+	if (fd < 0)
 		return eh_error_set(err, EH_EIO, "%s: cannot open: %s", path, strerror(errno));
-	do {
-		if (*len == cap) {
-			char *p;
+	if (fstat(fd, &st))
+		rc = eh_error_set(err, EH_EIO, "%s: cannot stat: %s", path, strerror(errno));
+	else
+		rc = check(path, &st, max, what, err);
+	if (rc)
+		goto out;
+	/* What the file holds when it was checked; one that grows meanwhile is read that far. */
+	size = (size_t)st.st_size;
+	*buf = eh_alloc(size ? size : 1);
+	if (!*buf) {
+		rc = eh_error_set(err, EH_ENOMEM, "%s: out of memory for %zu bytes", path, size);
+		goto out;
+	}
+	while (*len < size) {
+		ssize_t got = read(fd, *buf + *len, size - *len);
 
-			if (cap > max) {
-				rc = eh_error_set(err, EH_EINPUT, "%s: larger than %zu bytes: not a %s", path,
-						  max, what);
-				break;
-			}
-			p = eh_realloc(*buf, cap = cap ? cap * 2 : 65536);
-			if (!p) {
-				rc = eh_error_set(err, EH_ENOMEM, "%s: out of memory", path);
-				break;
-			}
-			*buf = p;
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			rc = eh_error_set(err, EH_EIO, "%s: read error: %s", path, strerror(errno));
+			break;
 		}
-		got = fread(*buf + *len, 1, cap - *len, f);
-		*len += got;
-	} while (got);
-	if (!rc && ferror(f))
-		rc = eh_error_set(err, EH_EIO, "%s: read error: %s", path, strerror(errno));
-	fclose(f);
+		if (!got)
+			break;
+		*len += (size_t)got;
+	}
+out:
+	close(fd);
 	if (rc) {
 		eh_free(*buf);
 		*buf = NULL;

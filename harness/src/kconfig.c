@@ -77,7 +77,7 @@ int eh_kconfig_open(struct eh_kconfig **out, const char *path, struct eh_error *
 	int rc;
 
 	*out = NULL;
-	rc = eh_file_read(path, 64u << 20, ".config", &buf, &len, err);
+	rc = eh_file_read(path, EH_FILE_MAX_CONFIG, ".config", &buf, &len, err);
 	if (rc)
 		return rc;
 	rc = eh_kconfig_parse(out, path, buf, len, err);

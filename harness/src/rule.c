@@ -55,17 +55,37 @@ bool eh_audit__is_replacement(const struct eh_rule_ctx *ctx, uint64_t addr)
 	return false;
 }
 
-int eh_rule_neighbour(struct eh_rule_ctx *ctx, const struct eh_insn *in, long delta, struct eh_insn *out)
+/* The instruction at addr of section s (which holds it, or NULL), into *out. */
+static int insn_in(struct eh_rule_ctx *ctx, const struct eh_elf_section *s, uint64_t addr, struct eh_insn *out)
 {
-	const struct eh_elf_section *s = eh_elf_section_at(ctx->img->elf, in->addr);
-	uint64_t addr = in->addr + (uint64_t)(delta * 4), off = addr - (s ? s->addr : 0);
+	uint64_t off = addr - (s ? s->addr : 0);
 	uint32_t word;
 
-	if (!s || !(s->flags & SHF_EXECINSTR) || off >= s->size || s->size - off < 4 ||
+	if (!s || !(s->flags & SHF_EXECINSTR) || off >= s->size || s->size - off < 4 || addr & 3 ||
 	    eh_image_word(ctx->img, addr, &word) || eh_audit__is_replacement(ctx, addr))
 		return EH_ENOENT;
 	eh_decoder_decode(ctx->dec, addr, word, out);
 	return 0;
+}
+
+int eh_rule_neighbour(struct eh_rule_ctx *ctx, const struct eh_insn *in, long delta, struct eh_insn *out)
+{
+	return insn_in(ctx, eh_elf_section_at(ctx->img->elf, in->addr), in->addr + (uint64_t)(delta * 4), out);
+}
+
+int eh_rule_insn_at(struct eh_rule_ctx *ctx, uint64_t addr, struct eh_insn *out)
+{
+	return insn_in(ctx, eh_elf_section_at(ctx->img->elf, addr), addr, out);
+}
+
+int eh_rule_next(struct eh_rule_ctx *ctx, const struct eh_insn *in, struct eh_insn *out)
+{
+	if (in->flags & (EH_INSN_COND | EH_INSN_INDIRECT | EH_INSN_CALL | EH_INSN_ERET | EH_INSN_EXC_GEN |
+			 EH_INSN_INVALID))
+		return EH_ENOENT;
+	if (in->flags & EH_INSN_BRANCH)
+		return eh_rule_insn_at(ctx, in->target, out);
+	return eh_rule_neighbour(ctx, in, 1, out);
 }
 
 int eh_rule_report(struct eh_rule_ctx *ctx, const struct eh_insn *in, uint64_t anchor, const char *kind,
@@ -174,17 +194,25 @@ static int e2h_before(const struct eh_rule_ctx *ctx, uint64_t addr)
 	return -1;
 }
 
-enum eh_run_el eh_rule_run_el(struct eh_rule_ctx *ctx, const struct eh_insn *in, const char **why)
+/* KVM's nVHE hyp code, which runs at EL2 with E2H clear: its symbol prefix, its objects; NULL when in is not. */
+static const char *kvm_nvhe(const struct eh_rule_ctx *ctx, const struct eh_insn *in)
 {
 	const struct eh_elf *elf = ctx->img->elf;
-	const struct eh_elf_section *sec = eh_elf_section_at(elf, in->addr);
 	const struct eh_elf_symbol *sym = eh_elf_symbol_at(elf, in->addr, NULL);
 
-	/* KVM's nVHE hyp code runs at EL2 with E2H clear: its symbol prefix, its objects. */
 	if (sym && !strncmp(sym->name, "__kvm_nvhe_", 11))
-		return *why = "nVHE hyp code (a __kvm_nvhe_ symbol)", EH_RUN_EL2_NVHE;
+		return "nVHE hyp code (a __kvm_nvhe_ symbol)";
 	if (ends_with(elf->path, ".nvhe.o"))
-		return *why = "nVHE hyp code (a .nvhe.o object)", EH_RUN_EL2_NVHE;
+		return "nVHE hyp code (a .nvhe.o object)";
+	return NULL;
+}
+
+enum eh_run_el eh_rule_run_el(struct eh_rule_ctx *ctx, const struct eh_insn *in, const char **why)
+{
+	const struct eh_elf_section *sec = eh_elf_section_at(ctx->img->elf, in->addr);
+
+	if ((*why = kvm_nvhe(ctx, in)))
+		return EH_RUN_EL2_NVHE;
 	if (is_write_sysreg_el1(ctx, in))
 		return *why = "KVM's write_sysreg_el1() without VHE: hyp code at EL2", EH_RUN_EL2_NVHE;
 	/* Other EL2 code (__hyp_text: the hyp stub): E2H as its own write of HCR_EL2 set it. */
@@ -199,4 +227,19 @@ enum eh_run_el eh_rule_run_el(struct eh_rule_ctx *ctx, const struct eh_insn *in,
 	if (eh_target_vhe(&ctx->img->target))
 		return *why = "kernel code, booted at EL2 with VHE", EH_RUN_EL2_VHE;
 	return *why = "kernel code at EL1", EH_RUN_EL1;
+}
+
+bool eh_rule_runs(struct eh_rule_ctx *ctx, const struct eh_insn *in, const char **why)
+{
+	const struct eh_target *t = &ctx->img->target;
+
+	*why = NULL;
+	if (!kvm_nvhe(ctx, in))
+		return true;
+	/* Protected KVM (which keeps nVHE on a VHE CPU) is assumed off, as the capability tables assume it. */
+	if (!eh_target_hyp_mode(t))
+		*why = "KVM's nVHE hyp code does not run: the kernel was booted at EL1, with no hypervisor";
+	else if (eh_target_vhe(t))
+		*why = "KVM's nVHE hyp code does not run: the kernel runs at EL2 with VHE, and KVM with it";
+	return !*why;
 }

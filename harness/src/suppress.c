@@ -108,7 +108,7 @@ int eh_suppress_open(struct eh_suppressions **out, const char *path, const char 
 	int rc;
 
 	*out = NULL;
-	rc = eh_file_read(path, 16u << 20, "suppression file", &buf, &len, err);
+	rc = eh_file_read(path, EH_FILE_MAX_SUPPRESS, "suppression file", &buf, &len, err);
 	if (rc)
 		return rc;
 	rc = eh_suppress_parse(out, path, buf, len, errata, err);

@@ -3,17 +3,19 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
+#include "eh/disasm.h"
 #include "eh/erratum.h"
 #include "eh/sysreg.h"
 
 const char *eh_machine_where(struct eh_machine *m, uint64_t pc, char *buf, size_t len)
 {
 	const struct eh_insn *in = eh_machine_insn(m, pc);
-	char where[160];
+	char where[160], text[96];
 
 	eh_elf_describe(eh_machine_image(m)->elf, pc, where, sizeof(where));
-	snprintf(buf, len, "%s: %s", where, in ? in->text : "(not mapped)");
+	snprintf(buf, len, "%s: %s", where, in ? eh_disasm_text(in, text, sizeof(text)) : "(not mapped)");
 	return buf;
 }
 
@@ -311,4 +313,109 @@ const char *eh_event_format(struct eh_machine *m, const struct eh_event *ev, cha
 		snprintf(buf, len, "event %u", ev->kind);
 	}
 	return buf;
+}
+
+/*
+ * What identifies an event when a loop repeats it, field by field: where it is
+ * (kind, thread, instruction and its class, the window, EL2, the erratum, how a
+ * stop or an injection went), and with EH_LOOP_SAME_EVENTS also its addresses
+ * and values; never its sequence and instruction numbers.
+ */
+#define EVENT_KEY_WORDS 8
+
+static void event_key(const struct eh_event *ev, enum eh_loop_match match, uint64_t key[EVENT_KEY_WORDS])
+{
+	bool values = match == EH_LOOP_SAME_EVENTS;
+
+	key[0] = ev->kind | (uint64_t)ev->thread << 8 | (uint64_t)ev->victim << 16 | (uint64_t)ev->size << 24 |
+		 (uint64_t)ev->in_window << 32 | (uint64_t)ev->stop << 40 | (uint64_t)ev->taken << 48 |
+		 (uint64_t)ev->el2 << 56;
+	key[1] = (uint64_t)ev->flags << 32 | ev->sysreg;
+	key[2] = (uint64_t)ev->erratum << 32 | ev->aflags;
+	key[3] = ev->pc;
+	key[4] = values ? ev->addr : 0;
+	key[5] = values ? ev->value : 0;
+	key[6] = values ? ev->esr : 0;
+	key[7] = values && ev->kind != EH_EV_ACCESS ? ev->count : 0;
+}
+
+static uint64_t event_hash(const struct eh_event *ev, enum eh_loop_match match)
+{
+	uint64_t key[EVENT_KEY_WORDS], h = 0;
+	size_t i;
+
+	event_key(ev, match, key);
+	for (i = 0; i < EVENT_KEY_WORDS; i++)
+		h = (h ^ key[i]) * 0x9e3779b97f4a7c15ull + (h >> 29);
+	return h;
+}
+
+static bool same_event(const struct eh_event *a, const struct eh_event *b, enum eh_loop_match match)
+{
+	uint64_t ka[EVENT_KEY_WORDS], kb[EVENT_KEY_WORDS];
+
+	event_key(a, match, ka);
+	event_key(b, match, kb);
+	return !memcmp(ka, kb, sizeof(ka));
+}
+
+/* Whether events [a, a + len) and [b, b + len) are the same, hashes first. */
+static bool same_run(const struct eh_trace *tr, enum eh_loop_match match, const uint64_t *h, size_t a,
+		     size_t b, size_t len)
+{
+	size_t k;
+
+	for (k = 0; k < len; k++)
+		if (h[a + k] != h[b + k])
+			return false;
+	for (k = 0; k < len; k++)
+		if (!same_event(&tr->events[a + k], &tr->events[b + k], match))
+			return false;
+	return true;
+}
+
+int eh_trace_loops(const struct eh_trace *tr, enum eh_loop_match match, struct eh_trace_loop **out,
+		   size_t *n, struct eh_error *err)
+{
+	struct eh_trace_loop *loops = NULL;
+	uint64_t *h;
+	size_t i, cap = 0;
+
+	*out = NULL;
+	*n = 0;
+	h = eh_alloc((tr->n ? tr->n : 1) * sizeof(*h));
+	if (!h)
+		return eh_error_set(err, EH_ENOMEM, "out of memory for %zu events", tr->n);
+	for (i = 0; i < tr->n; i++)
+		h[i] = event_hash(&tr->events[i], match);
+	for (i = 0; i < tr->n;) {
+		size_t p, passes = 0;
+
+		for (p = 1; p <= EH_TRACE_LOOP_MAX_PERIOD && i + 2 * p <= tr->n; p++)
+			if (h[i] == h[i + p] && same_run(tr, match, h, i, i + p, p))
+				break;
+		if (p <= EH_TRACE_LOOP_MAX_PERIOD && i + 2 * p <= tr->n)
+			for (passes = 2; i + (passes + 1) * p <= tr->n && same_run(tr, match, h, i, i + passes * p, p);)
+				passes++;
+		if (!passes || (passes - 1) * p < 2) {
+			i++;
+			continue;
+		}
+		if (*n == cap) {
+			struct eh_trace_loop *more = eh_realloc(loops, (cap = cap ? 2 * cap : 16) * sizeof(*loops));
+
+			if (!more) {
+				eh_free(loops);
+				eh_free(h);
+				*n = 0;
+				return eh_error_set(err, EH_ENOMEM, "out of memory for the trace's loops");
+			}
+			loops = more;
+		}
+		loops[(*n)++] = (struct eh_trace_loop){ .start = i, .period = p, .passes = passes };
+		i += passes * p;
+	}
+	eh_free(h);
+	*out = loops;
+	return 0;
 }

@@ -6,6 +6,7 @@
 #include "eh/erratum.h"
 #include "eh/insn.h"
 #include "eh/machine.h"
+#include "eh/rule.h"
 #include "eh/sysreg.h"
 #include "caps.h"
 
@@ -81,6 +82,59 @@ static const struct eh_behaviour behaviour = {
 	.on_event = on_event,
 };
 
+/* TLBI: SYS with CRn 8 (Arm ARM C5.5). */
+static bool tlbi_word(uint32_t word)
+{
+	return (word & 0xfff8f000) == 0xd5088000;
+}
+
+/* How far a straight path from the workaround's TLBI to its ERET may run. */
+#define PATH_MAX_INSNS 32
+
+/*
+ * A local TLBI in kernel code (not hyp code, whose ERETs enter EL1) from which the
+ * straight path (eh_rule_next) reaches an ERET is the workaround before a return:
+ * between the two, a DSB must complete the TLBI and no load or store may come
+ * (832dd634bd1b). Paths that fork, call, return or leave end without a verdict:
+ * the rule cannot tell a return to EL0 from other code by the ERET alone (SPSR comes
+ * from memory), so a return with no TLBI at all is left to the dynamic behaviour.
+ */
+static int visit(struct eh_rule_ctx *ctx, const struct eh_insn *in)
+{
+	struct eh_insn path[PATH_MAX_INSNS], next;
+	size_t n = 0, i;
+	bool completed = false;
+	const char *why;
+	int rc = 0;
+
+	if (!(in->flags & EH_INSN_TLBI) || !tlbi_local(in->sysreg) || !eh_rule_runs(ctx, in, &why) ||
+	    eh_rule_run_el(ctx, in, &why) == EH_RUN_EL2_NVHE)
+		return 0;
+	for (path[n++] = *in; n < PATH_MAX_INSNS && !(path[n - 1].flags & EH_INSN_ERET); path[n++] = next)
+		if (eh_rule_next(ctx, &path[n - 1], &next))
+			return 0;
+	if (!(path[n - 1].flags & EH_INSN_ERET))
+		return 0;
+	for (i = 1; i < n - 1 && !rc; i++) {
+		completed |= path[i].flags & EH_INSN_DSB && dsb_full(EH_BARRIER_OPTION(path[i].word));
+		if (path[i].flags & (EH_INSN_LOAD | EH_INSN_STORE))
+			rc = eh_rule_report(ctx, &path[i], in->addr, eh_insn_access_name(path[i].flags),
+					    "an explicit memory access between the workaround's TLBI and the ERET: the "
+					    "TLBI and DSB must come after the last one");
+	}
+	if (!rc && !completed)
+		rc = eh_rule_report(ctx, &path[n - 1], in->addr, "eret",
+				    "no DSB completes the workaround's TLBI before the ERET");
+	return rc;
+}
+
+static const struct eh_rule rule = {
+	.summary = "between a local TLBI that runs straight to an ERET (the workaround) and that ERET, a DSB "
+		   "completing it and no load or store, in kernel code",
+	.wants = tlbi_word,
+	.scan = &(const struct eh_scan_rule){ .visit = visit },
+};
+
 static const char *const citations[] = {
 	"Linux arch/arm64/Kconfig, ARM64_ERRATUM_2966298",
 	"Linux 471470bc7052 (arm64: errata: Add Cortex-A520 speculative unprivileged load workaround)",
@@ -98,5 +152,6 @@ const struct eh_erratum eh_erratum_a520_2966298 = {
 	.capability = "ARM64_WORKAROUND_SPECULATIVE_UNPRIV_LOAD",
 	.kconfig = "CONFIG_ARM64_WORKAROUND_SPECULATIVE_UNPRIV_LOAD",
 	.citations = citations,
+	.rule = &rule,
 	.behaviour = &behaviour,
 };

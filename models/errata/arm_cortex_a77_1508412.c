@@ -5,6 +5,7 @@
 #include "eh/erratum.h"
 #include "eh/insn.h"
 #include "eh/machine.h"
+#include "eh/rule.h"
 #include "caps.h"
 
 extern const struct eh_erratum eh_erratum_a77_1508412;
@@ -67,6 +68,44 @@ static const struct eh_behaviour behaviour = {
 	.on_event = on_event,
 };
 
+/* DMB SY, or DSB SY (insn.h classes both, with the option in bits 11:8). */
+static bool barrier_sy(const struct eh_insn *in)
+{
+	return in->flags & (EH_INSN_DMB | EH_INSN_DSB) && EH_BARRIER_OPTION(in->word) == EH_BARRIER_SY;
+}
+
+/*
+ * Every PAR_EL1 read with DMB SY as the instructions right before and after it, as
+ * read_sysreg_par() places them, in code that runs on the image's target (KVM's nVHE
+ * hyp code does not under VHE). The finding is anchored at the neighbour that should
+ * have been the barrier.
+ */
+static int visit(struct eh_rule_ctx *ctx, const struct eh_insn *in)
+{
+	struct eh_insn before = { 0 }, after = { 0 };
+	bool ok_before, ok_after;
+	const char *why;
+
+	if (!eh_rule_runs(ctx, in, &why))
+		return 0;
+	ok_before = !eh_rule_neighbour(ctx, in, -1, &before) && barrier_sy(&before);
+	ok_after = !eh_rule_neighbour(ctx, in, 1, &after) && barrier_sy(&after);
+	if (ok_before && ok_after)
+		return 0;
+	return eh_rule_report(ctx, in, ok_before ? after.addr : before.addr, "mrs par_el1",
+			      "a read of PAR_EL1 without DMB SY %s it (before: %s; after: %s): next to a Device or "
+			      "Non-cacheable load it can deadlock the core",
+			      ok_before ? "after" : ok_after ? "before" : "around",
+			      before.addr ? before.text : "nothing", after.addr ? after.text : "nothing");
+}
+
+static const struct eh_rule rule = {
+	.summary = "every MRS of PAR_EL1 with DMB SY right before and after it (read_sysreg_par()), in code that "
+		   "runs on the target",
+	.wants = par_read,
+	.scan = &(const struct eh_scan_rule){ .visit = visit },
+};
+
 static const char *const citations[] = {
 	"Linux arch/arm64/Kconfig, ARM64_ERRATUM_1508412",
 	"Linux 96d389ca1011 (arm64: Add workaround for Arm Cortex-A77 erratum 1508412): read_sysreg_par() "
@@ -84,5 +123,6 @@ const struct eh_erratum eh_erratum_a77_1508412 = {
 	.capability = "ARM64_WORKAROUND_1508412",
 	.kconfig = "CONFIG_ARM64_ERRATUM_1508412",
 	.citations = citations,
+	.rule = &rule,
 	.behaviour = &behaviour,
 };

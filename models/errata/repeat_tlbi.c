@@ -6,6 +6,7 @@
 #include "eh/erratum.h"
 #include "eh/insn.h"
 #include "eh/machine.h"
+#include "eh/rule.h"
 #include "eh/sysreg.h"
 #include "caps.h"
 
@@ -63,19 +64,26 @@ static bool dsb_completes_broadcast(unsigned option)
 
 struct thread_state {
 	bool issued;        /* broadcast TLBIs issued since the last completing DSB */
-	bool issued_real;   /* ... one of them not a repeat */
-	bool due;           /* a DSB completed a real broadcast TLBI: the next TLBI;DSB must come first */
+	bool issued_new;    /* ... one of them invalidating something the last completed ones did not */
+	bool due;           /* a DSB completed a broadcast TLBI that invalidated something: the next TLBI;DSB
+			       must come first */
 	uint64_t dsb_pc;    /* that DSB */
+	uint32_t op;        /* the last broadcast TLBI issued that invalidates something: its operation */
+	uint64_t operand;   /* ... and operand */
+	uint32_t done_op;   /* the last one a completing DSB completed */
+	uint64_t done_operand;
 };
 
 /*
  * Per thread: a completing DSB of a broadcast TLBI that invalidated something makes
  * a repeat due; the next broadcast TLBI;DSB is that repeat (any broadcast operation
- * will do, the additional DSB any option that completes it: a8f78680ee6b). A load
- * or store while the repeat is due relies on a completion the erratum does not
- * give: the writes made through the invalidated entries may not be observed yet.
- * The engine has one core, so the other observers are not modelled: the hazard is
- * recorded, on every model, and nothing is corrupted.
+ * will do, the additional DSB any option that completes it: a8f78680ee6b). A repeat
+ * that invalidates something new (KVM's VMALLE1IS after its IPAS2E1IS) is due a repeat
+ * of its own; one that issues the same operation and operand again (d9ff80f83ecb)
+ * or a TLBI by address of XZR is not. A load or store while the repeat is due relies
+ * on a completion the erratum does not give: the writes made through the invalidated
+ * entries may not be observed yet. The engine has one core, so the other observers
+ * are not modelled: the hazard is recorded, on every model, and nothing is corrupted.
  */
 static void on_event(struct eh_machine *m, void *state, const struct eh_event *ev)
 {
@@ -88,14 +96,20 @@ static void on_event(struct eh_machine *m, void *state, const struct eh_event *e
 			break;
 		in = eh_machine_insn(m, ev->pc);
 		s->issued = true;
-		s->issued_real |= !in || !tlbi_is_repeat(ev->sysreg, in->rt);
+		if (in && tlbi_is_repeat(ev->sysreg, in->rt))
+			break;
+		s->op = ev->sysreg;
+		s->operand = ev->value;
+		s->issued_new |= !s->due || s->op != s->done_op || s->operand != s->done_operand;
 		break;
 	case EH_EV_BARRIER:
 		if (!(ev->flags & EH_INSN_DSB) || !dsb_completes_broadcast((unsigned)ev->value) || !s->issued)
 			break;
-		s->due = !s->due && s->issued_real;
+		s->due = s->issued_new;
 		s->dsb_pc = ev->pc;
-		s->issued = s->issued_real = false;
+		s->done_op = s->op;
+		s->done_operand = s->operand;
+		s->issued = s->issued_new = false;
 		break;
 	case EH_EV_ACCESS:
 		if (!s->due || !(ev->flags & (EH_INSN_LOAD | EH_INSN_STORE)))
@@ -113,6 +127,113 @@ static const struct eh_behaviour behaviour = {
 		   "TLBI;DSB is that repeat); recorded as a hazard: the other observers are not modelled",
 	.thread_state = sizeof(struct thread_state),
 	.on_event = on_event,
+};
+
+/* TLBI: SYS with CRn 8 (Arm ARM C5.5). */
+static bool tlbi_word(uint32_t word)
+{
+	return (word & 0xfff8f000) == 0xd5088000;
+}
+
+static bool completes_broadcast(const struct eh_insn *in)
+{
+	return in->flags & EH_INSN_DSB && dsb_completes_broadcast(EH_BARRIER_OPTION(in->word));
+}
+
+static bool broadcast(const struct eh_insn *in)
+{
+	return in->flags & EH_INSN_TLBI && tlbi_broadcast(in->sysreg);
+}
+
+/* The next instruction on in's straight path that is not an unconditional branch (a few taken at most). */
+static int next_past_branches(struct eh_rule_ctx *ctx, const struct eh_insn *in, struct eh_insn *out)
+{
+	struct eh_insn branch;
+	int hops;
+
+	if (eh_rule_next(ctx, in, out))
+		return EH_ENOENT;
+	for (hops = 0; hops < 4 && out->flags & EH_INSN_BRANCH &&
+	     !(out->flags & (EH_INSN_COND | EH_INSN_CALL | EH_INSN_INDIRECT)); hops++) {
+		branch = *out;
+		if (eh_rule_next(ctx, &branch, out))
+			return EH_ENOENT;
+	}
+	return 0;
+}
+
+/* How far the rule follows the code from a TLBI to the DSBs that complete it. */
+#define FOLLOW_MAX 128
+
+/*
+ * DSB D completes the broadcast TLBI T: the next instructions on D's straight path
+ * must be the repeat, a broadcast TLBI then a DSB that completes it (through the
+ * branch alternative_has_feature_unlikely() patches in: a8f78680ee6b).
+ */
+static int check_repeat(struct eh_rule_ctx *ctx, const struct eh_insn *t, const struct eh_insn *d)
+{
+	struct eh_insn tlbi = { 0 }, dsb = { 0 };
+	char where[128];
+
+	if (!next_past_branches(ctx, d, &tlbi) && broadcast(&tlbi) && !next_past_branches(ctx, &tlbi, &dsb) &&
+	    completes_broadcast(&dsb))
+		return 0;
+	return eh_rule_report(ctx, d, t->addr, "dsb",
+			      "completes the broadcast TLBI at %s with no second broadcast TLBI;DSB after it (next: %s): "
+			      "the accesses made through the invalidated entries may not be observed yet",
+			      eh_rule_where(ctx, t->addr, where, sizeof(where)), tlbi.addr ? tlbi.text : "nothing");
+}
+
+/*
+ * Every broadcast TLBI that invalidates something (not the repeat itself, a TLBI by
+ * address of XZR, nor the same TLBI again right after the DSB that completed it:
+ * d9ff80f83ecb's repeat), followed on every path (both ways at conditional branches,
+ * over calls) to the DSBs that complete it, each of which must be followed straight
+ * by a second broadcast TLBI;DSB, as a8f78680ee6b places it (d9ff80f83ecb's repeat
+ * inside a loop is not that shape). A path that returns, branches indirectly or meets
+ * another broadcast TLBI (which answers for the rest) ends without one.
+ */
+static int visit(struct eh_rule_ctx *ctx, const struct eh_insn *in)
+{
+	uint64_t todo[FOLLOW_MAX], seen[FOLLOW_MAX];
+	size_t ntodo = 0, nseen = 0, i;
+	struct eh_insn cur;
+	const char *why;
+	int rc = 0;
+
+	if (!broadcast(in) || tlbi_is_repeat(in->sysreg, in->rt) || !eh_rule_runs(ctx, in, &why) ||
+	    (!eh_rule_neighbour(ctx, in, -1, &cur) && completes_broadcast(&cur) &&
+	     !eh_rule_neighbour(ctx, in, -2, &cur) && cur.word == in->word))
+		return 0;
+	todo[ntodo++] = in->addr + 4;
+	while (ntodo && !rc) {
+		uint64_t addr = todo[--ntodo];
+
+		for (i = 0; i < nseen && seen[i] != addr; i++)
+			;
+		if (i < nseen || nseen == FOLLOW_MAX || eh_rule_insn_at(ctx, addr, &cur))
+			continue;
+		seen[nseen++] = addr;
+		if (completes_broadcast(&cur)) {
+			rc = check_repeat(ctx, in, &cur);
+			continue;
+		}
+		if ((broadcast(&cur) && !tlbi_is_repeat(cur.sysreg, cur.rt)) ||
+		    cur.flags & (EH_INSN_INDIRECT | EH_INSN_ERET | EH_INSN_EXC_GEN | EH_INSN_INVALID))
+			continue;
+		if (cur.flags & EH_INSN_BRANCH && !(cur.flags & EH_INSN_CALL) && ntodo < FOLLOW_MAX)
+			todo[ntodo++] = cur.target;
+		if ((!(cur.flags & EH_INSN_BRANCH) || cur.flags & (EH_INSN_COND | EH_INSN_CALL)) && ntodo < FOLLOW_MAX)
+			todo[ntodo++] = addr + 4;
+	}
+	return rc;
+}
+
+static const struct eh_rule rule = {
+	.summary = "every DSB completing a broadcast TLBI (followed from the TLBI on every path) is followed by a "
+		   "second broadcast TLBI;DSB, in host and hyp code",
+	.wants = tlbi_word,
+	.scan = &(const struct eh_scan_rule){ .visit = visit },
 };
 
 static const char *const citations[] = {
@@ -137,5 +258,6 @@ const struct eh_erratum eh_erratum_repeat_tlbi = {
 	.capability = "ARM64_WORKAROUND_REPEAT_TLBI",
 	.kconfig = "CONFIG_ARM64_WORKAROUND_REPEAT_TLBI",
 	.citations = citations,
+	.rule = &rule,
 	.behaviour = &behaviour,
 };

@@ -76,5 +76,10 @@ for boot in el2 nvhe el1; do
            | length' "$j")"
 done
 
+# Every report above as harness/schema/audit-v1.json says.
+check "the audit's JSON reports conform to its schema" ok \
+  "$("$here/../check-schema.py" "$here/../../harness/schema/audit-v1.json" "$work"/builtin-*.json \
+     > "$work/schema.txt" && echo ok || cat "$work/schema.txt")"
+
 echo "# $failures failed; total $(( $(date +%s) - start )) s"
 [ "$failures" -eq 0 ]

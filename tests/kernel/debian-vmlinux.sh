@@ -104,6 +104,10 @@ pairs=$(sed -n 5p "$work/debian-audit-all.txt")
 check "... each of them with findings" true "$([ "$pairs" -gt 0 ] && echo true || echo false)"
 echo "# Debian's vmlinux: at least $pairs multiply-accumulates right after a load, store or prefetch"
 
+check "the audit's JSON reports conform to its schema" ok \
+  "$("$here/../check-schema.py" "$here/../../harness/schema/audit-v1.json" "$work"/debian-{list,audit-*}.json \
+     > "$work/schema.txt" && echo ok || cat "$work/schema.txt")"
+
 # A numbering that disagrees with the image: the tree's own numbering with PRFM and TVM swapped,
 # as a stable release adding a capability before them would shift them, is refused by name.
 . "$here/kernel-tree.sh"

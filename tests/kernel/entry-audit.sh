@@ -103,5 +103,10 @@ check "PRFM moved before the ISB on cortex-a72 (no erratum 219): exit 0" 0 "$rc"
 check "no hazard on cortex-a72, the same accesses in the windows" "0 $((2 * objdump_tramp_ttbr))" \
   "$(jq -r "$defs"'e219 | "\(.hazards) \(.flagged)"' "$work/prfm-isb-a72.json")"
 
+# Every report above as harness/schema/audit-v1.json says.
+check "the audit's JSON reports conform to its schema" ok \
+  "$("$here/../check-schema.py" "$here/../../harness/schema/audit-v1.json" "$work"/{tx2,list-*,noisb-*,prfm-isb-*}.json \
+     > "$work/schema.txt" && echo ok || cat "$work/schema.txt")"
+
 echo "# $failures failed; total $(( $(date +%s) - start )) s"
 [ "$failures" -eq 0 ]

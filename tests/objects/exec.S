@@ -108,6 +108,22 @@ brk_stop:
 	.balign	2048
 vec:	b	vec
 
+	/* What the trace names and folds: hints Capstone 4 prints as "hint #N", DAIF, a counted loop. */
+	.section .text.trace, "ax"
+	.globl	named_loop
+named_loop:
+	hint	#25					// paciasp
+	hint	#34					// bti c
+	msr	daif, x0
+	mov	x1, #8
+1:	subs	x1, x1, #1
+	b.ne	1b
+	hint	#29					// autiasp
+	ret
+	/* A pointer-authentication key write that never runs: screened, off the executed path. */
+	msr	s3_0_c2_c1_0, x0			// APIAKeyLo_EL1
+	ret
+
 	.section .text.other, "ax"
 	.globl	far_code
 far_code:

@@ -12,6 +12,7 @@ work=$4
 # Debian's interpreter: python3-junitparser and python3-jsonschema are installed for it.
 py=/usr/bin/python3
 failures=0
+here=$(cd "$(dirname "$0")" && pwd)
 
 rm -rf "$work"
 mkdir -p "$work"
@@ -264,6 +265,19 @@ injects = [e for e in root.iter(ns + "g") if (e.get("class") or "").startswith("
 assert len(injects) == 1 and "spurious Data Abort" in injects[0].find(ns + "title").text
 EOF
 	fail "before.svg lacks the window or the injection"
+
+# Every scenario on thunderx2, replayed as a picture: rendered, it fits a screen (1920 pixels) and is
+# not blank (png_check.py decodes the PNG).
+while read -r c v m; do
+	"$tool" replay "$c" --model "$m" --variant "$v" --svg "tl-$c-$v.svg" >/dev/null 2>&1
+	case $? in 0|1) ;; *) fail "replay $c --variant $v --svg"; continue ;; esac
+	if rsvg-convert "tl-$c-$v.svg" >"tl-$c-$v.png" && rsvg-convert -z 0.25 "tl-$c-$v.svg" >"tl-$c-$v.small.png" &&
+		size=$($py "$here/png_check.py" "tl-$c-$v.png" 1920 "tl-$c-$v.small.png" 2>&1); then
+		ok "timeline of $c $v on $m renders, $size"
+	else
+		fail "timeline of $c $v on $m: $size"
+	fi
+done < <(grep ' thunderx2$' matrix.txt)
 
 # ---- usage errors: exit 2 with a message, nothing run ------------------------------------------
 for bad in 0/3 4/3 1/0 3 1/ /3 x/y 1/3x -1/3; do

@@ -386,9 +386,11 @@ static void test_commit_report(void **state)
 
 /* ---- the SVG timeline of a real replay -------------------------------------------------------- */
 
-static char *timeline(const char *variant, bool trace_insns, unsigned long fail_alloc, int expect_rc)
+/* The timeline of a case's run on thunderx2; *starts (when not NULL) counts the run's START events. */
+static char *case_timeline(const char *id, const char *variant, bool trace_insns, unsigned long fail_alloc,
+			   int expect_rc, unsigned *starts)
 {
-	const struct eh_case *c = eh_case_find(TX2);
+	const struct eh_case *c = eh_case_find(id);
 	struct eh_run_opts opts = { .cases_dir = EH_CASES_DIR, .seed = 1, .trace_insns = trace_insns };
 	struct eh_case_run *r;
 	struct eh_error err = { 0 };
@@ -398,6 +400,13 @@ static char *timeline(const char *variant, bool trace_insns, unsigned long fail_
 
 	if (eh_case_run(&r, c, eh_case_variant(c, variant), eh_model_find("thunderx2"), &opts, &err))
 		fail_msg("%s: %s", variant, err.msg);
+	if (starts) {
+		const struct eh_trace *tr = eh_machine_trace(r->machine);
+		size_t i;
+
+		for (*starts = 0, i = 0; i < tr->n; i++)
+			*starts += tr->events[i].kind == EH_EV_START;
+	}
 	f = open_memstream(&buf, &len);
 	eh_alloc_fail_at(fail_alloc);
 	if (eh_svg_timeline(f, r, 1, &err) != expect_rc)
@@ -406,6 +415,11 @@ static char *timeline(const char *variant, bool trace_insns, unsigned long fail_
 	fclose(f);
 	eh_case_run_free(r);
 	return buf;
+}
+
+static char *timeline(const char *variant, bool trace_insns, unsigned long fail_alloc, int expect_rc)
+{
+	return case_timeline(TX2, variant, trace_insns, fail_alloc, expect_rc, NULL);
 }
 
 static unsigned count(const char *hay, const char *needle)
@@ -417,24 +431,46 @@ static unsigned count(const char *hay, const char *needle)
 	return n;
 }
 
+/* The width of a timeline: it fits a screen (1920 pixels) whatever the run. */
+static unsigned svg_width(const char *svg)
+{
+	const char *w = strstr(svg, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"");
+
+	assert_non_null(w);
+	return (unsigned)strtoul(w + strlen("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\""), NULL, 10);
+}
+
 /*
  * From tramp.S: msr tpidrro_el0, bl, mrs, add, bic, msr ttbr1_el1 (column 5),
  * ldr, prfm, msr vbar_el1, add, isb (column 10), ret, then el0_sync's mrs and
  * ret: 14 instructions, a window over columns 5..10. Columns are 18 wide from
- * x = 110, so the window is at x = 200, 6 x 18 = 108 wide. ThunderX2 is SMT4.
+ * x = 110, so the window is at x = 200, 6 x 18 = 108 wide; a lane is 84 high,
+ * the window 6 less. ThunderX2 is SMT4: thread 0 runs, the abort's victim is
+ * drawn idle, the other two threads not at all.
  */
 static void test_svg_before(void **state)
 {
 	char *svg = timeline("before", true, 0, 0);
+	char victim[64];
+	const char *v;
+	unsigned t;
 
 	(void)state;
 	assert_non_null(strstr(svg, "<svg xmlns=\"http://www.w3.org/2000/svg\""));
 	assert_non_null(strstr(svg, "--variant before --model thunderx2 --seed 1"));
 	assert_int_equal(count(svg, "class=\"cell\""), 14 + 8);   /* + the legend's keys */
 	assert_non_null(strstr(svg, "<rect x=\"200\" y=\""));
-	assert_non_null(strstr(svg, "width=\"108\" height=\"54\" class=\"window\"><title>window     closed by ISB"));
-	assert_non_null(strstr(svg, "thread 3</text>"));
-	assert_null(strstr(svg, "thread 4</text>"));
+	assert_non_null(strstr(svg, "width=\"108\" height=\"78\" class=\"window\"><title>window     closed by ISB"));
+	assert_true(svg_width(svg) <= 1920);
+	v = strstr(svg, "spurious Data Abort -&gt; thread ");
+	assert_non_null(v);
+	t = (unsigned)(v[strlen("spurious Data Abort -&gt; thread ")] - '0');
+	assert_true(t >= 1 && t <= 3);
+	assert_non_null(strstr(svg, "thread 0</text>"));
+	snprintf(victim, sizeof(victim), "thread %u</text>", t);
+	assert_non_null(strstr(svg, victim));
+	assert_int_equal(count(svg, "class=\"small\">idle: a victim</text>"), 1);
+	assert_int_equal(count(svg, "class=\"small\">runs</text>"), 1);
 	assert_int_equal(count(svg, "<g class=\"inject"), 1);
 	assert_non_null(strstr(svg, "spurious Data Abort -&gt; thread "));
 	assert_int_equal(count(svg, "fill=\"#9467bd\""), 1 + 1);   /* the PRFM and its key */
@@ -451,7 +487,7 @@ static void test_svg_after(void **state)
 	assert_int_equal(count(svg, "class=\"cell\""), 14 + 8);
 	assert_int_equal(count(svg, "fill=\"#9467bd\""), 1);
 	assert_int_equal(count(svg, "<g class=\"inject"), 1);
-	assert_non_null(strstr(svg, ">nop</text>"));
+	assert_non_null(strstr(svg, ": nop</text>"));
 	free(svg);
 }
 
@@ -519,12 +555,12 @@ struct mark_row {
 
 /* From tests/snippets/engine.S; marks carry the event's text as their title, the legend's do not. */
 static const struct mark_row mark_rows[] = {
-	{ "ERET closing a window", "win_eret", "class=\"small mid\">eret<title>sync       ERET", 1 },
-	{ "ISB before the window of win_exception", "win_exception", "class=\"small mid\">isb<title>", 1 },
+	{ "ERET closing a window", "win_eret", "class=\"small\">eret</text>", 1 },
+	{ "ISB before the window of win_exception", "win_exception", "class=\"small\">isb</text>", 1 },
 	{ "exception entry of an SVC", "win_exception", "class=\"exc\"><title>exception  SVC", 1 },
 	{ "window closed by the exception entry", "win_exception",
 	  "class=\"window\"><title>window     closed by exception entry, 1 access inside", 1 },
-	{ "an MSR and an MRS of HCR_EL2 trap", "el2_roundtrip", "class=\"trap\"><title>trap       HCR_EL2", 2 },
+	{ "EL2's own MSR and MRS of HCR_EL2 are not traps", "el2_roundtrip", "class=\"trap\"><title>", 0 },
 	{ "the run's stop", "el2_roundtrip", "class=\"stop\"><title>stop       returned", 1 },
 	{ "no abort without erratum-prone accesses", "el2_roundtrip", "<g class=\"inject", 0 },
 };
@@ -541,15 +577,68 @@ static void run_mark_row(void **state)
 	free(svg);
 }
 
-/* A runaway loop stopped by a 3000-instruction budget: 2400 one-pixel columns, no labels, and a note. */
-static void test_svg_cut(void **state)
+/* A runaway loop stopped by a 3000-instruction budget: one column, and how often it ran. */
+static void test_svg_runaway_folded(void **state)
 {
 	char *svg = engine_timeline("spin", 3000);
 
 	(void)state;
-	assert_non_null(strstr(svg, "the first 2400 of 3"));
-	assert_int_equal(count(svg, "class=\"cell\""), 2400 + 8);
-	assert_int_equal(count(svg, "class=\"lbl\""), 0);
+	assert_int_equal(count(svg, "class=\"cell\""), 1 + 8);
+	assert_int_equal(count(svg, "class=\"lbl\""), 1);
+	assert_int_equal(count(svg, "class=\"small loopt\">x3000</text>"), 1);
+	free(svg);
+}
+
+/*
+ * tx2-219-tvm after: the guest's MSR TTBR0_EL1 traps (drawn as trapped, with a
+ * mark and an arrow to the EL2 handler, and one back from its ERET), EL2 code is
+ * shaded, each set-up call and the entry is a labelled step, and only thread 0,
+ * which ran, has a lane.
+ */
+static void test_svg_trap(void **state)
+{
+	unsigned starts, s;
+	char *svg = case_timeline("tx2-219-tvm", "after", true, 0, 0, &starts);
+	char label[32];
+
+	(void)state;
+	assert_int_equal(count(svg, "class=\"cell trapped\"><title>"), 1);
+	assert_non_null(strstr(svg, "msr ttbr0_el1, x0 (trapped to EL2, not performed here)"));
+	assert_int_equal(count(svg, "class=\"trap\"><title>EL2 trap"), 1);
+	assert_int_equal(count(svg, "marker-end=\"url(#arrow-trap)\"><title>EL2 trap"), 1);
+	assert_int_equal(count(svg, "marker-end=\"url(#arrow-back)\"><title>EL2 return"), 1);
+	assert_true(count(svg, "class=\"el2\"><title>") >= 1);
+	assert_true(count(svg, "class=\"cell el2c\"><title>") >= 1);
+	assert_true(starts >= 2);
+	assert_int_equal(count(svg, "class=\"step\"/>"), starts - 1 + 1);   /* + the legend's */
+	assert_int_equal(count(svg, "class=\"small step\"><title>step "), starts);
+	for (s = 1; s <= starts; s++) {
+		snprintf(label, sizeof(label), "<title>step %u of %u: ", s, starts);
+		if (!strstr(svg, label))
+			fail_msg("no label for step %u of %u", s, starts);
+	}
+	assert_null(strstr(svg, "thread 1</text>"));
+	assert_true(svg_width(svg) <= 1920);
+	free(svg);
+}
+
+/* kcore-offset: a loop over a table of addresses is drawn once, with its count; fewer columns than instructions. */
+static void test_svg_loop_over_table(void **state)
+{
+	char *svg = case_timeline("kcore-offset", "before", true, 0, 0, NULL);
+	const char *p;
+	unsigned loops = 0;
+
+	(void)state;
+	for (p = svg; (p = strstr(p, "class=\"small loopt\">x")); p++) {
+		unsigned long passes = strtoul(p + strlen("class=\"small loopt\">x"), NULL, 10);
+
+		assert_true(passes >= 2);
+		loops++;
+	}
+	assert_true(loops >= 1);
+	assert_int_equal(count(svg, "class=\"loop\"><title>a loop"), loops);
+	assert_true(svg_width(svg) <= 1920);
 	free(svg);
 }
 
@@ -570,6 +659,8 @@ int main(void)
 	EH_ADD_TEST(tests, n, test_svg_needs_instructions);
 	EH_ADD_TEST(tests, n, test_svg_out_of_memory);
 	EH_ADD_ROWS(tests, n, mark_rows, run_mark_row);
-	EH_ADD_TEST(tests, n, test_svg_cut);
+	EH_ADD_TEST(tests, n, test_svg_runaway_folded);
+	EH_ADD_TEST(tests, n, test_svg_trap);
+	EH_ADD_TEST(tests, n, test_svg_loop_over_table);
 	return EH_RUN_TESTS("report", tests, n);
 }

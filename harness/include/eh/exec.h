@@ -22,9 +22,6 @@ struct eh_exec_reg {
 /* "xN=VALUE" or "sp=VALUE", VALUE decimal or 0x-hexadecimal; EH_EINVAL names what is wrong. */
 int eh_exec_parse_reg(const char *spec, struct eh_exec_reg *out, struct eh_error *err);
 
-/* The largest file --mem loads. */
-#define EH_EXEC_MEM_MAX (16u << 20)
-
 struct eh_exec_opts {
 	const char *symbol;                 /* where thread 0 starts: SYM, SYM+OFF or 0xADDR */
 	const char *until;                  /* optional: SYM, SYM+OFF or 0xADDR where it stops */

@@ -1,4 +1,4 @@
-/* Reading a whole input file (ELF, .config, cpucaps header) into memory, with a size cap. */
+/* Reading a whole input file (ELF, .config, cpucaps header, --mem image) into memory, with a size cap. */
 #ifndef EH_FILE_H
 #define EH_FILE_H
 
@@ -6,9 +6,18 @@
 
 #include "eh/error.h"
 
+/* The largest input of each kind (the README's "Inputs", and audit and exec --help). */
+#define EH_FILE_MAX_ELF ((size_t)2 << 30)       /* a vmlinux or kernel object */
+#define EH_FILE_MAX_CONFIG ((size_t)64 << 20)   /* a .config */
+#define EH_FILE_MAX_CPUCAPS ((size_t)16 << 20)  /* a cpucaps.h */
+#define EH_FILE_MAX_MEM ((size_t)16 << 20)      /* an exec --mem image */
+#define EH_FILE_MAX_SUPPRESS ((size_t)16 << 20) /* an audit --suppress file */
+
 /*
- * Read path into *buf (eh_free it), *len bytes; works on pipes too. A file longer
- * than max bytes is an input error that says it is not a `what`.
+ * Read path into *buf (eh_free it), *len bytes. Only a regular file of at most
+ * max bytes is read: a directory, FIFO, socket or device (/dev/zero would never
+ * end), or a larger file, is an input error naming path, found before anything
+ * is read; `what` says what the file was meant to be.
  */
 int eh_file_read(const char *path, size_t max, const char *what, char **buf, size_t *len,
 		 struct eh_error *err);

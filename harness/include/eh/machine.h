@@ -302,4 +302,32 @@ struct eh_hyp_summary {
 
 void eh_trace_summarise_hyp(const struct eh_trace *tr, struct eh_hyp_summary *out);
 
+/*
+ * A loop in a trace: events [start, start + period) happen again, back to back,
+ * passes times in all (the first pass included), the same as the match says.
+ */
+struct eh_trace_loop {
+	size_t start;
+	size_t period;
+	size_t passes;
+};
+
+/* The longest run of events a loop's pass may have. */
+#define EH_TRACE_LOOP_MAX_PERIOD 128
+
+/*
+ * The loops of tr, in trace order and disjoint, so that a trace printed or drawn
+ * with every loop's first pass only, and a count, loses nothing but repetition.
+ * From each event, the shortest period that repeats is taken; a loop is reported
+ * when folding it saves at least two events. *out (eh_free it) holds *n loops.
+ */
+enum eh_loop_match {
+	EH_LOOP_SAME_EVENTS,    /* every field but sequence and instruction numbers: nothing is lost */
+	EH_LOOP_SAME_PLACES,    /* the same kinds of event on the same threads at the same instructions;
+	                           addresses and values may differ (a loop over a table) */
+};
+
+int eh_trace_loops(const struct eh_trace *tr, enum eh_loop_match match, struct eh_trace_loop **out,
+		   size_t *n, struct eh_error *err);
+
 #endif

@@ -97,6 +97,17 @@ const struct eh_elf *eh_rule_elf(const struct eh_rule_ctx *ctx);
  */
 int eh_rule_neighbour(struct eh_rule_ctx *ctx, const struct eh_insn *in, long delta, struct eh_insn *out);
 
+/* The instruction at addr of the patched image, into *out; EH_ENOENT outside code or in replacement code. */
+int eh_rule_insn_at(struct eh_rule_ctx *ctx, uint64_t addr, struct eh_insn *out);
+
+/*
+ * The instruction that runs after in on its straight path, into *out: the next one, or
+ * the target of an unconditional direct branch. EH_ENOENT where the path forks or
+ * leaves what the rule sees: a conditional, indirect or call branch, a return, an
+ * ERET, an exception-generating or unknown instruction, the end of the code.
+ */
+int eh_rule_next(struct eh_rule_ctx *ctx, const struct eh_insn *in, struct eh_insn *out);
+
 /* "sym+0x1c" (eh_elf_describe) into buf. */
 const char *eh_rule_where(const struct eh_rule_ctx *ctx, uint64_t addr, char *buf, size_t len);
 
@@ -111,6 +122,13 @@ const struct eh_alt_site *eh_rule_site(const struct eh_rule_ctx *ctx, uint64_t a
  * with VHE when the image's target boots at EL2 on a CPU with it, else at EL1.
  */
 enum eh_run_el eh_rule_run_el(struct eh_rule_ctx *ctx, const struct eh_insn *in, const char **why);
+
+/*
+ * Whether the code of in runs at all on the image's target; when it does not, *why
+ * says so: KVM's nVHE hyp code does not run in a kernel booted at EL1 (no hypervisor),
+ * nor in one that runs at EL2 with VHE (KVM runs its VHE code there).
+ */
+bool eh_rule_runs(struct eh_rule_ctx *ctx, const struct eh_insn *in, const char **why);
 
 /*
  * A scan rule's finding at in: kind names what in is to the rule ("adrp"),

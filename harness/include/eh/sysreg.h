@@ -81,5 +81,7 @@ int eh_sysreg_trap_decode(uint64_t esr, uint32_t *sysreg, unsigned *rt, bool *re
 
 /* "TTBR1_EL1", or the generic "S3_0_C0_C4_4" spelling in buf for unnamed ones. */
 const char *eh_sysreg_name(uint32_t reg, char *buf, unsigned len);
+/* The Arm ARM's name of reg ("DAIF", "APIAKeyLo_EL1") when the harness's table has one, else NULL. */
+const char *eh_sysreg_known(uint32_t reg);
 
 #endif

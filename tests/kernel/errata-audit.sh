@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# The static rules of repeat-tlbi, a520-2966298 and a77-1508412 on real 6.1 code. The unmodified
+# arm64-built-in.o (build-arm64.sh) is clean for them on every model the erratum affects, booted at EL2
+# and at EL1; booted with kvm-arm.mode=nvhe, a77-1508412 finds the six unbracketed reads of PAR_EL1 in
+# KVM's nVHE host vector, and nothing else (see tests/kernel/nvhe-host-vector.suppress for why they are
+# left to a suppression). The mutants of build-mutants.sh, each object without its erratum's workaround,
+# are flagged on exactly the models the erratum affects, at the places objdump shows, as many as the
+# workaround had.
+#   errata-audit.sh ERRATA_HARNESS WORKDIR
+set -euo pipefail
+
+harness=${1:?usage: errata-audit.sh ERRATA_HARNESS WORKDIR}
+work=${2:?usage: errata-audit.sh ERRATA_HARNESS WORKDIR}
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/check.sh"
+
+start=$(date +%s)
+"$here/build-arm64.sh" "$work"
+"$here/build-mutants.sh" "$work"
+echo "# objects ready in $(( $(date +%s) - start )) s"
+out=$(cd "$work/out" && pwd)
+obj=$out/arm64-built-in.o
+inputs=(--cpucaps "$out/cpucaps.h" --config "$out/config")
+errata=(repeat-tlbi a520-2966298 a77-1508412)
+
+# The models that have erratum $1, as `models` lists them (the erratum modules decide; test_errata checks
+# them against the kernel's capability rules).
+having() {
+  "$harness" models | awk -v e="$1" '/^[a-z0-9]/ { m = $1 } /^  errata:/ { for (i = 2; i <= NF; i++) if ($i == e) print m }' |
+    sort | paste -sd' '
+}
+# The models with findings of erratum $1 in the matrix of audit text $2, and their statuses.
+flagged() { grep -E "^$1 " "$2" | awk '$NF != "affected" && $NF != "clean" { print $2 }' | sort | paste -sd' '; }
+statuses() { grep -E "^$1 " "$2" | awk '{ print ($NF == "affected" ? "not affected" : $NF) }' | sort -u | paste -sd','; }
+
+# 1. The object as built: clean for the three errata on every model, booted at EL2 (VHE where the CPU
+#    has it) and at EL1.
+for boot in el2 el1; do
+  t=$work/errata-builtin-$boot.txt
+  rc=0; "$harness" audit "$obj" --model all --boot "$boot" "${inputs[@]}" --erratum "$(IFS=,; echo "${errata[*]}")" \
+    > "$t" || rc=$?
+  check "arm64-built-in.o booted $boot, every model: exit 0" 0 "$rc"
+  for e in "${errata[@]}"; do
+    check "$e on arm64-built-in.o booted $boot: clean where it shows, not affected elsewhere" "clean,not affected" \
+      "$(statuses "$e" "$t")"
+  done
+done
+
+# 2. Booted nvhe, KVM's nVHE code runs: a77-1508412 finds the PAR_EL1 reads of invalid_host_el1_vect
+#    (kvm/hyp/nvhe/host.S), as objdump shows them, and nothing else; repeat-tlbi and a520 stay clean.
+dis=$work/errata-builtin.dis
+aarch64-linux-gnu-objdump -d "$obj" > "$dis"
+vector_reads=$(awk '/^[0-9a-f]+ <__kvm_nvhe___kvm_hyp_host_vector>:/ { base = $1; f = 1; next }
+  /^[0-9a-f]+ </ { f = 0 } f && /\tmrs\t[^,]*, par_el1/ { sub(":", "", $1); print base, $1 }' "$dis" |
+  while read -r base at; do printf '__kvm_nvhe___kvm_hyp_host_vector+0x%x\n' $(( 16#$at - 16#$base )); done | paste -sd' ')
+echo "# objdump: PAR_EL1 reads in the nVHE host vector: $vector_reads"
+[ -n "$vector_reads" ] || { echo "not ok - objdump found no read of PAR_EL1 in the nVHE host vector"; exit 1; }
+t=$work/errata-builtin-nvhe.txt
+"$harness" audit "$obj" --model all --boot nvhe "${inputs[@]}" --erratum "$(IFS=,; echo "${errata[*]}")" > "$t" || true
+for e in repeat-tlbi a520-2966298; do
+  check "$e on arm64-built-in.o booted nvhe: clean where it shows" "clean,not affected" "$(statuses "$e" "$t")"
+done
+j=$work/errata-builtin-nvhe-a77.json
+rc=0; "$harness" audit "$obj" --model cortex-a77-r1p0 --boot nvhe "${inputs[@]}" --erratum a77-1508412 --format json \
+  > "$j" || rc=$?
+check "a77-1508412 on arm64-built-in.o booted nvhe, cortex-a77-r1p0: exit 1" 1 "$rc"
+check "... the findings are the nVHE host vector's reads" "$vector_reads" \
+  "$(jq -r '.errata[0].findings[].where' "$j" | paste -sd' ')"
+rc=0; "$harness" audit "$obj" --model all --boot nvhe "${inputs[@]}" --erratum a77-1508412 \
+  --suppress "$here/nvhe-host-vector.suppress" > "$t" || rc=$?
+check "... suppressed with their justification: exit 0" 0 "$rc"
+
+# 3. The mutants: each object flagged on exactly the models its erratum affects (for KVM's nVHE objects,
+#    booted nvhe, where they run), with as many findings as objdump counts places without the workaround,
+#    each at an instruction objdump names as the rule does.
+# insn_at OBJECT SYMBOL+OFFSET: the mnemonic and operands objdump gives there.
+insn_at() {
+  local dis base
+  dis=$(aarch64-linux-gnu-objdump -d --no-show-raw-insn "$1")
+  base=$(grep -m1 -E "^[0-9a-f]+ <${2%+*}>:$" <<< "$dis" | cut -d' ' -f1)
+  grep -m1 -E "^ +$(printf '%x' $(( 16#$base + ${2##*+} ))):" <<< "$dis" | cut -f2- | tr '\t' ' '
+}
+# sites OBJECT CAPABILITY: the alternatives of the shipped object on that capability (struct alt_instr is
+# 12 bytes, its cpufeature a u16 at offset 8), read from its .altinstructions with objcopy and od.
+sites() {
+  local num bin=$work/errata-altinstructions.bin
+  num=$(awk -v c="$2" '$2 == c { print $3 }' "$out/cpucaps.h")
+  aarch64-linux-gnu-objcopy -O binary --only-section=.altinstructions "$1" "$bin"
+  od -An -v -tu2 -w12 "$bin" | awk -v n="$num" '$5 == n { c++ } END { print c + 0 }'
+}
+src=$work/linux-source-6.1/arch/arm64
+check_mutant() {  # check_mutant ERRATUM MUTANT BOOT EXPECTED-COUNT MNEMONIC
+  local e=$1 mut=$2 boot=$3 count=$4 mnem=$5 name t j rc where model
+  name=$e/$(basename "$mut")
+  t=$work/errata-mutant-${e}-$(basename "$mut").txt
+  rc=0; "$harness" audit "$mut" --model all --boot "$boot" "${inputs[@]}" --erratum "$e" > "$t" || rc=$?
+  check "$name booted $boot: exit 1" 1 "$rc"
+  check "$name booted $boot: findings on exactly the models with $e" "$(having "$e")" "$(flagged "$e" "$t")"
+  model=$(having "$e" | cut -d' ' -f1)
+  j=$work/errata-mutant-${e}-$(basename "$mut").json
+  "$harness" audit "$mut" --model "$model" --boot "$boot" "${inputs[@]}" --erratum "$e" --format json > "$j" || true
+  check "$name on $model: the findings objdump expects" "$count" \
+    "$(jq '.errata[0].findings | length' "$j")"
+  for where in $(jq -r '.errata[0].findings[].where' "$j"); do
+    check "$name: objdump at $where" "$mnem" "$(insn_at "$mut" "$where" | awk '{ print $1 }')"
+  done
+}
+m=$out/mutants
+# unrepeated MUTANT: its DSB ISHs that no broadcast TLBI follows, as objdump lists them (the compiler may
+# duplicate a sync that the shipped object shares behind one alternative).
+unrepeated() {
+  aarch64-linux-gnu-objdump -d --no-show-raw-insn "$1" |
+    awk 'dsb && !/\ttlbi\t[a-z0-9]+(is|os)(,|$)/ { n++ } { dsb = /\tdsb\tish$/ } END { print n + 0 }'
+}
+for o in kernel/sys_compat:el2 kvm/hyp/pgtable:el2 kvm/hyp/vhe/tlb:el2 kvm/hyp/nvhe/tlb.nvhe:nvhe; do
+  boot=${o#*:}
+  o=${o%:*}
+  check_mutant repeat-tlbi "$m/repeat-tlbi/$(basename "$o").o" "$boot" \
+    "$(unrepeated "$m/repeat-tlbi/$(basename "$o").o")" dsb
+done
+check "the shipped entry.o has one site of the A520 workaround" 1 \
+  "$(sites "$out/entry.o" ARM64_WORKAROUND_SPECULATIVE_UNPRIV_LOAD)"
+check_mutant a520-2966298 "$m/a520-2966298/entry.o" el2 1 ldr
+# read_sysreg_par() is two sites a read; switch.h's barrier before guest entry is one more in switch.o.
+par_reads() { aarch64-linux-gnu-objdump -d "$1" | grep -cE $'\tmrs\t[^,]*, par_el1' || true; }
+for o in mm/fault:0 kvm/hyp/vhe/switch:1; do
+  extra=${o#*:}
+  o=${o%:*}
+  check "the shipped $(basename "$o").o brackets each of its PAR_EL1 reads" \
+    "$(( 2 * $(par_reads "$src/$o.o") + extra ))" "$(sites "$src/$o.o" ARM64_WORKAROUND_1508412)"
+  check_mutant a77-1508412 "$m/a77-1508412/$(basename "$o").o" el2 "$(par_reads "$m/a77-1508412/$(basename "$o").o")" mrs
+done
+check_mutant a77-1508412 "$m/a77-1508412/switch.nvhe.o" nvhe "$(par_reads "$m/a77-1508412/switch.nvhe.o")" mrs
+
+echo "# $failures failed; total $(( $(date +%s) - start )) s"
+[ "$failures" -eq 0 ]

@@ -1,0 +1,124 @@
+/*
+ * The static rules of repeat-tlbi, a520-2966298 and a77-1508412 through the audit, over
+ * tests/objects/errata61.S, on models either side of each erratum's range and in each boot
+ * mode that decides whether KVM's nVHE code runs: the exact findings, worked out by hand.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "eh/audit.h"
+#include "eh/cpucaps.h"
+#include "eh/elf.h"
+#include "eh/erratum.h"
+#include "eh/image.h"
+#include "eh/model.h"
+#include "test_objects.h"
+
+#define MAXF 6
+
+/* One model and boot mode; for each erratum, its findings as "where kind anchor", in address order. */
+struct row {
+	const char *name;
+	const char *model;
+	enum eh_boot boot;
+	const char *repeat[MAXF], *a520[MAXF], *a77[MAXF];
+};
+
+/* On every model: the unrepeated DSB, the TLBI with no DSB before its ERET, the plain PAR_EL1 read. */
+#define UNREPEATED "tlbi_unrepeated+0x8 dsb tlbi_unrepeated+0x4"
+#define NO_DSB "eret_no_dsb+0x8 eret eret_no_dsb+0x0"
+#define PLAIN "par_plain+0x4 mrs par_el1 par_plain+0x0"
+/* Where an alternative's workaround is not patched in. */
+#define UNPATCHED_REPEATS UNREPEATED, "tlbi_repeated+0x8 dsb tlbi_repeated+0x4", \
+	"tlbi_loop+0x10 dsb tlbi_loop+0x0", "tlbi_ipa+0xc dsb tlbi_ipa+0x8"
+#define UNPATCHED_PAR "par_bracketed+0x4 mrs par_el1 par_bracketed+0x0", PLAIN
+/* KVM's nVHE code, where it runs. */
+#define NVHE_REPEAT "__kvm_nvhe_tlbi+0x4 dsb __kvm_nvhe_tlbi+0x0"
+#define NVHE_PAR "__kvm_nvhe_par_vector+0x8 mrs par_el1 __kvm_nvhe_par_vector+0x4"
+
+static const struct row rows[] = {
+	{ "cortex-a55-r2p0 at EL2 with VHE: repeats patched in, nVHE code idle", "cortex-a55-r2p0", EH_BOOT_EL2,
+	  { UNREPEATED }, { NO_DSB }, { UNPATCHED_PAR } },
+	{ "cortex-a55-r2p0 with kvm-arm.mode=nvhe: nVHE code runs", "cortex-a55-r2p0", EH_BOOT_NVHE,
+	  { UNREPEATED, NVHE_REPEAT }, { NO_DSB }, { UNPATCHED_PAR, NVHE_PAR } },
+	{ "falkor-v1-r0p0 at EL2, no VHE: nVHE code runs", "falkor-v1-r0p0", EH_BOOT_EL2,
+	  { UNREPEATED, NVHE_REPEAT }, { NO_DSB }, { UNPATCHED_PAR, NVHE_PAR } },
+	{ "cortex-a510-r1p2, past 2441009: no repeat patched in", "cortex-a510-r1p2", EH_BOOT_EL2,
+	  { UNPATCHED_REPEATS }, { NO_DSB }, { UNPATCHED_PAR } },
+	{ "cortex-a510-r1p2 booted at EL1: no hypervisor", "cortex-a510-r1p2", EH_BOOT_EL1,
+	  { UNPATCHED_REPEATS }, { NO_DSB }, { UNPATCHED_PAR } },
+	{ "cortex-a520-r0p1: the TLBI patched in, the load after it found", "cortex-a520-r0p1", EH_BOOT_EL2,
+	  { UNPATCHED_REPEATS }, { "eret_cve+0x8 load eret_cve+0x0", NO_DSB }, { UNPATCHED_PAR } },
+	{ "cortex-a77-r1p0 at EL2 with VHE: the read bracketed", "cortex-a77-r1p0", EH_BOOT_EL2,
+	  { UNREPEATED }, { NO_DSB }, { PLAIN } },
+	{ "cortex-a77-r1p0 with kvm-arm.mode=nvhe: the nVHE read found", "cortex-a77-r1p0", EH_BOOT_NVHE,
+	  { UNREPEATED, NVHE_REPEAT }, { NO_DSB }, { PLAIN, NVHE_PAR } },
+	{ "cortex-a77-r1p1, past 1508412", "cortex-a77-r1p1", EH_BOOT_EL2,
+	  { UNREPEATED }, { NO_DSB }, { UNPATCHED_PAR } },
+	{ 0 },
+};
+
+static void check(const char *row, const struct eh_audit_result *res, const char *const *expect)
+{
+	size_t i, n;
+	char buf[300];
+
+	for (n = 0; n < MAXF && expect[n]; n++)
+		;
+	for (i = 0; i < res->nfindings && i < n; i++) {
+		const struct eh_finding *f = &res->findings[i];
+
+		snprintf(buf, sizeof(buf), "%s %s %s", f->where, f->kind, f->anchor ? f->anchor_where : "-");
+		if (strcmp(buf, expect[i]))
+			fail_msg("%s: %s: finding %zu is '%s' (%s), expected '%s'", row, res->erratum->id, i, buf, f->explain,
+				 expect[i]);
+	}
+	if (res->nfindings != n)
+		fail_msg("%s: %s: %zu findings, expected %zu (the next: %s)", row, res->erratum->id, res->nfindings, n,
+			 res->nfindings > n ? res->findings[n].where : expect[res->nfindings]);
+}
+
+static void run_row(void **state)
+{
+	static const char *const ids[] = { "repeat-tlbi", "a520-2966298", "a77-1508412" };
+	const struct row *r = *state;
+	const struct eh_erratum *errata[4] = { 0 };
+	struct eh_elf *elf = NULL;
+	struct eh_image *img = NULL;
+	struct eh_audit *audit = NULL;
+	struct eh_error err = { 0 };
+	char path[4096];
+	size_t len, i;
+	unsigned char *buf = test_object_load("errata61", &len, path, sizeof(path));
+
+	assert_non_null(buf);
+	for (i = 0; i < 3; i++)
+		assert_non_null(errata[i] = eh_erratum_find(ids[i]));
+	if (eh_elf_parse(&elf, path, buf, len, &err) ||
+	    eh_image_new(&img, elf, eh_cpucaps_builtin("6.1"),
+			 &(struct eh_target){ .model = eh_model_find(r->model), .boot = r->boot }, &err) ||
+	    eh_audit_run(&audit, img, errata, &err))
+		fail_msg("%s: %s", r->name, err.msg);
+	assert_int_equal(audit->nresults, 3);
+	check(r->name, &audit->results[0], r->repeat);
+	check(r->name, &audit->results[1], r->a520);
+	check(r->name, &audit->results[2], r->a77);
+	eh_audit_free(audit);
+	eh_image_free(img);
+	eh_elf_free(elf);
+	free(buf);
+}
+
+int main(void)
+{
+	struct CMUnitTest tests[sizeof(rows) / sizeof(rows[0])];
+	size_t n = 0;
+
+	for (n = 0; rows[n].name; n++)
+		tests[n] = (struct CMUnitTest){ .name = rows[n].name, .test_func = run_row,
+						.initial_state = (void *)&rows[n] };
+	return _cmocka_run_group_tests("errata_rules", tests, n, NULL, NULL);
+}
