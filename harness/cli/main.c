@@ -28,6 +28,18 @@
 #define EH_CASES_FROM_BIN "../share/errata-harness/cases"
 #endif
 
+int cli_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "errata-harness %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\n", stderr);
+	return EXIT_BAD_INPUT;
+}
+
 int usage_error(const char *fmt, ...)
 {
 	va_list ap;
@@ -69,7 +81,7 @@ static const char *default_cases_dir(void)
 }
 
 /* "cortex-a72 thunderx2 ...": every model's name, into buf. */
-static const char *known_models(char *buf, size_t len)
+const char *cli_known_models(char *buf, size_t len)
 {
 	const struct eh_model *const *m;
 	size_t n = 0;
@@ -151,7 +163,7 @@ static void print_help(FILE *f)
 {
 	const struct eh_text_style style = { .width = EH_TEXT_WIDTH };
 	const struct cli_command *const *c;
-	char lead[32], names[2048];
+	char lead[32], names[4096];
 
 	fputs("usage: errata-harness COMMAND [ARGS] [OPTIONS]\n\n", f);
 	eh_text_wrap(f, &style, 0, "Proves Linux arm64 errata workarounds and fixes: it runs the kernel's own "
@@ -164,7 +176,7 @@ static void print_help(FILE *f)
 	}
 	fputs("\n'errata-harness COMMAND --help' shows a command's options.\n\n", f);
 	eh_text_hang(f, &style, "known cases:", 15, known_cases(names, sizeof(names)));
-	eh_text_hang(f, &style, "known models:", 15, known_models(names, sizeof(names)));
+	eh_text_hang(f, &style, "known models:", 15, cli_known_models(names, sizeof(names)));
 }
 
 /* A comma-separated list of names, each checked against the tables. */

@@ -3,6 +3,7 @@
 
 #include "eh/json.h"
 #include "eh/erratum.h"
+#include "eh/file.h"
 #include "eh/insn.h"
 #include "eh/report.h"
 #include "eh/sysreg.h"
@@ -21,11 +22,10 @@ static const char *erratum_id(const struct eh_event *ev)
 	return e ? e->id : NULL;
 }
 
-void eh_report_json_event(struct eh_json *j, const struct eh_event *ev, const char *text)
+void eh_report_json_event_fields(struct eh_json *j, const struct eh_event *ev, const char *text)
 {
 	char reg[32];
 
-	eh_json_object(j, NULL, true);
 	eh_json_uint(j, "seq", ev->seq);
 	eh_json_uint(j, "thread", ev->thread);
 	eh_json_str(j, "kind", eh_event_kind_name(ev->kind));
@@ -107,6 +107,12 @@ void eh_report_json_event(struct eh_json *j, const struct eh_event *ev, const ch
 	default:
 		break;
 	}
+}
+
+void eh_report_json_event(struct eh_json *j, const struct eh_event *ev, const char *text)
+{
+	eh_json_object(j, NULL, true);
+	eh_report_json_event_fields(j, ev, text);
 	eh_json_end(j);
 }
 
@@ -166,6 +172,21 @@ void eh_report_json_header(struct eh_json *j, const char *format, int schema_ver
 	eh_json_object(j, "tool", true);
 	eh_json_str(j, "name", "errata-harness");
 	eh_json_str(j, "version", eh_version());
+	eh_json_end(j);
+}
+
+void eh_report_json_file(struct eh_json *j, const char *key, const char *path)
+{
+	struct eh_error err = { 0 };
+	char hex[EH_SHA256_HEX];
+
+	if (!path) {
+		eh_json_str(j, key, NULL);
+		return;
+	}
+	eh_json_object(j, key, true);
+	eh_json_str(j, "path", path);
+	eh_json_str(j, "sha256", eh_file_sha256(path, hex, &err) ? NULL : hex);
 	eh_json_end(j);
 }
 

@@ -279,6 +279,7 @@ struct eh_window_summary {
 	unsigned loads, stores, prefetches;  /* instructions inside a window, by kind */
 	unsigned injected;          /* spurious aborts */
 	unsigned taken;             /* ... of which a running thread took */
+	unsigned hazards;           /* hazards the errata recorded (EH_EV_HAZARD) */
 	int victim;                 /* thread of the first injection, -1 if none */
 	int culprit_thread;
 	uint64_t first_open_pc;     /* the first TTBR write */
