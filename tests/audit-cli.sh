@@ -93,6 +93,11 @@ expect "baseline swapped: hazards removed, exit 0" 0 "summary: 0 introduced, 7 r
   "$eh" audit "$objs/clean.o" --baseline "$rel" --model thunderx2 --kernel 6.1
 expect "baseline against itself: all unchanged, exit 0" 0 "summary: 0 introduced, 0 removed, 7 unchanged" \
   "$eh" audit "$rel" --baseline "$rel" --model thunderx2 --kernel 6.1
+expect "baseline sharing no function with FILE: a warning names both" 0 \
+  "warning: .*errata61.o and .*exec.o define no function of the same name" \
+  "$eh" audit "$objs/errata61.o" --baseline "$objs/exec.o" --model thunderx2 --kernel 6.1
+expect "... and none when they share one" 0 "^absent$" absent "warning:" \
+  "$eh" audit "$rel" --baseline "$rel" --model thunderx2 --kernel 6.1
 expect "baseline json" 1 '^\{"format": "errata-harness-audit-baseline", .*"baseline": ".*clean.o", "file": ".*rel61.o",.*"introduced": 7, "removed": 0, "unchanged": 0,.*\{"change": "introduced", "erratum": "tx2-219", "kind": "load", "anchor": "win_prfm\+0x0", "where": "win_prfm\+0x4"' \
   "$eh" audit "$rel" --baseline "$objs/clean.o" --model thunderx2 --kernel 6.1 --format json
 expect "baseline on cortex-a72 (no erratum 219, PRFM kept): exit 0" 0 "8 introduced.*does not affect" \

@@ -50,11 +50,6 @@ expect "erratum 219 in the JSON summary: its window, the load inside, the fault"
 expect "--reg reaches the run (x2 is where ttbr_load loads from)" 0 "load +0x0000000700000008 \(8 bytes\)  INSIDE" \
   "${run[@]}" --symbol ttbr_load --reg x2=0x700000008 --model cortex-a72
 # Traces name what Capstone 4 leaves unnamed, say once what was screened, fold loops; --summary drops them.
-absent() {  # absent PATTERN CMD...: CMD's output has no line matching PATTERN (prints "absent")
-  local pattern=$1
-  shift
-  "$@" 2>&1 | grep -qE -- "$pattern" || echo absent
-}
 expect "hint #25 named paciasp" 0 "named_loop\+0x0: paciasp$" "${run[@]}" --symbol named_loop --model cortex-a72
 expect "hint #34 named bti c" 0 "named_loop\+0x4: bti c$" "${run[@]}" --symbol named_loop --model cortex-a72
 expect "hint #29 named autiasp" 0 "named_loop\+0x18: autiasp$" "${run[@]}" --symbol named_loop --model cortex-a72

@@ -14,6 +14,7 @@
 #include "eh/json.h"
 #include "eh/kconfig.h"
 #include "eh/model.h"
+#include "eh/report.h"
 #include "eh/rule.h"
 #include "eh/suppress.h"
 
@@ -794,16 +795,23 @@ static void print_rule_json(struct eh_json *j, const struct audit_ctx *a, const 
 	eh_json_end(j);
 }
 
-/* What a document is (harness/schema/audit-v1.json), the tool that wrote it and its suppression file. */
+/*
+ * What a document is (harness/schema/audit-v1.json), the tool that wrote it, its
+ * suppression file and every input, files with their SHA-256.
+ */
 static void print_header_json(struct eh_json *j, const struct audit_ctx *a, const char *format)
 {
-	eh_json_str(j, "format", format);
-	eh_json_uint(j, "schema_version", 1);
-	eh_json_object(j, "tool", true);
-	eh_json_str(j, "name", "errata-harness");
-	eh_json_str(j, "version", eh_version());
-	eh_json_end(j);
+	eh_report_json_header(j, format, 1);
 	eh_json_str(j, "suppress", a->o->suppress);
+	eh_json_object(j, "inputs", false);
+	eh_report_json_file(j, "file", a->o->file);
+	eh_report_json_file(j, "baseline", a->o->baseline);
+	eh_report_json_file(j, "cpucaps", a->o->cpucaps);
+	eh_json_str(j, "kernel", a->o->kernel);
+	eh_report_json_file(j, "config", a->o->config);
+	eh_report_json_file(j, "suppress", a->o->suppress);
+	eh_json_str(j, "boot", eh_boot_names[a->in->boot]);
+	eh_json_end(j);
 }
 
 /* The image's object (the document itself when header), left open for the caller to end. */
@@ -1174,7 +1182,7 @@ static void print_diff_json(const struct audit_ctx *old, const struct audit_ctx 
 static int run_baseline(struct audit_ctx *a, struct audit_ctx *old, struct eh_error *err)
 {
 	struct eh_audit_diff *d = NULL;
-	size_t i;
+	size_t i, shared = 0;
 	int rc;
 
 	if (a->nmodels != 1)
@@ -1188,8 +1196,15 @@ static int run_baseline(struct audit_ctx *a, struct audit_ctx *old, struct eh_er
 		rc = open_build(old, a->o->baseline, err);
 	if (!rc && eh_audit_diff(&d, old->images[0].au, a->images[0].au, err))
 		rc = EXIT_BAD_INPUT;
+	if (!rc && eh_elf_shared_functions(a->elf, old->elf, &shared, err))
+		rc = EXIT_BAD_INPUT;
 	if (rc)
 		return rc;
+	/* Findings are matched by symbol+offset: with no function in common, nothing can match. */
+	if (!shared)
+		fprintf(stderr, "errata-harness audit: warning: %s and %s define no function of the same name: "
+			"every finding of one is reported missing from the other (OLD should be the build FILE's "
+			"change goes into)\n", a->elf->path, old->elf->path);
 	if (a->o->json)
 		print_diff_json(old, a, d);
 	else
