@@ -116,12 +116,12 @@ void eh_report_json_event(struct eh_json *j, const struct eh_event *ev, const ch
 	eh_json_end(j);
 }
 
-static void put_outcome(struct eh_json *j, const struct eh_result *r)
+void eh_report_json_result(struct eh_json *j, const char *key, const struct eh_result *r)
 {
 	const struct eh_commit *k;
 	size_t i;
 
-	eh_json_object(j, NULL, false);
+	eh_json_object(j, key, false);
 	eh_json_str(j, "case", r->s.c->id);
 	eh_json_str(j, "variant", r->s.v->name);
 	eh_json_str(j, "model", r->s.model->name);
@@ -212,7 +212,7 @@ void eh_report__json(FILE *f, const struct eh_results *res)
 	eh_json_str(&j, "error", res->error);
 	eh_json_array(&j, "outcomes", false);
 	for (i = 0; i < res->n; i++)
-		put_outcome(&j, &res->r[i]);
+		eh_report_json_result(&j, NULL, &res->r[i]);
 	eh_json_end(&j);
 	eh_json_array(&j, "commits", false);
 	for (i = 0; eh_series[i].hash; i++) {

@@ -254,13 +254,16 @@ int eh_matrix_select(struct eh_scenario **out, size_t *n, const struct eh_select
 	return 0;
 }
 
-/* Keep the trace with its text: the machine (and the image the text describes) goes after each run. */
-static int keep_events(struct eh_result *res, struct eh_case_run *run, struct eh_error *err)
+int eh_result_keep(struct eh_result *res, struct eh_case_run *run, struct eh_error *err)
 {
 	const struct eh_trace *tr = eh_machine_trace(run->machine);
 	char line[1024];
 	size_t i;
 
+	res->s = (struct eh_scenario){ .c = run->c, .v = run->v, .model = run->model, .expected = run->expected };
+	res->outcome = run->outcome;
+	res->pass = run->pass;
+	res->seconds = run->seconds;
 	res->dropped = tr->dropped;
 	if (!tr->n)
 		return 0;
@@ -276,6 +279,17 @@ static int keep_events(struct eh_result *res, struct eh_case_run *run, struct eh
 		res->nevents++;
 	}
 	return 0;
+}
+
+void eh_result_release(struct eh_result *res)
+{
+	size_t i;
+
+	for (i = 0; i < res->nevents; i++)
+		eh_free(res->events[i].text);
+	eh_free(res->events);
+	res->events = NULL;
+	res->nevents = 0;
 }
 
 int eh_run_matrix(struct eh_results **out, const struct eh_selection *sel,
@@ -315,10 +329,7 @@ int eh_run_matrix(struct eh_results **out, const struct eh_selection *sel,
 			r->outcome.verdict = EH_VERDICT_INCOMPLETE;
 			snprintf(r->outcome.evidence, sizeof(r->outcome.evidence), "%s", run_err.msg);
 		} else {
-			r->outcome = run->outcome;
-			r->pass = run->pass;
-			r->seconds = run->seconds;
-			rc = keep_events(r, run, err);
+			rc = eh_result_keep(r, run, err);
 			eh_case_run_free(run);
 			if (rc)
 				goto fail;
@@ -340,15 +351,12 @@ fail:
 
 void eh_results_free(struct eh_results *res)
 {
-	size_t i, j;
+	size_t i;
 
 	if (!res)
 		return;
-	for (i = 0; i < res->n; i++) {
-		for (j = 0; j < res->r[i].nevents; j++)
-			eh_free(res->r[i].events[j].text);
-		eh_free(res->r[i].events);
-	}
+	for (i = 0; i < res->n; i++)
+		eh_result_release(&res->r[i]);
 	eh_free(res->r);
 	eh_free(res);
 }

@@ -138,9 +138,12 @@ struct eh_machine_hooks {
 	void (*event)(struct eh_machine *m, const struct eh_event *ev, void *ctx);
 };
 
+/* Instructions a thread runs before it is stopped, unless the options say otherwise. */
+#define EH_DEFAULT_BUDGET 1000000ull
+
 struct eh_machine_opts {
 	uint64_t seed;          /* every random choice (victim thread) */
-	uint64_t budget;        /* instructions per thread; 0 = default */
+	uint64_t budget;        /* instructions per thread; 0 = EH_DEFAULT_BUDGET */
 	uint64_t timeout_us;    /* wall clock for the whole run; 0 = default */
 	size_t max_events;      /* trace cap; 0 = default */
 	bool trace_insns;       /* record every instruction, for replay */

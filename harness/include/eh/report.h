@@ -46,6 +46,8 @@ void eh_report_json_header(struct eh_json *j, const char *format, int schema_ver
  * null when path is NULL (sha256 null when the file can no longer be read).
  */
 void eh_report_json_file(struct eh_json *j, const char *key, const char *path);
+/* One outcome with its events (an object under key), as run's report lists them and replay's holds it. */
+void eh_report_json_result(struct eh_json *j, const char *key, const struct eh_result *r);
 /* One event of a trace as the JSON reports write it (an object; text is eh_event_format's line). */
 void eh_report_json_event(struct eh_json *j, const struct eh_event *ev, const char *text);
 /* The same event's fields, into an object the caller opened (and may add to). */

@@ -77,6 +77,14 @@ struct eh_result {
 	size_t dropped;                  /* events past the trace cap */
 };
 
+/*
+ * Fill res from a finished case run: its scenario, outcome and trace, each event
+ * with its text (the run and its image may go afterwards). eh_result_release
+ * frees what it holds.
+ */
+int eh_result_keep(struct eh_result *res, struct eh_case_run *run, struct eh_error *err);
+void eh_result_release(struct eh_result *res);
+
 struct eh_results {
 	uint64_t seed;
 	unsigned shard, nshards;
