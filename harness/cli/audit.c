@@ -13,6 +13,7 @@
 #include "eh/insn.h"
 #include "eh/json.h"
 #include "eh/kconfig.h"
+#include "eh/kimage.h"
 #include "eh/model.h"
 #include "eh/report.h"
 #include "eh/rule.h"
@@ -63,6 +64,10 @@ struct audit_ctx {
 	struct eh_cpucaps *owned_caps;    /* the ELF's own, when it is the one used */
 	struct eh_decoder *dec;
 	struct eh_suppressions *sup;
+	/* The .config the models are patched with: --config, else the one the image embeds, else NULL. */
+	const struct eh_kconfig *config;
+	struct eh_kconfig *embedded;      /* the image's own (CONFIG_IKCONFIG), when it is the one used */
+	char config_source[600];          /* where it came from, in words */
 	/* Sized by the registry (audit_ctx_init): every erratum, every model, an image for each. */
 	const struct eh_erratum **errata; /* audited, NULL-terminated */
 	size_t nerrata;
@@ -352,7 +357,7 @@ static enum audit_status status_of(const struct eh_erratum *e, const struct eh_m
 
 static bool configured_out(const struct audit_ctx *a, const struct eh_erratum *e)
 {
-	return e->kconfig && !eh_kconfig_enabled(a->in->config, e->kconfig);
+	return e->kconfig && !eh_kconfig_enabled(a->config, e->kconfig);
 }
 
 /* Every finding of one rule's result matched against the suppressions, and its counts. */
@@ -396,7 +401,7 @@ static int audit_models(struct audit_ctx *a, struct eh_error *err)
 	for (i = 0; i < a->nmodels; i++) {
 		struct audit_image *im = &a->images[a->nimages];
 
-		im->target = (struct eh_target){ .model = a->models[i], .config = a->in->config,
+		im->target = (struct eh_target){ .model = a->models[i], .config = a->config,
 						 .boot = a->in->boot };
 		if (eh_image_new(&im->img, a->elf, a->caps, &im->target, err))
 			return EXIT_BAD_INPUT;
@@ -678,8 +683,7 @@ static void print_image_text(const struct audit_ctx *a, const struct audit_image
 	else
 		printf("audit of %s on %s (one patched image)\n", a->elf->path, model_names(im, names, sizeof(names)));
 	printf("  capabilities numbered as in %s; config %s; booted at %s%s\n", img->caps->source,
-	       a->o->config ? a->o->config : "with every option on", eh_boot_names[im->target.boot],
-	       eh_target_vhe(&im->target) ? " (VHE)" : "");
+	       a->config_source, eh_boot_names[im->target.boot], eh_target_vhe(&im->target) ? " (VHE)" : "");
 	printf("  alternatives: %zu sites, %zu applied\n", img->nsites, applied_count(img));
 	if (a->o->list) {
 		for (i = 0; i < img->nsites; i++)
@@ -834,7 +838,7 @@ static void print_image_json(struct eh_json *j, const struct audit_ctx *a, const
 		eh_json_end(j);
 	}
 	eh_json_str(j, "cpucaps", img->caps->source);
-	eh_json_str(j, "config", a->o->config);
+	eh_json_str(j, "config", a->config ? a->config_source : NULL);
 	eh_json_str(j, "boot", eh_boot_names[im->target.boot]);
 	eh_json_bool(j, "vhe", eh_target_vhe(&im->target));
 	eh_json_uint(j, "alternatives", img->nsites);
@@ -1075,14 +1079,45 @@ static void audit_ctx_free(struct audit_ctx *a)
 	eh_free(a->chosen);
 	eh_decoder_free(a->dec);
 	eh_cpucaps_free(a->owned_caps);
+	eh_kconfig_free(a->embedded);
 	eh_elf_free(a->elf);
 }
 
 /* One build: loaded, patched for the models, audited. */
+/*
+ * The .config of the build: --config, else the one a kernel built with
+ * CONFIG_IKCONFIG embeds, else every option on; an embedded one that cannot be
+ * read is an input error naming the file.
+ */
+static int choose_config(struct audit_ctx *a, struct eh_error *err)
+{
+	struct eh_error none = { 0 };
+	int rc;
+
+	if (a->in->config) {
+		a->config = a->in->config;
+		snprintf(a->config_source, sizeof(a->config_source), "%s", a->o->config);
+		return 0;
+	}
+	rc = eh_kimage_config(&a->embedded, a->elf, &none);
+	if (rc == EH_ENOENT) {
+		snprintf(a->config_source, sizeof(a->config_source), "with every option on");
+		return 0;
+	}
+	if (rc) {
+		*err = none;
+		return rc;
+	}
+	a->config = a->embedded;
+	snprintf(a->config_source, sizeof(a->config_source), "%s's own (CONFIG_IKCONFIG)", a->elf->path);
+	return 0;
+}
+
 static int open_build(struct audit_ctx *a, const char *path, struct eh_error *err)
 {
 	if (eh_elf_open(&a->elf, path, err) ||
 	    eh_cpucaps_for_elf(&a->owned_caps, &a->caps, a->elf, a->in->caps, err) ||
+	    choose_config(a, err) ||
 	    eh_decoder_new(&a->dec, err))
 		return EXIT_BAD_INPUT;
 	return audit_models(a, err);
@@ -1110,7 +1145,7 @@ static void print_diff_text(const struct audit_ctx *old, const struct audit_ctx 
 
 	printf("audit of %s against the baseline %s on %s (%s)\n", a->elf->path, old->elf->path, m->name, m->desc);
 	printf("  capabilities numbered as in %s; config %s; booted at %s\n", a->caps->source,
-	       a->o->config ? a->o->config : "with every option on", eh_boot_names[a->in->boot]);
+	       a->config_source, eh_boot_names[a->in->boot]);
 	for (i = 0; i < a->images[0].au->nresults; i++) {
 		const struct audit_rule *ro = &old->images[0].rules[i], *rn = &a->images[0].rules[i];
 
