@@ -135,6 +135,12 @@ void eh_report_json_result(struct eh_json *j, const char *key, const struct eh_r
 	eh_json_str(j, "evidence", r->outcome.evidence);
 	if (r->outcome.verdict == EH_VERDICT_INCOMPLETE && r->outcome.where)
 		eh_json_hex(j, "where", r->outcome.where);
+	if (r->snippet) {
+		eh_json_object(j, "snippet", true);
+		eh_json_str(j, "path", r->snippet);
+		eh_json_str(j, "sha256", r->snippet_sha256);
+		eh_json_end(j);
+	}
 	eh_json_uint(j, "events_dropped", r->dropped);
 	eh_json_array(j, "events", false);
 	for (i = 0; i < r->nevents; i++)

@@ -1,5 +1,6 @@
 /* The run matrix: selecting and sharding (case, variant, model) scenarios, running them, judging commits. */
 #include "eh/run.h"
+#include "eh/file.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -265,6 +266,11 @@ int eh_result_keep(struct eh_result *res, struct eh_case_run *run, struct eh_err
 	res->pass = run->pass;
 	res->seconds = run->seconds;
 	res->dropped = tr->dropped;
+	res->snippet = eh_strdup(run->elf->path);
+	if (!res->snippet)
+		return eh_error_set(err, EH_ENOMEM, "out of memory");
+	if (eh_file_sha256(run->elf->path, res->snippet_sha256, err))
+		return err ? err->code : EH_EIO;
 	if (!tr->n)
 		return 0;
 	res->events = eh_alloc(tr->n * sizeof(*res->events));
@@ -288,7 +294,9 @@ void eh_result_release(struct eh_result *res)
 	for (i = 0; i < res->nevents; i++)
 		eh_free(res->events[i].text);
 	eh_free(res->events);
+	eh_free(res->snippet);
 	res->events = NULL;
+	res->snippet = NULL;
 	res->nevents = 0;
 }
 

@@ -75,6 +75,8 @@ struct eh_result {
 	struct eh_result_event *events;
 	size_t nevents;
 	size_t dropped;                  /* events past the trace cap */
+	char *snippet;                   /* the snippet the run loaded, or NULL if it did not start */
+	char snippet_sha256[65];         /* ... the SHA-256 of its contents */
 };
 
 /*
