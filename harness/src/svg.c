@@ -858,7 +858,7 @@ static long culprit_col(const struct layout *l, size_t inject)
 	return l->col[inject];
 }
 
-/* Erratum 219 injections, drawn last so that they stay on top: culprit cell to victim lane. */
+/* Faults the errata injected, drawn last so that they stay on top: culprit cell to victim lane. */
 static void put_injections(FILE *f, struct layout *l)
 {
 	char text[1024], label[128];
