@@ -10,12 +10,6 @@
 #include "eh/model.h"
 #include "eh/suppress.h"
 
-const char cli_boot_help[] =
-	"  --boot el2|nvhe|el1 how the kernel was booted (default el2): el2 a host, VHE where the\n"
-	"                      CPU has it (the kernel's default); nvhe a host with kvm-arm.mode=nvhe,\n"
-	"                      the kernel at EL1 and KVM's hyp code at EL2; el1 a guest kernel, where\n"
-	"                      KVM's code never runs\n";
-
 /* "2 GiB", "64 MiB": the limits are whole powers of 1024. */
 static const char *size_text(size_t n, char *buf, size_t len)
 {
@@ -122,8 +116,7 @@ static int pick_model(struct cli_pick *p, const char *cmd, const char *name)
 	}
 	m = eh_model_find(name);
 	if (!m) {
-		fprintf(stderr, "errata-harness %s: unknown model '%s' (see errata-harness models)\n", cmd, name);
-		return EXIT_BAD_INPUT;
+		return cli_error(cmd, "unknown model '%s' (see errata-harness models)", name);
 	}
 	add_model(p, m);
 	return 0;
@@ -136,11 +129,10 @@ static int pick_erratum(bool *chosen, const char *cmd, const char *id)
 
 	for (i = 0; eh_errata[i] && strcmp(eh_errata[i]->id, id); i++)
 		;
-	if (!eh_errata[i] || !eh_errata[i]->rule) {
-		fprintf(stderr, eh_errata[i] ? "errata-harness %s: erratum %s has no static rule to audit with (see %s --help)\n"
-					     : "errata-harness %s: unknown erratum '%s' (see %s --help)\n", cmd, id, cmd);
-		return EXIT_BAD_INPUT;
-	}
+	if (!eh_errata[i])
+		return cli_error(cmd, "unknown erratum '%s' (see %s --help)", id, cmd);
+	if (!eh_errata[i]->rule)
+		return cli_error(cmd, "erratum %s has no static rule to audit with (see %s --help)", id, cmd);
 	chosen[i] = true;
 	return 0;
 }
@@ -159,10 +151,8 @@ static int pick_names(struct cli_pick *p, bool *chosen, const char *cmd, const c
 			char name[64];
 			int rc;
 
-			if (!len || len >= sizeof(name)) {
-				fprintf(stderr, "errata-harness %s: %s: '%s' is not a list of names\n", cmd, opt, lists[i]);
-				return EXIT_BAD_INPUT;
-			}
+			if (!len || len >= sizeof(name))
+				return cli_error(cmd, "%s: '%s' is not a list of names", opt, lists[i]);
 			memcpy(name, s, len);
 			name[len] = 0;
 			rc = chosen ? pick_erratum(chosen, cmd, name) : pick_model(p, cmd, name);
@@ -192,12 +182,10 @@ int cli_pick(struct cli_pick *p, const char *cmd, const char *const *models, siz
 	p->models = eh_alloc((nmodel + 1) * sizeof(*p->models));
 	p->errata = eh_alloc((n + 1) * sizeof(*p->errata));
 	chosen = eh_alloc((n + 1) * sizeof(*chosen));
-	if (!p->models || !p->errata || !chosen) {
-		fprintf(stderr, "errata-harness %s: out of memory\n", cmd);
-		rc = EXIT_BAD_INPUT;
-	} else {
+	if (!p->models || !p->errata || !chosen)
+		rc = cli_error(cmd, "out of memory");
+	else
 		rc = pick_names(p, NULL, cmd, "--model", models, nmodels);
-	}
 	if (!rc)
 		rc = pick_names(p, chosen, cmd, "--erratum", errata, nerrata);
 	for (i = 0; !rc && eh_errata[i]; i++)
@@ -236,8 +224,5 @@ int cli_suppress_open(struct eh_suppressions **out, const char *cmd, const char 
 	else
 		rc = eh_suppress_open(out, path, ids, &err);
 	eh_free(ids);
-	if (!rc)
-		return 0;
-	fprintf(stderr, "errata-harness %s: %s\n", cmd, err.msg);
-	return EXIT_BAD_INPUT;
+	return rc ? cli_error(cmd, "%s", err.msg) : 0;
 }

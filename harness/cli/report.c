@@ -22,7 +22,9 @@ static const struct cli_use report_uses[] = {
 	  "erratum whose workaround's option is off is reported 'workaround configured out' (default: "
 	  "every option on)" },
 	{ &cli_options[CLI_OPT_BOOT] },
-	{ &cli_options[CLI_OPT_SUPPRESS] },
+	{ &cli_options[CLI_OPT_SUPPRESS], false,
+	  "findings known to be safe: lines 'ERRATUM SYMBOL[+OFFSET] WHY...' (README); a suppressed "
+	  "finding is reported with its justification and fails nothing" },
 	{ &cli_options[CLI_OPT_FORMAT], false,
 	  "text (default), json (harness/schema/report-v1.json), junit (a testcase per erratum and "
 	  "model) or sarif (SARIF 2.1.0: a rule per erratum, a result per finding)" },
