@@ -85,6 +85,10 @@ expect "... and a clean erratum configured out says so" 1 "^a520-2966298 +cortex
 printf 'tx2-219 ttbr_load+0x4 the test object'"'"'s own load\nrepeat-tlbi tlbi_once+0x8 the test object'"'"'s own TLBI\n' > "$tmp/all.supp"
 expect "--suppress covering every finding: exit 0" 0 "^tx2-219 +thunderx2 +[0-9]+  clean, 1 suppressed$" \
   "$eh" report "$obj" "${k[@]}" --suppress "$tmp/all.supp"
+printf 'tx2-219 ttbr_load+0x4 the load\ntx2-219 tlbi_once no TTBR write there\n' > "$tmp/stale.supp"
+expect "--suppress: an entry that matches nothing is reported stale" 1 \
+  "^stale suppression .*stale.supp:2: tx2-219 tlbi_once matches no finding$" \
+  "$eh" report "$obj" "${k[@]}" --suppress "$tmp/stale.supp"
 expect "... each suppressed finding listed with its justification" 0 \
   "SUPPRESSED  ttbr_load\+0x4: .*~      suppressed by .*all.supp:1: the test object's own load" \
   tr '\n' '~' < <("$eh" report "$obj" "${k[@]}" --suppress "$tmp/all.supp")
@@ -110,15 +114,20 @@ echo keep > "$tmp/kept.txt"
 expect "--output with bad input: exit 2" 2 "z80" "$eh" report "$obj" "${k[@]}" --model z80 --output "$tmp/kept.txt"
 check "... leaves the file as it was" keep "$(cat "$tmp/kept.txt")"
 expect "--output into a missing directory: exit 2" 2 "nodir/r.txt" "$eh" report "$obj" "${k[@]}" --output "$tmp/nodir/r.txt"
-check "no temporary file left behind" "" "$(ls "$tmp" | grep -v -E '^(errata-of|want|got|report.txt|out|out.txt|kept.txt|truncated.o|tx2-off.config|all.supp)$')"
+check "no temporary file left behind" "" "$(ls "$tmp" | grep -v -E '^(errata-of|want|got|report.txt|out|out.txt|kept.txt|truncated.o|tx2-off.config|all.supp|stale.supp)$')"
 
 # ---- JSON ------------------------------------------------------------------------------------------
 "$eh" report "$obj" "${k[@]}" --format json > "$tmp/report.json"
 "$eh" report "$obj" "${k[@]}" --format json --config "$tmp/tx2-off.config" --suppress "$tmp/all.supp" > "$tmp/report-supp.json"
-expect "the JSON reports as report-v1.json says" 0 "^2 documents conform" \
-  "$here/check-schema.py" "$here/../harness/schema/report-v1.json" "$tmp/report.json" "$tmp/report-supp.json"
+"$eh" report "$obj" "${k[@]}" --format json --suppress "$tmp/stale.supp" > "$tmp/report-stale.json"
+expect "the JSON reports as report-v1.json says" 0 "^3 documents conform" \
+  "$here/check-schema.py" "$here/../harness/schema/report-v1.json" "$tmp/report.json" "$tmp/report-supp.json" \
+  "$tmp/report-stale.json"
 expect "... and the schema is not satisfied by anything" 1 "at /matrix/0: 'status' is a required property" \
   "$here/check-schema.py" "$here/../harness/schema/report-v1.json" <(jq 'del(.matrix[0].status)' "$tmp/report.json")
+check "JSON: the inputs with their SHA-256, the stale suppression" \
+  "$(sha256sum < "$obj" | cut -d' ' -f1) $(sha256sum < "$tmp/stale.supp" | cut -d' ' -f1) tx2-219 tlbi_once" \
+  "$(jq -r '"\(.inputs.file.sha256) \(.inputs.suppress.sha256) \(.stale[0].erratum) \(.stale[0].where)"' "$tmp/report-stale.json")"
 check "JSON: each cell as the models' errata say" "" \
   "$(diff "$tmp/want" <(jq -r '.matrix[] | "\(.erratum) \(.model) \(.text)"' "$tmp/report.json"))"
 check "JSON: the findings by erratum, where and what" \

@@ -14,7 +14,6 @@
 #include "eh/insn.h"
 #include "eh/json.h"
 #include "eh/kconfig.h"
-#include "eh/kimage.h"
 #include "eh/model.h"
 #include "eh/report.h"
 #include "eh/rule.h"
@@ -40,10 +39,7 @@ struct audit_ctx {
 	struct eh_cpucaps *owned_caps;    /* the ELF's own, when it is the one used */
 	struct eh_decoder *dec;
 	struct eh_suppressions *sup;
-	/* The .config the models are patched with: --config, else the one the image embeds, else NULL. */
-	const struct eh_kconfig *config;
-	struct eh_kconfig *embedded;      /* the image's own (CONFIG_IKCONFIG), when it is the one used */
-	char config_source[600];          /* where it came from, in words */
+	struct cli_config cfg;            /* the .config the models are patched with */
 	struct cli_pick pick;             /* the models and errata audited (borrowed by a baseline's) */
 	struct eh_audit_matrix *mx;
 };
@@ -169,7 +165,7 @@ static const char *where(const struct audit_ctx *a, uint64_t addr, char *buf, si
 static int audit_models(struct audit_ctx *a, struct eh_error *err)
 {
 	const struct eh_audit_matrix_opts mo = {
-		.elf = a->elf, .caps = a->caps, .config = a->config, .boot = a->in->boot,
+		.elf = a->elf, .caps = a->caps, .config = a->cfg.config, .boot = a->in->boot,
 		.models = a->pick.models, .nmodels = a->pick.nmodels, .errata = a->pick.errata, .sup = a->sup,
 		.patch_only = a->o->list,
 	};
@@ -406,7 +402,7 @@ static void print_rule_text(const struct audit_ctx *a, const struct eh_audit_ima
 	if (r->suppressed)
 		printf(", %zu findings suppressed", r->suppressed);
 	printf("; erratum %s %s", e->id, shown_on(im, e, names, sizeof(names)));
-	if (eh_audit_configured_out(a->config, e))
+	if (eh_audit_configured_out(a->cfg.config, e))
 		printf(" (workaround configured out: %s)", e->kconfig);
 	printf("\n");
 }
@@ -422,7 +418,7 @@ static void print_image_text(const struct audit_ctx *a, const struct eh_audit_im
 	else
 		printf("audit of %s on %s (one patched image)\n", a->elf->path, model_names(im, names, sizeof(names)));
 	printf("  capabilities numbered as in %s; config %s; booted at %s%s\n", img->caps->source,
-	       a->config_source, eh_boot_names[im->target.boot], eh_target_vhe(&im->target) ? " (VHE)" : "");
+	       a->cfg.source, eh_boot_names[im->target.boot], eh_target_vhe(&im->target) ? " (VHE)" : "");
 	printf("  alternatives: %zu sites, %zu applied\n", img->nsites, applied_count(img));
 	if (a->o->list) {
 		for (i = 0; i < img->nsites; i++)
@@ -524,7 +520,7 @@ static void print_rule_json(struct eh_json *j, const struct audit_ctx *a, const 
 	eh_json_str(j, "title", e->title);
 	eh_json_str(j, "rule", e->rule->window ? "window" : "scan");
 	eh_json_bool(j, "affected", r->shows);
-	eh_json_bool(j, "configured_out", eh_audit_configured_out(a->config, e));
+	eh_json_bool(j, "configured_out", eh_audit_configured_out(a->cfg.config, e));
 	eh_json_uint(j, "flagged", r->flagged);
 	eh_json_uint(j, "hazards", r->shows ? r->inside : 0);
 	eh_json_uint(j, "open", r->open);
@@ -577,7 +573,7 @@ static void print_image_json(struct eh_json *j, const struct audit_ctx *a, const
 		eh_json_end(j);
 	}
 	eh_json_str(j, "cpucaps", img->caps->source);
-	eh_json_str(j, "config", a->config ? a->config_source : NULL);
+	eh_json_str(j, "config", a->cfg.config ? a->cfg.source : NULL);
 	eh_json_str(j, "boot", eh_boot_names[im->target.boot]);
 	eh_json_bool(j, "vhe", eh_target_vhe(&im->target));
 	eh_json_uint(j, "alternatives", img->nsites);
@@ -593,49 +589,6 @@ static void print_image_json(struct eh_json *j, const struct audit_ctx *a, const
 	for (i = 0; i < im->au->nresults; i++)
 		print_rule_json(j, a, im, &im->tallies[i]);
 	eh_json_end(j);
-}
-
-/* Whether suppression e names an erratum this call audits: only those can go stale. */
-static bool audited(const struct audit_ctx *a, const char *id)
-{
-	size_t i;
-
-	for (i = 0; i < a->pick.nerrata; i++)
-		if (!strcmp(a->pick.errata[i]->id, id))
-			return true;
-	return false;
-}
-
-/* The suppressions of audited errata that matched nothing on any model. */
-static size_t print_stale(const struct audit_ctx *a, struct eh_json *j)
-{
-	size_t i, n = 0;
-
-	if (j)
-		eh_json_array(j, "stale", true);
-	for (i = 0; a->sup && i < a->sup->n; i++) {
-		const struct eh_suppression *e = &a->sup->v[i];
-		char place[160];
-
-		if (e->matched || !audited(a, e->erratum))
-			continue;
-		n++;
-		snprintf(place, sizeof(place), e->has_offset ? "%s+0x%llx" : "%s", e->symbol, e->offset);
-		if (j) {
-			eh_json_object(j, NULL, true);
-			eh_json_uint(j, "line", e->line);
-			eh_json_str(j, "erratum", e->erratum);
-			eh_json_str(j, "where", place);
-			eh_json_str(j, "justification", e->justification);
-			eh_json_end(j);
-		} else {
-			printf("stale suppression %s:%u: %s %s matches no finding\n", a->sup->path, e->line, e->erratum,
-			       place);
-		}
-	}
-	if (j)
-		eh_json_end(j);
-	return n;
 }
 
 /* The widest of the models' names (and of the errata's ids), at least what the heading needs. */
@@ -715,7 +668,7 @@ static void print_report(struct audit_ctx *a)
 		if (a->pick.nmodels == 1) {
 			/* One model: the image's own object, with the stale suppressions. */
 			print_image_json(&j, a, &a->mx->images[0], true);
-			print_stale(a, &j);
+			cli_print_stale(a->sup, &a->pick, &j, stdout);
 			eh_json_end(&j);
 			return;
 		}
@@ -730,7 +683,7 @@ static void print_report(struct audit_ctx *a)
 			eh_json_end(&j);
 		}
 		eh_json_end(&j);
-		print_stale(a, &j);
+		cli_print_stale(a->sup, &a->pick, &j, stdout);
 		eh_json_end(&j);
 		return;
 	}
@@ -743,45 +696,16 @@ static void print_report(struct audit_ctx *a)
 		printf("\n");
 		print_matrix_text(a);
 	}
-	print_stale(a, NULL);
+	cli_print_stale(a->sup, &a->pick, NULL, stdout);
 }
 
 static void audit_ctx_free(struct audit_ctx *a)
 {
 	eh_audit_matrix_free(a->mx);
-	eh_kconfig_free(a->embedded);
+	eh_kconfig_free(a->cfg.embedded);
 	eh_decoder_free(a->dec);
 	eh_cpucaps_free(a->owned_caps);
 	eh_elf_free(a->elf);
-}
-
-/*
- * The .config of the build: --config, else the one a kernel built with
- * CONFIG_IKCONFIG embeds, else every option on; an embedded one that cannot be
- * read is an input error naming the file.
- */
-static int choose_config(struct audit_ctx *a, struct eh_error *err)
-{
-	struct eh_error none = { 0 };
-	int rc;
-
-	if (a->in->config) {
-		a->config = a->in->config;
-		snprintf(a->config_source, sizeof(a->config_source), "%s", a->o->config);
-		return 0;
-	}
-	rc = eh_kimage_config(&a->embedded, a->elf, &none);
-	if (rc == EH_ENOENT) {
-		snprintf(a->config_source, sizeof(a->config_source), "with every option on");
-		return 0;
-	}
-	if (rc) {
-		*err = none;
-		return rc;
-	}
-	a->config = a->embedded;
-	snprintf(a->config_source, sizeof(a->config_source), "%s's own (CONFIG_IKCONFIG)", a->elf->path);
-	return 0;
 }
 
 /* One build: loaded, patched for the models, audited. */
@@ -789,7 +713,7 @@ static int open_build(struct audit_ctx *a, const char *path, struct eh_error *er
 {
 	if (eh_elf_open(&a->elf, path, err) ||
 	    eh_cpucaps_for_elf(&a->owned_caps, &a->caps, a->elf, a->in->caps, err) ||
-	    choose_config(a, err) ||
+	    cli_config_choose(&a->cfg, a->in, a->o->config, a->elf, err) ||
 	    eh_decoder_new(&a->dec, err))
 		return EXIT_BAD_INPUT;
 	return audit_models(a, err);
@@ -817,7 +741,7 @@ static void print_diff_text(const struct audit_ctx *old, const struct audit_ctx 
 
 	printf("audit of %s against the baseline %s on %s (%s)\n", a->elf->path, old->elf->path, m->name, m->desc);
 	printf("  capabilities numbered as in %s; config %s; booted at %s\n", a->caps->source,
-	       a->config_source, eh_boot_names[a->in->boot]);
+	       a->cfg.source, eh_boot_names[a->in->boot]);
 	for (i = 0; i < a->mx->images[0].au->nresults; i++) {
 		const struct eh_audit_tally *ro = &old->mx->images[0].tallies[i], *rn = &a->mx->images[0].tallies[i];
 

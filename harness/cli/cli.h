@@ -10,6 +10,7 @@
 #include "eh/erratum.h"
 #include "eh/cpucaps.h"
 #include "eh/image.h"
+#include "eh/json.h"
 #include "eh/kconfig.h"
 #include "eh/model.h"
 #include "eh/report.h"
@@ -177,6 +178,21 @@ struct cli_inputs {
  * EXIT_BAD_INPUT. */
 int cli_inputs_open(struct cli_inputs *in, const char *cmd, const char *cpucaps, const char *kernel,
 		    const char *config, const char *boot);
+/* The .config a build is patched with, and where it came from (cli/inputs.c). */
+struct cli_config {
+	const struct eh_kconfig *config;  /* NULL: every option on */
+	struct eh_kconfig *embedded;      /* the image's own (CONFIG_IKCONFIG), when it is the one used */
+	char source[600];                 /* where it came from, in words */
+};
+
+/*
+ * --config (in->config, read from path), else the .config a kernel built with
+ * CONFIG_IKCONFIG embeds in elf, else every option on. An embedded one that
+ * cannot be read is an input error naming the file. eh_kconfig_free c->embedded.
+ */
+int cli_config_choose(struct cli_config *c, const struct cli_inputs *in, const char *path, const struct eh_elf *elf,
+		      struct eh_error *err);
+
 /* The models and errata a command's --model and --erratum lists select (cli/inputs.c). */
 struct cli_pick {
 	const struct eh_model **models;      /* in the order named, each once; "all" is the registry's */
@@ -193,6 +209,11 @@ struct cli_pick {
 int cli_pick(struct cli_pick *p, const char *cmd, const char *const *models, size_t nmodels,
 	     const char *const *errata, size_t nerrata);
 void cli_pick_free(struct cli_pick *p);
+/*
+ * The suppressions of the picked errata that matched nothing (stale): as a "stale" array
+ * of j, or (j NULL) a line each on f. Returns how many.
+ */
+size_t cli_print_stale(const struct eh_suppressions *sup, const struct cli_pick *pick, struct eh_json *j, FILE *f);
 /* A suppression file (NULL: none, *out NULL), its errata checked against the registry; EXIT_BAD_INPUT naming it. */
 int cli_suppress_open(struct eh_suppressions **out, const char *cmd, const char *path);
 void cli_inputs_close(struct cli_inputs *in);

@@ -6,6 +6,8 @@
 #include "eh/cpucaps.h"
 #include "eh/erratum.h"
 #include "eh/file.h"
+#include "eh/json.h"
+#include "eh/kimage.h"
 #include "eh/kconfig.h"
 #include "eh/model.h"
 #include "eh/suppress.h"
@@ -225,4 +227,73 @@ int cli_suppress_open(struct eh_suppressions **out, const char *cmd, const char 
 		rc = eh_suppress_open(out, path, ids, &err);
 	eh_free(ids);
 	return rc ? cli_error(cmd, "%s", err.msg) : 0;
+}
+
+int cli_config_choose(struct cli_config *c, const struct cli_inputs *in, const char *path, const struct eh_elf *elf,
+		      struct eh_error *err)
+{
+	struct eh_error none = { 0 };
+	int rc;
+
+	*c = (struct cli_config){ 0 };
+	if (in->config) {
+		c->config = in->config;
+		snprintf(c->source, sizeof(c->source), "%s", path);
+		return 0;
+	}
+	rc = eh_kimage_config(&c->embedded, elf, &none);
+	if (rc == EH_ENOENT) {
+		snprintf(c->source, sizeof(c->source), "with every option on");
+		return 0;
+	}
+	if (rc) {
+		if (err)
+			*err = none;
+		return rc;
+	}
+	c->config = c->embedded;
+	snprintf(c->source, sizeof(c->source), "%s's own (CONFIG_IKCONFIG)", elf->path);
+	return 0;
+}
+
+/* Whether the pick audits erratum id: only its suppressions can go stale. */
+static bool picked(const struct cli_pick *pick, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < pick->nerrata; i++)
+		if (!strcmp(pick->errata[i]->id, id))
+			return true;
+	return false;
+}
+
+size_t cli_print_stale(const struct eh_suppressions *sup, const struct cli_pick *pick, struct eh_json *j, FILE *f)
+{
+	size_t i, n = 0;
+
+	if (j)
+		eh_json_array(j, "stale", true);
+	for (i = 0; sup && i < sup->n; i++) {
+		const struct eh_suppression *e = &sup->v[i];
+		char place[160];
+
+		if (e->matched || !picked(pick, e->erratum))
+			continue;
+		n++;
+		snprintf(place, sizeof(place), e->has_offset ? "%s+0x%llx" : "%s", e->symbol, e->offset);
+		if (j) {
+			eh_json_object(j, NULL, true);
+			eh_json_uint(j, "line", e->line);
+			eh_json_str(j, "erratum", e->erratum);
+			eh_json_str(j, "where", place);
+			eh_json_str(j, "justification", e->justification);
+			eh_json_end(j);
+		} else {
+			fprintf(f, "stale suppression %s:%u: %s %s matches no finding\n", sup->path, e->line, e->erratum,
+				place);
+		}
+	}
+	if (j)
+		eh_json_end(j);
+	return n;
 }

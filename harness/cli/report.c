@@ -6,6 +6,7 @@
 
 #include "report.h"
 #include "eh/json.h"
+#include "eh/report.h"
 #include "eh/text.h"
 
 static const struct eh_text_style style = { .width = EH_TEXT_WIDTH };
@@ -198,8 +199,7 @@ static void write_text(const struct report *r)
 
 	eh_text_linef(r->f, &style, "errata-harness %s report of %s", eh_version(), r->elf->path);
 	eh_text_linef(r->f, &style, "  capabilities numbered as in %s", r->caps->source);
-	eh_text_linef(r->f, &style, "  config %s; booted at %s; suppressions %s",
-		      r->o->config ? r->o->config : "with every option on", eh_boot_names[r->in.boot],
+	eh_text_linef(r->f, &style, "  config %s; booted at %s; suppressions %s", r->cfg.source, eh_boot_names[r->in.boot],
 		      r->o->suppress ? r->o->suppress : "none");
 	eh_text_linef(r->f, &style, "  %zu errata x %zu models, %zu patched images", r->pick.nerrata, r->pick.nmodels,
 		      r->mx->nimages);
@@ -221,6 +221,7 @@ static void write_text(const struct report *r)
 	for (e = 0; models && e < r->pick.nerrata; e++)
 		text_findings(r, e, models);
 	fputs("\n", r->f);
+	cli_print_stale(r->sup, &r->pick, NULL, r->f);
 	eh_text_linef(r->f, &style, "summary: %zu clean, %zu with findings, %zu not affected, %zu not exposed",
 		      count[EH_AUDIT_SHOWS], count[3], count[EH_AUDIT_NOT_AFFECTED], count[EH_AUDIT_NOT_EXPOSED]);
 	eh_text_linef(r->f, &style, "  of %zu errata x %zu models; %zu with the workaround configured out",
@@ -274,7 +275,7 @@ static void json_erratum(struct eh_json *j, const struct report *r, size_t e, co
 	eh_json_str(j, "kconfig", er->kconfig);
 	eh_json_str(j, "rule", er->rule->window ? "window" : "scan");
 	eh_json_str(j, "summary", er->rule->summary);
-	eh_json_bool(j, "configured_out", eh_audit_configured_out(r->in.config, er));
+	eh_json_bool(j, "configured_out", eh_audit_configured_out(r->cfg.config, er));
 	eh_json_array(j, "images", false);
 	for (g = 0; g < r->mx->nimages; g++) {
 		const struct eh_audit_tally *t = &r->mx->images[g].tallies[e];
@@ -307,15 +308,18 @@ static void write_json(const struct report *r)
 
 	eh_json_begin(&j, r->f);
 	eh_json_object(&j, NULL, false);
-	eh_json_str(&j, "format", "errata-harness-report");
-	eh_json_uint(&j, "schema_version", 1);
-	eh_json_object(&j, "tool", true);
-	eh_json_str(&j, "name", "errata-harness");
-	eh_json_str(&j, "version", eh_version());
+	eh_report_json_header(&j, "errata-harness-report", 1);
+	eh_json_object(&j, "inputs", false);
+	eh_report_json_file(&j, "file", r->o->file);
+	eh_report_json_file(&j, "cpucaps", r->o->cpucaps);
+	eh_json_str(&j, "kernel", r->o->kernel);
+	eh_report_json_file(&j, "config", r->o->config);
+	eh_report_json_file(&j, "suppress", r->o->suppress);
+	eh_json_str(&j, "boot", eh_boot_names[r->in.boot]);
 	eh_json_end(&j);
 	eh_json_str(&j, "file", r->elf->path);
 	eh_json_str(&j, "cpucaps", r->caps->source);
-	eh_json_str(&j, "config", r->o->config);
+	eh_json_str(&j, "config", r->cfg.config ? r->cfg.source : NULL);
 	eh_json_str(&j, "boot", eh_boot_names[r->in.boot]);
 	eh_json_str(&j, "suppress", r->o->suppress);
 	eh_json_bool(&j, "failing", eh_audit_matrix_failing(r->mx));
@@ -351,6 +355,7 @@ static void write_json(const struct report *r)
 	for (e = 0; models && e < r->pick.nerrata; e++)
 		json_erratum(&j, r, e, models);
 	eh_json_end(&j);
+	cli_print_stale(r->sup, &r->pick, &j, NULL);
 	eh_json_end(&j);
 	eh_free(models);
 }
@@ -368,15 +373,17 @@ static const struct {
 static int report_audit(struct report *r, struct eh_error *err)
 {
 	struct eh_audit_matrix_opts mo = {
-		.config = r->in.config, .boot = r->in.boot, .models = r->pick.models, .nmodels = r->pick.nmodels,
-		.errata = r->pick.errata, .sup = r->sup,
+		.boot = r->in.boot, .models = r->pick.models, .nmodels = r->pick.nmodels, .errata = r->pick.errata,
+		.sup = r->sup,
 	};
 
 	if (eh_elf_open(&r->elf, r->o->file, err) ||
-	    eh_cpucaps_for_elf(&r->owned_caps, &r->caps, r->elf, r->in.caps, err))
+	    eh_cpucaps_for_elf(&r->owned_caps, &r->caps, r->elf, r->in.caps, err) ||
+	    cli_config_choose(&r->cfg, &r->in, r->o->config, r->elf, err))
 		return EXIT_BAD_INPUT;
 	mo.elf = r->elf;
 	mo.caps = r->caps;
+	mo.config = r->cfg.config;
 	return eh_audit_matrix_new(&r->mx, &mo, err) ? EXIT_BAD_INPUT : 0;
 }
 
@@ -416,6 +423,7 @@ int cli_report(int argc, char **argv)
 	if (!rc)
 		rc = eh_audit_matrix_failing(r.mx) ? EXIT_UNEXPECTED : 0;
 	eh_audit_matrix_free(r.mx);
+	eh_kconfig_free(r.cfg.embedded);
 	eh_suppress_free(r.sup);
 	eh_cpucaps_free(r.owned_caps);
 	eh_elf_free(r.elf);

@@ -29,6 +29,7 @@ struct report {
 	const struct eh_cpucaps *caps;    /* the numbering used (eh_cpucaps_for_elf) */
 	struct eh_cpucaps *owned_caps;
 	struct eh_suppressions *sup;
+	struct cli_config cfg;            /* --config, else the image's own, else every option on */
 	struct cli_pick pick;
 	struct eh_audit_matrix *mx;
 	FILE *f;

@@ -99,7 +99,7 @@ void report_write_junit(const struct report *r)
 		junit_property(r->f, "version", eh_version());
 		junit_property(r->f, "file", r->elf->path);
 		junit_property(r->f, "cpucaps", r->caps->source);
-		junit_property(r->f, "config", r->o->config ? r->o->config : "every option on");
+		junit_property(r->f, "config", r->cfg.source);
 		junit_property(r->f, "boot", eh_boot_names[r->in.boot]);
 		junit_property(r->f, "suppress", r->o->suppress ? r->o->suppress : "none");
 		junit_property(r->f, "title", er->title);
@@ -273,7 +273,7 @@ void report_write_sarif(const struct report *r)
 	eh_json_end(&j);
 	eh_json_object(&j, "properties", true);
 	eh_json_str(&j, "cpucaps", r->caps->source);
-	eh_json_str(&j, "config", r->o->config);
+	eh_json_str(&j, "config", r->cfg.config ? r->cfg.source : NULL);
 	eh_json_str(&j, "boot", eh_boot_names[r->in.boot]);
 	eh_json_str(&j, "suppress", r->o->suppress);
 	eh_json_end(&j);
