@@ -16,6 +16,7 @@ extern const struct eh_case eh_case_untagged_addr;
 extern const struct eh_case eh_case_repeat_tlbi;
 extern const struct eh_case eh_case_a520_2966298;
 extern const struct eh_case eh_case_a77_1508412;
+extern const struct eh_case eh_case_clean_cache;
 
 const struct eh_case *const eh_cases[] = {
 	&eh_case_tx2_219_prfm,
@@ -31,5 +32,6 @@ const struct eh_case *const eh_cases[] = {
 	&eh_case_repeat_tlbi,
 	&eh_case_a520_2966298,
 	&eh_case_a77_1508412,
+	&eh_case_clean_cache,
 	NULL,
 };

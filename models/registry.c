@@ -88,12 +88,14 @@ extern const struct eh_erratum eh_erratum_cavium_tx2_219;
 extern const struct eh_erratum eh_erratum_repeat_tlbi;
 extern const struct eh_erratum eh_erratum_a520_2966298;
 extern const struct eh_erratum eh_erratum_a77_1508412;
+extern const struct eh_erratum eh_erratum_clean_cache;
 
 const struct eh_erratum *const eh_errata[] = {
 	&eh_erratum_cavium_tx2_219,
 	&eh_erratum_repeat_tlbi,
 	&eh_erratum_a520_2966298,
 	&eh_erratum_a77_1508412,
+	&eh_erratum_clean_cache,
 	NULL,
 };
 
