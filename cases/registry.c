@@ -16,6 +16,8 @@ extern const struct eh_case eh_case_untagged_addr;
 extern const struct eh_case eh_case_repeat_tlbi;
 extern const struct eh_case eh_case_a520_2966298;
 extern const struct eh_case eh_case_a77_1508412;
+extern const struct eh_case eh_case_a53_843419;
+extern const struct eh_case eh_case_a53_835769;
 extern const struct eh_case eh_case_clean_cache;
 
 const struct eh_case *const eh_cases[] = {
@@ -32,6 +34,8 @@ const struct eh_case *const eh_cases[] = {
 	&eh_case_repeat_tlbi,
 	&eh_case_a520_2966298,
 	&eh_case_a77_1508412,
+	&eh_case_a53_843419,
+	&eh_case_a53_835769,
 	&eh_case_clean_cache,
 	NULL,
 };

@@ -118,8 +118,8 @@ static void test_before_shows_what_after_fixes(void **state)
 
 /*
  * Every case proves its judge can see its bug: mutants with unique kebab-case names, an
- * EH_MUTANT_ define whose snippet the build made, some that must flip rows, and a neutral one
- * (an extra NOP) that must not.
+ * EH_MUTANT_ define whose snippet the build made (for the object of every variant), some that
+ * must flip rows, and a neutral one (an extra NOP) that must not.
  */
 static void test_mutants_declared(void **state)
 {
@@ -128,6 +128,7 @@ static void test_mutants_declared(void **state)
 	(void)state;
 	for (c = eh_cases; *c; c++) {
 		const struct eh_mutant *mu, *other;
+		const struct eh_variant *v;
 		unsigned neutral = 0, flipping = 0;
 
 		for (mu = (*c)->mutants; mu && mu->name; mu++) {
@@ -143,9 +144,10 @@ static void test_mutants_declared(void **state)
 					fail_msg("%s: mutant %s is not kebab-case", (*c)->id, mu->name);
 			if (strncmp(mu->define, "EH_MUTANT_", 10) || !mu->why || !*mu->why)
 				fail_msg("%s: mutant %s needs an EH_MUTANT_ define and a reason", (*c)->id, mu->name);
-			if (access(eh_case_object_path(*c, &opts, path, sizeof(path)), R_OK))
-				fail_msg("%s: mutant %s: no snippet %s (no source tests %s?)", (*c)->id, mu->name,
-					 path, mu->define);
+			for (v = (*c)->variants; v->name; v++)
+				if (access(eh_case_object_path(*c, v, &opts, path, sizeof(path)), R_OK))
+					fail_msg("%s: mutant %s: no snippet %s for %s (no source tests %s?)", (*c)->id,
+						 mu->name, path, v->name, mu->define);
 			if (mu->flips && mu->flips->variant)
 				flipping++;
 			else

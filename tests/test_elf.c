@@ -108,6 +108,48 @@ static void test_names(void **state)
 	free(obj);
 }
 
+/* Data inside code, as the mapping symbols of names.o mark it: the .quad in vectors_block. */
+struct data_row {
+	const char *name;
+	const char *at;
+	bool data;
+};
+
+static const struct data_row data_rows[] = {
+	{ "code before the object ($x)", "vectors_block+0x8", false },
+	{ "the object's first word ($d)", "inner_object+0x0", true },
+	{ "the object's second word", "inner_object+0x4", true },
+	{ "the nop after the object ($x again)", "inner_object+0x8", false },
+	{ "a function of another section", "plain_func+0x4", false },
+	{ "after __kvm_nvhe_$x, the prefixed mapping symbol", "__kvm_nvhe_func+0x0", false },
+};
+
+static void test_data_in_code(void **state)
+{
+	char path[4096];
+	size_t len, i;
+	unsigned char *obj = test_object_load("names", &len, path, sizeof(path));
+	struct eh_elf *elf;
+	struct eh_error err = { 0 };
+
+	(void)state;
+	assert_non_null(obj);
+	if (eh_elf_parse(&elf, path, obj, len, &err))
+		fail_msg("%s", err.msg);
+	for (i = 0; i < sizeof(data_rows) / sizeof(data_rows[0]); i++) {
+		const struct data_row *r = &data_rows[i];
+		uint64_t addr;
+
+		if (eh_elf_resolve(elf, r->at, &addr, &err))
+			fail_msg("%s: %s", r->name, err.msg);
+		if (eh_elf_is_data(elf, addr) != r->data)
+			fail_msg("%s: %s is %s, expected %s", r->name, r->at, r->data ? "code" : "data",
+				 r->data ? "data" : "code");
+	}
+	eh_elf_free(elf);
+	free(obj);
+}
+
 enum mutation { TRUNCATE, SET_BYTE, SET_U16, SET_U64 };
 
 struct bad_row {
@@ -198,6 +240,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_snippet_sections_and_symbols),
 		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_data_in_code),
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_truncation_sweep),
 		cmocka_unit_test(test_missing_file),

@@ -102,18 +102,19 @@ const char *eh_verdict_name(enum eh_verdict v)
 	return (unsigned)v < EH_VERDICT_COUNT ? names[v] : "?";
 }
 
-const char *eh_case_object_path(const struct eh_case *c, const struct eh_run_opts *opts, char *buf,
-				size_t len)
+const char *eh_case_object_path(const struct eh_case *c, const struct eh_variant *v,
+				const struct eh_run_opts *opts, char *buf, size_t len)
 {
-	size_t stem = strlen(c->object);
+	const char *object = v && v->object ? v->object : c->object;
+	size_t stem = strlen(object);
 
-	if (stem > 4 && !strcmp(c->object + stem - 4, ".elf"))
+	if (stem > 4 && !strcmp(object + stem - 4, ".elf"))
 		stem -= 4;
 	if (opts->mutant)
-		snprintf(buf, len, "%s/mutants/%.*s/%s.elf", opts->cases_dir, (int)stem, c->object,
+		snprintf(buf, len, "%s/mutants/%.*s/%s.elf", opts->cases_dir, (int)stem, object,
 			 opts->mutant->define);
 	else
-		snprintf(buf, len, "%s/%s", opts->cases_dir, c->object);
+		snprintf(buf, len, "%s/%s", opts->cases_dir, object);
 	return buf;
 }
 
@@ -219,7 +220,7 @@ int eh_case_run(struct eh_case_run **out, const struct eh_case *c, const struct 
 		goto fail;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	rc = eh_elf_open(&r->elf, eh_case_object_path(c, opts, path, sizeof(path)), err);
+	rc = eh_elf_open(&r->elf, eh_case_object_path(c, v, opts, path, sizeof(path)), err);
 	if (rc)
 		goto fail;
 	if (v->kconfig) {

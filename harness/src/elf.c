@@ -177,6 +177,16 @@ static int symbol_names_code(const struct eh_elf_symbol *s)
 	return s->type == STT_FUNC || s->type == STT_NOTYPE || s->type == STT_OBJECT;
 }
 
+/* The mapping symbol's letter ('x', 'd'), past KVM's nVHE prefix, or 0 for any other symbol. */
+static char mapping_kind(const struct eh_elf_symbol *s)
+{
+	const char *name = strncmp(s->name, "__kvm_nvhe_", 11) ? s->name : s->name + 11;
+
+	if (name[0] != '$' || (name[1] != 'x' && name[1] != 'd') || (name[2] && name[2] != '.'))
+		return 0;
+	return name[1];
+}
+
 /* Section, then address; at one address a global before a local, then table order. */
 static int cmp_by_addr(const void *a, const void *b)
 {
@@ -198,12 +208,17 @@ static int index_symbols(struct eh_elf *elf, struct eh_error *err)
 
 	elf->by_addr = eh_alloc(n * sizeof(*elf->by_addr));
 	elf->sized = eh_alloc(n * sizeof(*elf->sized));
-	if (!elf->by_addr || !elf->sized)
+	elf->mapping = eh_alloc(n * sizeof(*elf->mapping));
+	if (!elf->by_addr || !elf->sized || !elf->mapping)
 		return eh_error_set(err, EH_ENOMEM, "%s: out of memory for the symbol index", elf->path);
 	for (i = 0; i < elf->nsymbols; i++) {
 		const struct eh_elf_symbol *s = &elf->symbols[i];
 
-		if (s->shndx == SHN_UNDEF || s->shndx >= SHN_LORESERVE || !symbol_names_code(s))
+		if (s->shndx == SHN_UNDEF || s->shndx >= SHN_LORESERVE)
+			continue;
+		if (mapping_kind(s))
+			elf->mapping[elf->nmapping++] = s;
+		if (!symbol_names_code(s))
 			continue;
 		elf->by_addr[elf->nby_addr++] = s;
 		if (s->size)
@@ -213,6 +228,8 @@ static int index_symbols(struct eh_elf *elf, struct eh_error *err)
 		qsort(elf->by_addr, elf->nby_addr, sizeof(*elf->by_addr), cmp_by_addr);
 	if (elf->nsized > 1)
 		qsort(elf->sized, elf->nsized, sizeof(*elf->sized), cmp_by_addr);
+	if (elf->nmapping > 1)
+		qsort(elf->mapping, elf->nmapping, sizeof(*elf->mapping), cmp_by_addr);
 	return 0;
 }
 
@@ -377,6 +394,7 @@ void eh_elf_free(struct eh_elf *elf)
 	eh_free(elf->symbols);
 	eh_free(elf->by_addr);
 	eh_free(elf->sized);
+	eh_free(elf->mapping);
 	eh_free(elf->strings);
 	eh_free(elf->externs);
 	eh_free(elf->stubs);
@@ -459,6 +477,17 @@ static size_t after_last_at_or_below(const struct eh_elf_symbol *const *v, size_
 			hi = mid;
 	}
 	return lo;
+}
+
+bool eh_elf_is_data(const struct eh_elf *elf, uint64_t addr)
+{
+	const struct eh_elf_section *sec = eh_elf_section_at(elf, addr);
+	size_t lo;
+
+	if (!sec)
+		return false;
+	lo = after_last_at_or_below(elf->mapping, elf->nmapping, sec->index, addr);
+	return lo && elf->mapping[lo - 1]->shndx == sec->index && mapping_kind(elf->mapping[lo - 1]) == 'd';
 }
 
 /* Sized symbols nest rarely and shallowly: how many to look back for one that covers addr. */

@@ -5,7 +5,7 @@
 # touches; a source the patch changes is built as a sibling copy, any other (C or assembly) as a sibling
 # that includes the patched copies of the headers first (their include guards keep the tree's out) and
 # then the original.
-# Cached by the patch's content: a rerun costs nothing.
+# Cached by the patch's content and the tree's stamp (its compiler flags): a rerun costs nothing.
 #   build-mutants.sh WORKDIR    leaves WORKDIR/out/mutants/ERRATUM/*.o (KVM's nVHE objects as *.nvhe.o)
 set -euo pipefail
 
@@ -24,7 +24,7 @@ declare -A objects=(
 for erratum in "${!objects[@]}"; do
   patchfile=$here/mutants/$erratum.patch
   dest=$out/mutants/$erratum
-  stamp=$(cat "$patchfile"; echo "${objects[$erratum]}")
+  stamp=$(cat "$patchfile"; echo "${objects[$erratum]}"; echo "$tree_key")
   [ "$(cat "$dest/.built" 2>/dev/null)" = "$stamp" ] && continue
   copy=$work/mutants/$erratum
   rm -rf "$copy" "$dest"

@@ -1,11 +1,17 @@
 # Sourced by tests/kernel/build-entry.sh and build-arm64.sh: the packages an arm64 kernel build
 # needs, and Debian's linux-source-6.1 unpacked into WORKDIR and prepared for arm64 defconfig with KPTI
-# and the ThunderX2 erratum 219 workaround on. Each step is stamped with the tarball's size and date, so
-# a rerun costs nothing and a new linux-source-6.1 upload starts over.
+# and the ThunderX2 erratum 219 workaround on, compiled with the flags of kernel_cflags. Each step is
+# stamped with the tarball's size and date (and the preparation with those flags), so a rerun costs
+# nothing, a new linux-source-6.1 upload starts over and new flags prepare the tree again (make then
+# recompiles what they change).
 #   kernel_tree WORKDIR NAME [EXTRA_PACKAGE...]
 # sets work, src, out, kmake and tree_key (the stamp, for the caller's own steps); leaves
 # $work/entry.S.orig, the shipped entry.S. log MESSAGE prints "NAME: MESSAGE" on stderr.
 log() { echo "$kernel_tree_name: $*" >&2; }
+# Cortex-A53 erratum 835769 has no workaround in the kernel: the compiler's is it, which 6.1's Makefiles
+# do not ask for and Debian 12's gcc 12 does not apply by default, so a kernel that may run on an A53
+# is compiled with it (KCFLAGS, which Kbuild appends to every C compile).
+kernel_cflags=-mfix-cortex-a53-835769
 
 kernel_tree() {
   work=$1
@@ -16,7 +22,7 @@ kernel_tree() {
   work=$(cd "$work" && pwd)
   src=$work/linux-source-6.1
   out=$work/out
-  kmake=(make -s -C "$src" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- -j "$(nproc)")
+  kmake=(make -s -C "$src" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- KCFLAGS="$kernel_cflags" -j "$(nproc)")
 
   "$(dirname "${BASH_SOURCE[0]}")"/../../harness/install-packages linux-source-6.1 \
     gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu flex bison bc libssl-dev libelf-dev xz-utils make \
@@ -30,7 +36,7 @@ kernel_tree() {
     cp "$src/arch/arm64/kernel/entry.S" "$work/entry.S.orig"
     echo "$key" > "$work/unpacked"
   fi
-  if [ "$(cat "$work/prepared" 2>/dev/null)" != "$key" ]; then
+  if [ "$(cat "$work/prepared" 2>/dev/null)" != "$key $kernel_cflags" ]; then
     log "configuring (defconfig + KPTI + CAVIUM_TX2_ERRATUM_219) and running make prepare"
     "${kmake[@]}" defconfig
     "$src/scripts/config" --file "$src/.config" --enable UNMAP_KERNEL_AT_EL0 \
@@ -40,7 +46,7 @@ kernel_tree() {
       grep -qx "$opt=y" "$src/.config" || { log "$opt did not stay enabled"; exit 1; }
     done
     "${kmake[@]}" prepare
-    echo "$key" > "$work/prepared"
+    echo "$key $kernel_cflags" > "$work/prepared"
   fi
-  tree_key=$key
+  tree_key="$key $kernel_cflags"
 }

@@ -47,6 +47,9 @@ struct eh_variant {
 	/* The kernel's .config, as text, when it matters: alternatives are patched for
 	 * what that kernel detects. NULL stands for a kernel with every option on. */
 	const char *kconfig;
+	/* The snippet ELF it runs when not the case's .object: the same sources linked with other flags
+	 * (a link:NAME line of the folder's snippet.flags gives <id>-NAME.elf). NULL: the case's. */
+	const char *object;
 };
 
 /*
@@ -199,9 +202,12 @@ void eh_case_run_free(struct eh_case_run *r);
  */
 int eh_case_call(struct eh_case_run *r, const char *sym, const uint64_t *args, unsigned nargs,
 		 const struct eh_thread_result **res, struct eh_error *err);
-/* The object file of the case's snippet for opts (its mutant's when opts->mutant is set), into buf. */
-const char *eh_case_object_path(const struct eh_case *c, const struct eh_run_opts *opts, char *buf,
-				size_t len);
+/*
+ * The object file variant v of the case runs (v NULL: the case's own object) for opts, its
+ * mutant's when opts->mutant is set, into buf.
+ */
+const char *eh_case_object_path(const struct eh_case *c, const struct eh_variant *v,
+				const struct eh_run_opts *opts, char *buf, size_t len);
 /*
  * The verdict of a case whose erratum's behaviour records its hazard
  * (eh_machine_hazard) rather than acting on the machine: bug when the trace holds

@@ -2,6 +2,7 @@
 #ifndef EH_ELF_H
 #define EH_ELF_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -69,6 +70,9 @@ struct eh_elf {
 	size_t nby_addr;
 	const struct eh_elf_symbol **sized;   /* those of them with a size (functions, objects) */
 	size_t nsized;
+	/* The mapping symbols ($x, $d, $x.12, KVM's __kvm_nvhe_$d), by section and address: for eh_elf_is_data. */
+	const struct eh_elf_symbol **mapping;
+	size_t nmapping;
 };
 
 /*
@@ -97,6 +101,13 @@ const struct eh_elf_symbol *eh_elf_symbol_by_name(const struct eh_elf *elf, cons
  * symbol ($x, __kvm_nvhe_$x), a section or a file symbol.
  */
 const struct eh_elf_symbol *eh_elf_symbol_at(const struct eh_elf *elf, uint64_t addr, uint64_t *off);
+/*
+ * Whether addr holds data rather than instructions, by the mapping symbols of
+ * its section (AAELF64: $d starts data, $x code, until the next one; KVM's
+ * nVHE objects prefix them with __kvm_nvhe_): a literal pool or a table inside
+ * code. An address no mapping symbol precedes in its section is code.
+ */
+bool eh_elf_is_data(const struct eh_elf *elf, uint64_t addr);
 /* "sym+0x10" or "0xffff..." into buf; returns buf. */
 const char *eh_elf_describe(const struct eh_elf *elf, uint64_t addr, char *buf, size_t len);
 /* The 32-bit little-endian word at addr in the (unpatched) ELF; -ENOENT outside every section with contents. */
