@@ -1,7 +1,8 @@
-/* Reads a whole input file into memory for the parsers, which all work on buffers. */
+/* Reads a whole input file into memory for the parsers, which all work on buffers; digests one for reports. */
 #include "eh/file.h"
 
 #include <errno.h>
+#include <openssl/evp.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <string.h>
@@ -82,5 +83,43 @@ out:
 		*buf = NULL;
 		*len = 0;
 	}
+	return rc;
+}
+
+int eh_file_sha256(const char *path, char hex[EH_SHA256_HEX], struct eh_error *err)
+{
+	unsigned char chunk[1 << 16], md[EVP_MAX_MD_SIZE];
+	unsigned mdlen = 0, i;
+	EVP_MD_CTX *ctx;
+	int fd, rc = 0;
+
+	hex[0] = 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return eh_error_set(err, EH_EINPUT, "%s: %s", path, strerror(errno));
+	ctx = EVP_MD_CTX_new();
+	if (!ctx || !EVP_DigestInit_ex(ctx, EVP_sha256(), NULL)) {
+		rc = eh_error_set(err, EH_ENOMEM, "%s: no SHA-256 context", path);
+		goto out;
+	}
+	for (;;) {
+		ssize_t got = read(fd, chunk, sizeof(chunk));
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			rc = eh_error_set(err, EH_EIO, "%s: read error: %s", path, strerror(errno));
+			goto out;
+		}
+		if (!got)
+			break;
+		EVP_DigestUpdate(ctx, chunk, (size_t)got);
+	}
+	EVP_DigestFinal_ex(ctx, md, &mdlen);
+	for (i = 0; i < mdlen; i++)
+		snprintf(hex + 2 * i, 3, "%02x", md[i]);
+out:
+	EVP_MD_CTX_free(ctx);
+	close(fd);
 	return rc;
 }

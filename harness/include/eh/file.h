@@ -1,4 +1,4 @@
-/* Reading a whole input file (ELF, .config, cpucaps header, --mem image) into memory, with a size cap. */
+/* Reading a whole input file (ELF, .config, cpucaps header, --mem image) into memory, with a size cap; its digest. */
 #ifndef EH_FILE_H
 #define EH_FILE_H
 
@@ -21,5 +21,14 @@
  */
 int eh_file_read(const char *path, size_t max, const char *what, char **buf, size_t *len,
 		 struct eh_error *err);
+
+#define EH_SHA256_HEX 65   /* 64 hex digits and the NUL */
+
+/*
+ * The SHA-256 of path's contents, as 64 lower-case hex digits into hex (what a
+ * report names an input by), read in pieces, never whole. An unreadable file is
+ * an input error naming path.
+ */
+int eh_file_sha256(const char *path, char hex[EH_SHA256_HEX], struct eh_error *err);
 
 #endif
