@@ -76,11 +76,10 @@ check "booted nvhe: on every model a77-1508412 affects" "$(having a77-1508412)" 
 
 # 3. The mutants: each fails on exactly the models its erratum affects (KVM's nVHE objects booted nvhe,
 #    where they run), in the JUnit and in the SARIF.
+#    Every mutant build-mutants.sh made: ERRATUM/OBJECT.o, KVM's nVHE objects named *.nvhe.o.
 m=$out/mutants
-for mut in repeat-tlbi/sys_compat:el2 repeat-tlbi/pgtable:el2 repeat-tlbi/tlb:el2 repeat-tlbi/tlb.nvhe:nvhe \
-           a520-2966298/entry:el2 a77-1508412/fault:el2 a77-1508412/switch:el2 a77-1508412/switch.nvhe:nvhe; do
-  boot=${mut#*:}
-  mut=${mut%:*}
+for mut in $(cd "$m" && ls ./*/*.o | sed 's|^\./||; s|\.o$||'); do
+  case $mut in *.nvhe) boot=nvhe ;; *) boot=el2 ;; esac
   e=${mut%/*}
   b=$work/report-mutant-${mut//\//-}
   rc=0; "$harness" report "$m/$mut.o" --boot "$boot" "${inputs[@]}" --erratum "$e" --format junit --output "$b.junit" ||
