@@ -1,5 +1,6 @@
 /* errata-harness audit: a user's kernel ELF patched for CPU models, every erratum's static rule run over it, as text or JSON. */
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +30,8 @@ struct audit_opts {
 	const char *errata[AUDIT_MAX_OPTIONS];  /* --erratum as given: ids, comma lists */
 	size_t nerrata;
 	bool json, list;
+	struct eh_text_style style;             /* text: --width, else the terminal's or 80 columns */
+	bool width_given;
 };
 
 struct audit_ctx {
@@ -58,6 +61,8 @@ static const struct cli_use audit_uses[] = {
 	{ &cli_options[CLI_OPT_FORMAT], false, "text (default) or json (harness/schema/audit-v1.json)" },
 	{ &cli_options[CLI_OPT_LIST_ALTERNATIVES] },
 	{ &cli_options[CLI_OPT_BASELINE] },
+	{ &cli_options[CLI_OPT_WIDTH], false, "text: N columns a line, each item wrapped under itself "
+	  "(default: the terminal's, or 80; 0: no limit)" },
 	{ &cli_options[CLI_OPT_HELP] },
 	{ 0 },
 };
@@ -127,6 +132,9 @@ static int on_option(void *ctx, const struct cli_option *opt, const char *value)
 	case CLI_OPT_SUPPRESS: o->suppress = value; return 0;
 	case CLI_OPT_LIST_ALTERNATIVES: o->list = true; return 0;
 	case CLI_OPT_BASELINE: o->baseline = value; return 0;
+	case CLI_OPT_WIDTH:
+		o->width_given = true;
+		return cli_parse_width(value, &o->style.width);
 	case CLI_OPT_FORMAT:
 		if (strcmp(value, "text") && strcmp(value, "json"))
 			return cli_error("audit", "--format: '%s' is neither text nor json", value);
@@ -227,28 +235,56 @@ static void insn_at(const struct audit_ctx *a, const struct eh_image *img, uint6
 		snprintf(out->text, sizeof(out->text), "(no contents)");
 }
 
+/* A line of the text report built piece by piece, then printed as a paragraph within the width. */
+struct line {
+	char s[4096];
+	size_t n;
+};
+
+static void __attribute__((format(printf, 2, 3))) add(struct line *l, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (l->n >= sizeof(l->s) - 1)
+		return;
+	va_start(ap, fmt);
+	l->n += (size_t)vsnprintf(l->s + l->n, sizeof(l->s) - l->n, fmt, ap);
+	va_end(ap);
+	if (l->n > sizeof(l->s) - 1)
+		l->n = sizeof(l->s) - 1;
+}
+
+/* Print l at indent (its continuation lines 4 further) and empty it. */
+static void put(const struct audit_ctx *a, unsigned indent, struct line *l)
+{
+	eh_text_para(stdout, &a->o->style, indent, l->s);
+	l->n = 0;
+	l->s[0] = 0;
+}
+
+/* A site: where, capability, what happened; prefix ("passes ") before it, at indent. */
 static void print_site_text(const struct audit_ctx *a, const struct eh_image *img, const struct eh_alt_site *s,
-			    const char *indent)
+			    unsigned indent, const char *prefix)
 {
 	char loc[160], cb[160], cn[32];
 	struct eh_insn before, after;
+	struct line l = { .n = 0 };
 
 	insn_at(a, img, s->orig, false, &before);
-	printf("%s%-40s %-40s %s", indent, where(a, s->orig, loc, sizeof(loc)), cap_name(s, cn, sizeof(cn)),
-	       site_state(s));
+	add(&l, "%s%s %s %s", prefix, where(a, s->orig, loc, sizeof(loc)), cap_name(s, cn, sizeof(cn)), site_state(s));
 	if (s->callback)
-		printf(" [callback %s%s%s]", cb_name(a, s, cb, sizeof(cb)), s->cb_why[0] ? ": " : "", s->cb_why);
+		add(&l, " [callback %s%s%s]", cb_name(a, s, cb, sizeof(cb)), s->cb_why[0] ? ": " : "", s->cb_why);
 	if (s->applied) {
 		insn_at(a, img, s->orig, true, &after);
-		printf(": %s -> %s", before.text, after.text);
+		add(&l, ": %s -> %s", before.text, after.text);
 	} else {
-		printf(": keeps %s", before.text);
+		add(&l, ": keeps %s", before.text);
 	}
 	if (s->orig_len > 4)
-		printf(" (+%u more)", s->orig_len / 4 - 1);
+		add(&l, " (+%u more)", s->orig_len / 4 - 1);
 	if (s->state == EH_CAP_CONFIGURED_OUT)
-		printf(" [%s off]", s->rule->config);
-	printf("\n");
+		add(&l, " [%s off]", s->rule->config);
+	put(a, indent, &l);
 }
 
 static void print_site_json(struct eh_json *j, const char *key, const struct audit_ctx *a,
@@ -321,24 +357,25 @@ static void print_finding_text(const struct audit_ctx *a, const struct eh_audit_
 {
 	const struct eh_finding *f = &r->res->findings[i];
 	const struct eh_suppression *s = r->sup[i];
+	struct line l = { .n = 0 };
 	char cn[32];
 
 	if (f->open)
-		printf("    %s at %s: %s", finding_tag(r, s, true), f->where, f->text);
+		add(&l, "%s at %s: %s", finding_tag(r, s, true), f->where, f->text);
 	else
-		printf("    %s %-8s %s (0x%016" PRIx64 "): %s", finding_tag(r, s, false), f->kind, f->where, f->addr,
-		       f->text);
+		add(&l, "%s %s %s (0x%016" PRIx64 "): %s", finding_tag(r, s, false), f->kind, f->where, f->addr,
+		    f->text);
 	if (f->symbol)
-		printf(" (to %s)", f->symbol);
+		add(&l, " (to %s)", f->symbol);
 	if (f->window == SIZE_MAX && f->anchor)
-		printf("  [anchor %s]", f->anchor_where);
+		add(&l, "  [anchor %s]", f->anchor_where);
 	if (!f->open && f->site)
-		printf("  [alternative on %s, %s]", cap_name(f->site, cn, sizeof(cn)), site_state(f->site));
+		add(&l, "  [alternative on %s, %s]", cap_name(f->site, cn, sizeof(cn)), site_state(f->site));
 	if (s)
-		printf("  [%s:%u: %s]", a->sup->path, s->line, s->justification);
-	printf("\n");
+		add(&l, "  [%s:%u: %s]", a->sup->path, s->line, s->justification);
+	put(a, 4, &l);
 	if (!f->open && (!*explained || strcmp(*explained, f->explain)))
-		printf("      why: %s\n", *explained = f->explain);
+		eh_text_paraf(stdout, &a->o->style, 6, "why: %s", *explained = f->explain);
 }
 
 /* A window rule's anchors: each with its class, what its window runs through, finds and how it ends. */
@@ -350,30 +387,33 @@ static void print_windows_text(const struct audit_ctx *a, const struct eh_image 
 	size_t i, j;
 	char loc[160];
 
-	printf("%s: %zu\n", rule->anchors, res->nwindows);
+	eh_text_paraf(stdout, &a->o->style, 0, "%s: %zu", rule->anchors, res->nwindows);
 	for (i = 0; i < res->nwindows; i++) {
 		const struct eh_audit_window *w = &res->windows[i];
 		size_t k = w->first;
 
-		printf("  %s (0x%016" PRIx64 "): %s  [%s%s%s]\n", where(a, w->anchor, loc, sizeof(loc)), w->anchor,
-		       w->text, rule->classes[w->cls].name, w->why ? ": " : "", w->why ? w->why : "");
+		eh_text_paraf(stdout, &a->o->style, 2, "%s (0x%016" PRIx64 "): %s  [%s%s%s]",
+			      where(a, w->anchor, loc, sizeof(loc)), w->anchor, w->text, rule->classes[w->cls].name,
+			      w->why ? ": " : "", w->why ? w->why : "");
 		for (j = 0; j < w->nsites; j++)
-			print_site_text(a, img, w->sites[j], "    passes ");
+			print_site_text(a, img, w->sites[j], 4, "passes ");
 		for (; k < w->first + w->nfindings && !res->findings[k].open; k++)
 			print_finding_text(a, r, k, &explained);
 		for (j = 0; j < w->nends; j++) {
 			const struct eh_audit_end *e = &w->ends[j];
 
 			if (e->kind == EH_AUDIT_CLOSED)
-				printf("    closes at %s: %s\n", where(a, e->addr, loc, sizeof(loc)), e->text);
+				eh_text_paraf(stdout, &a->o->style, 4, "closes at %s: %s", where(a, e->addr, loc, sizeof(loc)),
+					      e->text);
 			else
 				print_finding_text(a, r, k++, &explained);
 		}
 	}
-	printf("%s by %s:\n", rule->anchors, rule->classified_by);
+	eh_text_paraf(stdout, &a->o->style, 0, "%s by %s:", rule->anchors, rule->classified_by);
 	for (i = 0; rule->classes[i].name; i++)
 		if (res->nclass[i])
-			printf("  %-22s %4zu  %s\n", rule->classes[i].name, res->nclass[i], rule->classes[i].rule);
+			eh_text_paraf(stdout, &a->o->style, 2, "%-22s %4zu  %s", rule->classes[i].name, res->nclass[i],
+				      rule->classes[i].rule);
 }
 
 /* What one erratum's rule found in the image, and its summary line. */
@@ -382,29 +422,30 @@ static void print_rule_text(const struct audit_ctx *a, const struct eh_audit_ima
 	const struct eh_erratum *e = r->res->erratum;
 	const struct eh_window_rule *window = e->rule->window;
 	const char *explained = NULL;
+	struct line l = { .n = 0 };
 	char names[512];
 	size_t i;
 
-	printf("erratum %s: %s\n", e->id, e->title);
+	eh_text_paraf(stdout, &a->o->style, 0, "erratum %s: %s", e->id, e->title);
 	if (window)
 		print_windows_text(a, im->img, r);
 	else
 		for (i = 0; i < r->res->nfindings; i++)
 			print_finding_text(a, r, i, &explained);
-	printf("summary: ");
+	add(&l, "summary: ");
 	if (window)
-		printf("%zu %s, ", r->res->nwindows, window->anchors);
-	printf("%zu hazards", r->shows ? r->inside : 0);
+		add(&l, "%zu %s, ", r->res->nwindows, window->anchors);
+	add(&l, "%zu hazards", r->shows ? r->inside : 0);
 	if (!r->shows && r->inside)
-		printf(" (%zu benign)", r->inside);
+		add(&l, " (%zu benign)", r->inside);
 	if (window)
-		printf(", %zu windows not closed on every path", r->open);
+		add(&l, ", %zu windows not closed on every path", r->open);
 	if (r->suppressed)
-		printf(", %zu findings suppressed", r->suppressed);
-	printf("; erratum %s %s", e->id, shown_on(im, e, names, sizeof(names)));
+		add(&l, ", %zu findings suppressed", r->suppressed);
+	add(&l, "; erratum %s %s", e->id, shown_on(im, e, names, sizeof(names)));
 	if (eh_audit_configured_out(a->cfg.config, e))
-		printf(" (workaround configured out: %s)", e->kconfig);
-	printf("\n");
+		add(&l, " (workaround configured out: %s)", e->kconfig);
+	put(a, 0, &l);
 }
 
 static void print_image_text(const struct audit_ctx *a, const struct eh_audit_image *im)
@@ -414,15 +455,18 @@ static void print_image_text(const struct audit_ctx *a, const struct eh_audit_im
 	char names[512];
 
 	if (im->nmodels == 1)
-		printf("audit of %s on %s (%s)\n", a->elf->path, im->models[0]->name, im->models[0]->desc);
+		eh_text_paraf(stdout, &a->o->style, 0, "audit of %s on %s (%s)", a->elf->path, im->models[0]->name,
+			      im->models[0]->desc);
 	else
-		printf("audit of %s on %s (one patched image)\n", a->elf->path, model_names(im, names, sizeof(names)));
-	printf("  capabilities numbered as in %s; config %s; booted at %s%s\n", img->caps->source,
-	       a->cfg.source, eh_boot_names[im->target.boot], eh_target_vhe(&im->target) ? " (VHE)" : "");
-	printf("  alternatives: %zu sites, %zu applied\n", img->nsites, applied_count(img));
+		eh_text_paraf(stdout, &a->o->style, 0, "audit of %s on %s (one patched image)", a->elf->path,
+			      model_names(im, names, sizeof(names)));
+	eh_text_paraf(stdout, &a->o->style, 2, "capabilities numbered as in %s; config %s; booted at %s%s",
+		      img->caps->source, a->cfg.source, eh_boot_names[im->target.boot],
+		      eh_target_vhe(&im->target) ? " (VHE)" : "");
+	eh_text_paraf(stdout, &a->o->style, 2, "alternatives: %zu sites, %zu applied", img->nsites, applied_count(img));
 	if (a->o->list) {
 		for (i = 0; i < img->nsites; i++)
-			print_site_text(a, img, &img->sites[i], "  ");
+			print_site_text(a, img, &img->sites[i], 2, "");
 		cli_print_cap_decisions(img, &im->target);
 		return;
 	}
@@ -622,8 +666,9 @@ static void print_matrix_text(const struct audit_ctx *a)
 		for (i = 0; i < a->pick.nmodels; i++) {
 			struct eh_audit_cell c = eh_audit_matrix_cell(a->mx, i, e);
 
-			printf("%-*s  %-*s %5zu %8zu %10zu  %s\n", we, c.t->res->erratum->id, wm, a->pick.models[i]->name,
-			       a->mx->image_of[i] + 1, c.t->flagged, c.t->suppressed, eh_audit_cell_text(&c, text, sizeof(text)));
+			eh_text_paraf(stdout, &a->o->style, 0, "%-*s  %-*s %5zu %8zu %10zu  %s", we, c.t->res->erratum->id,
+				      wm, a->pick.models[i]->name, a->mx->image_of[i] + 1, c.t->flagged, c.t->suppressed,
+				      eh_audit_cell_text(&c, text, sizeof(text)));
 		}
 }
 
@@ -720,14 +765,14 @@ static int open_build(struct audit_ctx *a, const char *path, struct eh_error *er
 }
 
 /* Each audited erratum on the model: "erratum tx2-219 affects thunderx2", joined by "; ". */
-static void print_errata_on(const struct audit_ctx *a)
+static void add_errata_on(struct line *l, const struct audit_ctx *a)
 {
 	size_t e;
 
 	for (e = 0; e < a->pick.nerrata; e++)
-		printf("%serratum %s %s %s", e ? "; " : "", a->pick.errata[e]->id,
-		       eh_audit_status_of(a->pick.errata[e], a->pick.models[0]) == EH_AUDIT_SHOWS ? "affects" : "does not affect",
-		       a->pick.models[0]->name);
+		add(l, "%serratum %s %s %s", e ? "; " : "", a->pick.errata[e]->id,
+		    eh_audit_status_of(a->pick.errata[e], a->pick.models[0]) == EH_AUDIT_SHOWS ? "affects" : "does not affect",
+		    a->pick.models[0]->name);
 }
 
 static void print_diff_text(const struct audit_ctx *old, const struct audit_ctx *a, const struct eh_audit_diff *d)
@@ -737,32 +782,35 @@ static void print_diff_text(const struct audit_ctx *old, const struct audit_ctx 
 		[EH_AUDIT_UNCHANGED] = "unchanged",
 	};
 	const struct eh_model *m = a->pick.models[0];
+	struct line l = { .n = 0 };
 	size_t i;
 
-	printf("audit of %s against the baseline %s on %s (%s)\n", a->elf->path, old->elf->path, m->name, m->desc);
-	printf("  capabilities numbered as in %s; config %s; booted at %s\n", a->caps->source,
-	       a->cfg.source, eh_boot_names[a->in->boot]);
+	eh_text_paraf(stdout, &a->o->style, 0, "audit of %s against the baseline %s on %s (%s)", a->elf->path,
+		      old->elf->path, m->name, m->desc);
+	eh_text_paraf(stdout, &a->o->style, 2, "capabilities numbered as in %s; config %s; booted at %s",
+		      a->caps->source, a->cfg.source, eh_boot_names[a->in->boot]);
 	for (i = 0; i < a->mx->images[0].au->nresults; i++) {
 		const struct eh_audit_tally *ro = &old->mx->images[0].tallies[i], *rn = &a->mx->images[0].tallies[i];
 
-		printf("  erratum %s: %zu findings in the baseline, %zu in the new build", rn->res->erratum->id,
-		       ro->flagged, rn->flagged);
+		add(&l, "erratum %s: %zu findings in the baseline, %zu in the new build", rn->res->erratum->id,
+		    ro->flagged, rn->flagged);
 		if (rn->res->erratum->rule->window)
-			printf(" (%zu and %zu windows not closed on every path)", ro->open, rn->open);
-		printf("\n");
+			add(&l, " (%zu and %zu windows not closed on every path)", ro->open, rn->open);
+		put(a, 2, &l);
 	}
 	for (i = 0; i < d->n; i++) {
 		const struct eh_audit_delta *f = &d->deltas[i];
 
-		printf("  %-10s %s %-8s %s", tags[f->change], f->erratum->id, f->open ? "OPEN" : f->kind, f->where);
+		add(&l, "%-10s %s %-8s %s", tags[f->change], f->erratum->id, f->open ? "OPEN" : f->kind, f->where);
 		if (f->anchor[0])
-			printf(" (anchor %s)", f->anchor);
-		printf(": %s\n", f->open ? f->kind : f->text);
+			add(&l, " (anchor %s)", f->anchor);
+		add(&l, ": %s", f->open ? f->kind : f->text);
+		put(a, 2, &l);
 	}
-	printf("summary: %zu introduced, %zu removed, %zu unchanged from %s to %s; ", d->count[EH_AUDIT_INTRODUCED],
-	       d->count[EH_AUDIT_REMOVED], d->count[EH_AUDIT_UNCHANGED], old->elf->path, a->elf->path);
-	print_errata_on(a);
-	printf("\n");
+	add(&l, "summary: %zu introduced, %zu removed, %zu unchanged from %s to %s; ", d->count[EH_AUDIT_INTRODUCED],
+	    d->count[EH_AUDIT_REMOVED], d->count[EH_AUDIT_UNCHANGED], old->elf->path, a->elf->path);
+	add_errata_on(&l, a);
+	put(a, 0, &l);
 }
 
 static void print_diff_json(const struct audit_ctx *old, const struct audit_ctx *a, const struct eh_audit_diff *d)
@@ -854,6 +902,7 @@ int cli_audit(int argc, char **argv)
 
 	if (rc)
 		return rc < 0 ? 0 : rc;
+	cli_text_width(&o.style, o.width_given, stdout);
 	rc = cli_pick(&a.pick, "audit", o.models, o.nmodels, o.errata, o.nerrata);
 	if (!rc)
 		rc = cli_inputs_open(&in, "audit", o.cpucaps, o.kernel, o.config, o.boot);

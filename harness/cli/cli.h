@@ -222,6 +222,10 @@ void cli_print_input_limits(FILE *f, const char *cmd);
 
 /* The width of text output to f: --width, else the terminal's when f is one, else EH_TEXT_WIDTH. */
 void cli_text_style(struct cli *cli, FILE *f);
+/* The same for a style of a command's own (given: --width was). */
+void cli_text_width(struct eh_text_style *style, bool given, FILE *f);
+/* --width N: N columns, 0 for no limit; otherwise print why and return EXIT_BAD_INPUT. */
+int cli_parse_width(const char *value, unsigned *out);
 
 /*
  * The trace of m, one numbered line per event, as replay and exec print it

@@ -212,12 +212,23 @@ int cli_parse_u64(const char *opt, const char *arg, uint64_t *out)
 	return 0;
 }
 
+int cli_parse_width(const char *value, unsigned *out)
+{
+	uint64_t n;
+
+	if (cli_parse_u64("--width", value, &n))
+		return EXIT_BAD_INPUT;
+	if (n > 100000)
+		return usage_error("--width: %s columns is more than any terminal has", value);
+	*out = (unsigned)n;
+	return 0;
+}
+
 /* The options of list, models, run and replay, into cli. */
 static int on_option(void *ctx, const struct cli_option *opt, const char *value)
 {
 	struct cli *cli = ctx;
 	struct eh_error err = { 0 };
-	uint64_t n;
 
 	switch (opt->id) {
 	case CLI_OPT_CASE: return cli_add_selection(&cli->sel, EH_SELECT_CASE, value);
@@ -236,13 +247,8 @@ static int on_option(void *ctx, const struct cli_option *opt, const char *value)
 	case CLI_OPT_MUTANTS: cli->mutants = true; return 0;
 	case CLI_OPT_VERBOSE: cli->style.verbose = true; return 0;
 	case CLI_OPT_WIDTH:
-		if (cli_parse_u64("--width", value, &n))
-			return EXIT_BAD_INPUT;
-		if (n > 100000)
-			return usage_error("--width: %s columns is more than any terminal has", value);
-		cli->style.width = (unsigned)n;
 		cli->width_given = true;
-		return 0;
+		return cli_parse_width(value, &cli->style.width);
 	case CLI_OPT_MATRIX: cli->matrix = true; return 0;
 	case CLI_OPT_SVG:
 		if (!strcmp(value, "-"))

@@ -88,15 +88,20 @@ void cli_abandon_output(struct cli_output *o)
 	o->tmp = NULL;
 }
 
-void cli_text_style(struct cli *cli, FILE *f)
+void cli_text_width(struct eh_text_style *style, bool given, FILE *f)
 {
 	struct winsize ws;
 
-	if (cli->width_given)
+	if (given)
 		return;
-	cli->style.width = EH_TEXT_WIDTH;
+	style->width = EH_TEXT_WIDTH;
 	if (isatty(fileno(f)) && !ioctl(fileno(f), TIOCGWINSZ, &ws) && ws.ws_col)
-		cli->style.width = ws.ws_col;
+		style->width = ws.ws_col;
+}
+
+void cli_text_style(struct cli *cli, FILE *f)
+{
+	cli_text_width(&cli->style, cli->width_given, f);
 }
 
 static int cmp_u64(const void *a, const void *b)

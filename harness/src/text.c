@@ -69,23 +69,16 @@ void eh_text_wrap(FILE *f, const struct eh_text_style *style, unsigned indent, c
 	eh_text_hang(f, style, "", indent, text);
 }
 
-void eh_text_hang(FILE *f, const struct eh_text_style *style, const char *lead, unsigned indent,
-		  const char *text)
+/* text's lines, broken at spaces: the first at column first (the lead, lead_cols wide, already there), the rest at rest. */
+static void put_lines(FILE *f, const struct eh_text_style *style, size_t lead_cols, unsigned first, unsigned rest,
+		      const char *p)
 {
-	size_t room = style->width > indent + 20 ? style->width - indent : 0;
-	size_t lead_cols = columns(lead, strlen(lead));
-	const char *p = text;
+	unsigned indent = first;
 
-	if (lead_cols) {
-		put_plain(f, lead, strlen(lead));
-		if (lead_cols + 2 > indent) {
-			fputc('\n', f);
-			lead_cols = 0;
-		}
-	}
 	while (*p == ' ')
 		p++;
 	while (*p) {
+		size_t room = style->width > indent + 20 ? style->width - indent : 0;
 		size_t len = strlen(p), cut = room ? bytes_for(p, len, room, NULL) : len, next;
 
 		if (cut < len) {
@@ -103,7 +96,39 @@ void eh_text_hang(FILE *f, const struct eh_text_style *style, const char *lead, 
 		put_plain(f, p, cut);
 		fputc('\n', f);
 		p += next;
+		indent = rest;
 	}
 	if (lead_cols)
 		fputc('\n', f);  /* a lead with no text after it */
+}
+
+void eh_text_hang(FILE *f, const struct eh_text_style *style, const char *lead, unsigned indent,
+		  const char *text)
+{
+	size_t lead_cols = columns(lead, strlen(lead));
+
+	if (lead_cols) {
+		put_plain(f, lead, strlen(lead));
+		if (lead_cols + 2 > indent) {
+			fputc('\n', f);
+			lead_cols = 0;
+		}
+	}
+	put_lines(f, style, lead_cols, indent, indent, text);
+}
+
+void eh_text_para(FILE *f, const struct eh_text_style *style, unsigned indent, const char *text)
+{
+	put_lines(f, style, 0, indent, indent + 4, text);
+}
+
+void eh_text_paraf(FILE *f, const struct eh_text_style *style, unsigned indent, const char *fmt, ...)
+{
+	char buf[4096];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	eh_text_para(f, style, indent, buf);
 }

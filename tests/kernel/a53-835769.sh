@@ -56,7 +56,7 @@ models_where() {
 # audit FILE JSON: a53-835769's rule over FILE on every model, into JSON; prints its exit status.
 audit() {
   local rc=0
-  "$harness" audit "$1" --model all --erratum a53-835769 "${inputs[@]}" --format json > "$2" || rc=$?
+  "$harness" audit --width 0 "$1" --model all --erratum a53-835769 "${inputs[@]}" --format json > "$2" || rc=$?
   echo "$rc"
 }
 # (mem; nop; 64-bit multiply-accumulate) triples in OBJ: the NOPs gcc's workaround put there.

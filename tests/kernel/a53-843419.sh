@@ -90,7 +90,7 @@ link aarch64-linux-gnu-ld "$dir/bfd-fix.elf" --fix-cortex-a53-843419
 # audit FILE NAME: a53-843419's rule over FILE on every model, into NAME.json; prints its exit status.
 audit() {
   local rc=0
-  "$harness" audit "$1" --model all --erratum a53-843419 "${inputs[@]}" --format json > "$dir/$2.json" || rc=$?
+  "$harness" audit --width 0 "$1" --model all --erratum a53-843419 "${inputs[@]}" --format json > "$dir/$2.json" || rc=$?
   echo "$rc"
 }
 # The models of an audit where a53-843419 has status STATUS ("affected": the ones it affects).

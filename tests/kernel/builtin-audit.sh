@@ -30,7 +30,7 @@ e219='(.errata[] | select(.erratum == "tx2-219"))'
 for boot in el2 nvhe; do
   for model in thunderx2 vulcan; do
     j=$work/builtin-$model-$boot.json
-    rc=0; "$harness" audit "$obj" --model "$model" --boot "$boot" "${inputs[@]}" --format json > "$j" || rc=$?
+    rc=0; "$harness" audit --width 0 "$obj" --model "$model" --boot "$boot" "${inputs[@]}" --format json > "$j" || rc=$?
     check "$model booted $boot: exit 0" 0 "$rc"
     check "$model booted $boot: findings, hazards, windows left open" "0 0 0" \
       "$(jq -r "$e219"' | "\(.findings | length) \(.hazards) \(.open)"' "$j")"
@@ -51,12 +51,12 @@ check "kernel code at EL1&0 with kvm-arm.mode=nvhe" "live EL1&0" \
   "$(jq -r "[$e219"'.windows[] | select(.where | startswith("cpu_do_switch_mm+"))][0].class' "$work/builtin-thunderx2-nvhe.json")"
 
 # Where nothing is patched to the EL12 encodings (no VHE), the EL1 writes are objdump's.
-"$harness" audit "$obj" --model cortex-a72 --boot el1 "${inputs[@]}" --format json > "$work/builtin-a72-el1.json" || true
+"$harness" audit --width 0 "$obj" --model cortex-a72 --boot el1 "${inputs[@]}" --format json > "$work/builtin-a72-el1.json" || true
 check "TTBR0/1_EL1 writes found, as objdump counts them" "$objdump_el1" \
   "$(jq "[$e219"'.windows[] | select(.text | test("^msr ttbr[01]_el1, "))] | length' "$work/builtin-a72-el1.json")"
 
 # Several models in one call: one line each in the matrix, exit 0.
-rc=0; "$harness" audit "$obj" --model thunderx2,vulcan,cortex-a72 "${inputs[@]}" > "$work/builtin-all.txt" || rc=$?
+rc=0; "$harness" audit --width 0 "$obj" --model thunderx2,vulcan,cortex-a72 "${inputs[@]}" > "$work/builtin-all.txt" || rc=$?
 check "thunderx2, vulcan and cortex-a72 in one call: exit 0" 0 "$rc"
 check "one matrix line each for erratum 219" 3 "$(grep -cE '^tx2-219 +(thunderx2|vulcan|cortex-a72) ' "$work/builtin-all.txt" || true)"
 check "... clean where it shows, not affected elsewhere" "clean clean not affected" \
@@ -72,7 +72,7 @@ for boot in el2 nvhe el1; do
   # Booted nvhe, the nVHE host vector's unbracketed PAR_EL1 reads are suppressed with their reason.
   sup=()
   [ "$boot" != nvhe ] || sup=(--suppress "$here/nvhe-host-vector.suppress")
-  rc=0; "$harness" audit "$obj" --model all --boot "$boot" "${inputs[@]}" "${sup[@]}" --format json > "$j" || rc=$?
+  rc=0; "$harness" audit --width 0 "$obj" --model all --boot "$boot" "${inputs[@]}" "${sup[@]}" --format json > "$j" || rc=$?
   check "every model booted $boot: exit 0" 0 "$rc"
   check "every model booted $boot: one matrix row per erratum and model" "$((nmodels * nerrata))" \
     "$(jq '.matrix | length' "$j")"

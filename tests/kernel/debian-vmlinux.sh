@@ -35,7 +35,7 @@ prfms=$(aarch64-linux-gnu-objdump -d --start-address="0x$lo" --stop-address="0x$
 check "objdump finds PRFMs in the trampoline" 1 "$((prfms > 0))"
 
 rc=0
-"$harness" audit "$vmlinux" --model thunderx2 --config "$config" --list-alternatives --format json \
+"$harness" audit --width 0 "$vmlinux" --model thunderx2 --config "$config" --list-alternatives --format json \
   > "$work/debian-list.json" || rc=$?
 check "audit --list-alternatives with no numbering option: exit status" 0 "$rc"
 # In the trampoline: each site's capability, by what its original instruction is.
@@ -62,7 +62,7 @@ check "the ISB after each tramp_map_kernel: ARM64_WORKAROUND_QCOM_FALKOR_E1003" 
 # left open on ThunderX2 and Vulcan, booted as a VHE host and with kvm-arm.mode=nvhe.
 for boot in el2 nvhe; do
   rc=0
-  "$harness" audit "$vmlinux" --model thunderx2,vulcan --config "$config" --boot "$boot" --format json \
+  "$harness" audit --width 0 "$vmlinux" --model thunderx2,vulcan --config "$config" --boot "$boot" --format json \
     > "$work/debian-audit-$boot.json" || rc=$?
   check "audit on thunderx2 and vulcan booted at $boot: exit status" 0 "$rc"
   check "... erratum 219's findings, hazards and open windows, by model" \
@@ -84,7 +84,7 @@ registry_counts "$harness"
 a53_835769=$("$harness" models | awk '/^[a-z0-9]/ { m = $1 } /^  errata:/ { for (i = 2; i <= NF; i++)
   if ($i == "a53-835769") print m }' | sort | paste -sd' ')
 rc=0
-"$harness" audit "$vmlinux" --model all --config "$config" --format json > "$work/debian-audit-all.json" || rc=$?
+"$harness" audit --width 0 "$vmlinux" --model all --config "$config" --format json > "$work/debian-audit-all.json" || rc=$?
 check "audit on every model: exit status (erratum 835769's findings)" 1 "$rc"
 python3 - "$work/debian-audit-all.json" > "$work/debian-audit-all.txt" <<'PY'
 import json, sys
@@ -121,7 +121,7 @@ awk -f "$src/arch/arm64/tools/gen-cpucaps.awk" "$src/arch/arm64/tools/cpucaps" |
   sed -e 's/\(ARM64_WORKAROUND_CAVIUM_TX2_219_PRFM\s\+\)74/\175/' \
       -e 's/\(ARM64_WORKAROUND_CAVIUM_TX2_219_TVM\s\+\)75/\174/' > "$work/cpucaps-swapped.h"
 rc=0
-"$harness" audit "$vmlinux" --model thunderx2 --config "$config" --cpucaps "$work/cpucaps-swapped.h" \
+"$harness" audit --width 0 "$vmlinux" --model thunderx2 --config "$config" --cpucaps "$work/cpucaps-swapped.h" \
   > /dev/null 2> "$work/debian-refused.txt" || rc=$?
 check "a numbering with PRFM and TVM swapped: exit status" 2 "$rc"
 check "... refused naming the first capability that disagrees" \
@@ -129,7 +129,7 @@ check "... refused naming the first capability that disagrees" \
   "$(cat "$work/debian-refused.txt")"
 # The built-in 6.1 numbering is 6.1.192's: accepted when Debian ships that release, refused otherwise.
 rc=0
-"$harness" audit "$vmlinux" --model thunderx2 --config "$config" --kernel 6.1 > /dev/null \
+"$harness" audit --width 0 "$vmlinux" --model thunderx2 --config "$config" --kernel 6.1 > /dev/null \
   2> "$work/debian-kernel61.txt" || rc=$?
 case $version in
   6.1.192-*) check "--kernel 6.1 on 6.1.192 ($version): accepted" 0 "$rc" ;;

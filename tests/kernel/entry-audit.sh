@@ -21,7 +21,7 @@ caps=(--cpucaps "$out/cpucaps.h")
 audit() {
   local file=$1 rc=0
   shift
-  "$harness" audit "$@" --format json > "$file" || rc=$?
+  "$harness" audit --width 0 "$@" --format json > "$file" || rc=$?
   return $rc
 }
 # jq definitions over an audit's JSON: e219, what erratum 219's rule found; tramp(k; t), the trampoline

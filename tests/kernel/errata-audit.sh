@@ -31,7 +31,7 @@ statuses() { grep -E "^$1 " "$2" | awk '{ print ($NF == "affected" ? "not affect
 #    has it) and at EL1.
 for boot in el2 el1; do
   t=$work/errata-builtin-$boot.txt
-  rc=0; "$harness" audit "$obj" --model all --boot "$boot" "${inputs[@]}" --erratum "$(IFS=,; echo "${errata[*]}")" \
+  rc=0; "$harness" audit --width 0 "$obj" --model all --boot "$boot" "${inputs[@]}" --erratum "$(IFS=,; echo "${errata[*]}")" \
     > "$t" || rc=$?
   check "arm64-built-in.o booted $boot, every model: exit 0" 0 "$rc"
   for e in "${errata[@]}"; do
@@ -50,18 +50,18 @@ vector_reads=$(awk '/^[0-9a-f]+ <__kvm_nvhe___kvm_hyp_host_vector>:/ { base = $1
 echo "# objdump: PAR_EL1 reads in the nVHE host vector: $vector_reads"
 [ -n "$vector_reads" ] || { echo "not ok - objdump found no read of PAR_EL1 in the nVHE host vector"; exit 1; }
 t=$work/errata-builtin-nvhe.txt
-"$harness" audit "$obj" --model all --boot nvhe "${inputs[@]}" --erratum "$(IFS=,; echo "${errata[*]}")" > "$t" || true
+"$harness" audit --width 0 "$obj" --model all --boot nvhe "${inputs[@]}" --erratum "$(IFS=,; echo "${errata[*]}")" > "$t" || true
 for e in "${errata[@]}"; do
   [ "$e" = a77-1508412 ] && continue
   check "$e on arm64-built-in.o booted nvhe: clean where it shows" "clean,not affected" "$(statuses "$e" "$t")"
 done
 j=$work/errata-builtin-nvhe-a77.json
-rc=0; "$harness" audit "$obj" --model cortex-a77-r1p0 --boot nvhe "${inputs[@]}" --erratum a77-1508412 --format json \
+rc=0; "$harness" audit --width 0 "$obj" --model cortex-a77-r1p0 --boot nvhe "${inputs[@]}" --erratum a77-1508412 --format json \
   > "$j" || rc=$?
 check "a77-1508412 on arm64-built-in.o booted nvhe, cortex-a77-r1p0: exit 1" 1 "$rc"
 check "... the findings are the nVHE host vector's reads" "$vector_reads" \
   "$(jq -r '.errata[0].findings[].where' "$j" | paste -sd' ')"
-rc=0; "$harness" audit "$obj" --model all --boot nvhe "${inputs[@]}" --erratum a77-1508412 \
+rc=0; "$harness" audit --width 0 "$obj" --model all --boot nvhe "${inputs[@]}" --erratum a77-1508412 \
   --suppress "$here/nvhe-host-vector.suppress" > "$t" || rc=$?
 check "... suppressed with their justification: exit 0" 0 "$rc"
 
@@ -88,12 +88,12 @@ check_mutant() {  # check_mutant ERRATUM MUTANT BOOT EXPECTED-COUNT MNEMONIC
   local e=$1 mut=$2 boot=$3 count=$4 mnem=$5 name t j rc where model
   name=$e/$(basename "$mut")
   t=$work/errata-mutant-${e}-$(basename "$mut").txt
-  rc=0; "$harness" audit "$mut" --model all --boot "$boot" "${inputs[@]}" --erratum "$e" > "$t" || rc=$?
+  rc=0; "$harness" audit --width 0 "$mut" --model all --boot "$boot" "${inputs[@]}" --erratum "$e" > "$t" || rc=$?
   check "$name booted $boot: exit 1" 1 "$rc"
   check "$name booted $boot: findings on exactly the models with $e" "$(having "$e")" "$(flagged "$e" "$t")"
   model=$(having "$e" | cut -d' ' -f1)
   j=$work/errata-mutant-${e}-$(basename "$mut").json
-  "$harness" audit "$mut" --model "$model" --boot "$boot" "${inputs[@]}" --erratum "$e" --format json > "$j" || true
+  "$harness" audit --width 0 "$mut" --model "$model" --boot "$boot" "${inputs[@]}" --erratum "$e" --format json > "$j" || true
   check "$name on $model: the findings objdump expects" "$count" \
     "$(jq '.errata[0].findings | length' "$j")"
   for where in $(jq -r '.errata[0].findings[].where' "$j"); do

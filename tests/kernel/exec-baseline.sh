@@ -74,7 +74,7 @@ check "the load is inside the window" "true" \
 # 3. The two builds compared, both ways: every trampoline window gains the vectors load.
 tramp_ttbr=$(aarch64-linux-gnu-objdump -d "$out/entry.o" |
   awk '/^[0-9a-f]+ <tramp_vectors>:/{f=1;next} /^[0-9a-f]+ </{f=0} f' | grep -cE $'\tmsr\tttbr1_el1, x30')
-rc=0; "$harness" audit "$out/entry-noisb.o" --baseline "$out/entry.o" --model thunderx2 "${caps[@]}" \
+rc=0; "$harness" audit --width 0 "$out/entry-noisb.o" --baseline "$out/entry.o" --model thunderx2 "${caps[@]}" \
   --format json > "$work/baseline.json" || rc=$?
 j=$work/baseline.json
 check "audit --baseline entry.o entry-noisb.o exits 1" 1 "$rc"
@@ -86,7 +86,7 @@ check "every introduced hazard is an ldr x30 in tramp_vectors" "$tramp_ttbr" \
           and (.where | startswith("tramp_vectors+")) and (.text | startswith("ldr x30")))] | length' "$j")"
 check "the vector at $vector is one of them" "1" \
   "$(jq --arg w "$load" --arg t "$ttbr" '[.findings[] | select(.where == $w and .anchor == $t)] | length' "$j")"
-rc=0; "$harness" audit "$out/entry.o" --baseline "$out/entry-noisb.o" --model thunderx2 "${caps[@]}" \
+rc=0; "$harness" audit --width 0 "$out/entry.o" --baseline "$out/entry-noisb.o" --model thunderx2 "${caps[@]}" \
   --erratum tx2-219 > "$work/baseline-swapped.txt" || rc=$?
 check "swapped: exits 0" 0 "$rc"
 check "swapped: the same hazards reported removed" \

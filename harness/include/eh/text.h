@@ -39,4 +39,12 @@ void eh_text_wrap(FILE *f, const struct eh_text_style *style, unsigned indent, c
 void eh_text_hang(FILE *f, const struct eh_text_style *style, const char *lead, unsigned indent,
 		  const char *text);
 
+/*
+ * One item of a report as a paragraph: its first line indented by indent, the
+ * lines it wraps to by indent + 4, so that each item still starts a line of its own.
+ */
+void eh_text_para(FILE *f, const struct eh_text_style *style, unsigned indent, const char *text);
+void eh_text_paraf(FILE *f, const struct eh_text_style *style, unsigned indent, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
 #endif
