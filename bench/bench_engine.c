@@ -122,7 +122,7 @@ static int scenarios(const char *dir, unsigned reps)
 				unsigned i;
 				int pass = 1;
 
-				if (eh_case_expected(*c, v->name, (*m)->name, &expected))
+				if (eh_case_expected(*c, v->name, *m, &expected))
 					continue;
 				for (i = 0; i < reps; i++) {
 					struct eh_error err = { 0 };

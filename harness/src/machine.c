@@ -58,10 +58,15 @@ void eh_machine__hook_fail(struct eh_machine *m, int code, const char *fmt, ...)
 /* The errata and the case hear of ev (recorded in the trace or not). */
 static void notify(struct eh_machine *m, const struct eh_event *ev)
 {
-	unsigned i;
+	unsigned i, n = ev->kind == EH_EV_INSN ? m->ninsn : m->nactive;
 
-	for (i = 0; i < m->nactive; i++)
-		m->active[i].b->on_event(m, m->active[i].state + ev->thread * m->active[i].b->thread_state, ev);
+	/* Only the errata that follow every instruction hear of each one (eh_behaviour.insns). */
+	for (i = 0; i < n; i++) {
+		unsigned k = ev->kind == EH_EV_INSN ? m->insn_active[i] : i;
+		const struct eh_behaviour *b = m->active[k].b;
+
+		b->on_event(m, m->active[k].state + ev->thread * b->thread_state, ev);
+	}
 	if (m->opts.hooks->event)
 		m->opts.hooks->event(m, ev, m->opts.hooks_ctx);
 }
@@ -207,7 +212,7 @@ static void on_code(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
 		return;
 	}
 	t->cur_in_window_counted = false;
-	if (m->opts.trace_insns || m->want_insns) {
+	if (m->opts.trace_insns || m->ninsn) {
 		struct eh_event ev = {
 			.kind = EH_EV_INSN, .thread = (uint8_t)t->id, .pc = addr, .flags = in->flags,
 			.in_window = eh_machine__in_window(t), .addr = (uint64_t)word,
@@ -519,7 +524,8 @@ int eh_machine_new(struct eh_machine **out, const struct eh_model *model, const 
 					  EH_MACHINE_ERRATA_MAX);
 			break;
 		}
-		m->want_insns |= (*e)->behaviour->insns;
+		if ((*e)->behaviour->insns)
+			m->insn_active[m->ninsn++] = (uint8_t)m->nactive;
 		m->active[m->nactive].b = (*e)->behaviour;
 		m->active[m->nactive].state = eh_alloc(EH_MAX_THREADS * (*e)->behaviour->thread_state + 1);
 		if (!m->active[m->nactive++].state)
