@@ -93,6 +93,19 @@ expect "baseline swapped: hazards removed, exit 0" 0 "summary: 0 introduced, 7 r
   "$eh" audit "$objs/clean.o" --baseline "$rel" --model thunderx2 --kernel 6.1
 expect "baseline against itself: all unchanged, exit 0" 0 "summary: 0 introduced, 0 removed, 7 unchanged" \
   "$eh" audit "$rel" --baseline "$rel" --model thunderx2 --kernel 6.1
+# A kernel built with CONFIG_IKCONFIG carries its .config: used when --config is not given.
+expect "the image's own .config, said in the header" 0 "config .*kimage.o's own \(CONFIG_IKCONFIG\)" \
+  "$eh" audit "$objs/kimage.o" --kernel 6.1 --model thunderx2
+expect "... and applied: erratum 219's workaround is configured out there" 0 \
+  "^tx2-219 +thunderx2 .*workaround configured out" "$eh" audit "$objs/kimage.o" --kernel 6.1 --model thunderx2,vulcan
+echo "CONFIG_CAVIUM_TX2_ERRATUM_219=y" > "$tmp/tx2.config"
+expect "... an explicit --config wins" 0 "config $tmp/tx2.config;" \
+  "$eh" audit "$objs/kimage.o" --kernel 6.1 --model thunderx2 --config "$tmp/tx2.config"
+expect "baseline sharing no function with FILE: a warning names both" 0 \
+  "warning: .*errata61.o and .*exec.o define no function of the same name" \
+  "$eh" audit "$objs/errata61.o" --baseline "$objs/exec.o" --model thunderx2 --kernel 6.1
+expect "... and none when they share one" 0 "^absent$" absent "warning:" \
+  "$eh" audit "$rel" --baseline "$rel" --model thunderx2 --kernel 6.1
 expect "baseline json" 1 '^\{"format": "errata-harness-audit-baseline", .*"baseline": ".*clean.o", "file": ".*rel61.o",.*"introduced": 7, "removed": 0, "unchanged": 0,.*\{"change": "introduced", "erratum": "tx2-219", "kind": "load", "anchor": "win_prfm\+0x0", "where": "win_prfm\+0x4"' \
   "$eh" audit "$rel" --baseline "$objs/clean.o" --model thunderx2 --kernel 6.1 --format json
 expect "baseline on cortex-a72 (no erratum 219, PRFM kept): exit 0" 0 "8 introduced.*does not affect" \

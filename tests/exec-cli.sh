@@ -35,17 +35,21 @@ expect "out of budget: exit 1" 1 "stopped: instruction budget exhausted at spin\
   "${run[@]}" --symbol spin --budget 50 --model cortex-a72
 expect "erratum 219 injects at the load: exit 1" 1 "INJECT +spurious Data Abort \(erratum tx2-219\), culprit thread 0 ttbr_load\+0x4" \
   "${run[@]}" --symbol ttbr_load --reg x2=0x700000000 --model thunderx2
-expect "--mem reaches the run (LDST64 of data_quad into x5)" 0 '"reason":"returned".*"x5":"0xfedcba9876543210"' \
-  "${run[@]}" --symbol relocs_run --range 0xffff000000000000:0xffffffff00000000 --mem "data_quad=$tmp/quad.bin" \
-  --model cortex-a72 --format json
+"${run[@]}" --symbol relocs_run --range 0xffff000000000000:0xffffffff00000000 --mem "data_quad=$tmp/quad.bin" \
+  --model cortex-a72 --format json > "$tmp/mem.json"
+expect "--mem reaches the run (LDST64 of data_quad into x5)" 0 "^returned 0xfedcba9876543210$" \
+  jq -r '"\(.stop.reason) \(.stop.registers.x5)"' "$tmp/mem.json"
+expect "--mem named in the inputs with its SHA-256" 0 "^data_quad $(sha256sum < "$tmp/quad.bin" | cut -d' ' -f1)$" \
+  jq -r '.inputs.mem[0] | "\(.at) \(.file.sha256)"' "$tmp/mem.json"
+expect "FILE named in the inputs with its SHA-256" 0 "^$(sha256sum < "$obj" | cut -d' ' -f1)$" \
+  jq -r '.inputs.file.sha256' "$tmp/mem.json"
+"${run[@]}" --symbol ttbr_load --reg x2=0x700000000 --model thunderx2 --format json > "$tmp/inject.json"
+expect "erratum 219 in the JSON summary: its window, the load inside, the fault" 0 \
+  '^\[\{"id":"tx2-219","shows":true\}\] 1 1 1$' \
+  jq -c -r '.summary | "\(.errata) \(.windows) \(.loads) \(.injected)"' "$tmp/inject.json"
 expect "--reg reaches the run (x2 is where ttbr_load loads from)" 0 "load +0x0000000700000008 \(8 bytes\)  INSIDE" \
   "${run[@]}" --symbol ttbr_load --reg x2=0x700000008 --model cortex-a72
 # Traces name what Capstone 4 leaves unnamed, say once what was screened, fold loops; --summary drops them.
-absent() {  # absent PATTERN CMD...: CMD's output has no line matching PATTERN (prints "absent")
-  local pattern=$1
-  shift
-  "$@" 2>&1 | grep -qE -- "$pattern" || echo absent
-}
 expect "hint #25 named paciasp" 0 "named_loop\+0x0: paciasp$" "${run[@]}" --symbol named_loop --model cortex-a72
 expect "hint #34 named bti c" 0 "named_loop\+0x4: bti c$" "${run[@]}" --symbol named_loop --model cortex-a72
 expect "hint #29 named autiasp" 0 "named_loop\+0x18: autiasp$" "${run[@]}" --symbol named_loop --model cortex-a72
@@ -96,6 +100,25 @@ expect "an image numbered by its own tables: the renumbered PRFM alternative NOP
   "prfm_site\+0x4: nop" "$eh" exec "$objs/captables.elf" --symbol prfm_site --model thunderx2
 expect "bad budget: exit 2" 2 "--budget: 'lots' is not a non-negative integer" "${run[@]}" --symbol spin --budget lots --model cortex-a72
 expect "svg to stdout: exit 2" 2 "--svg needs a file name" "${run[@]}" --symbol spin --svg - --model cortex-a72
+
+"${run[@]}" --symbol eret_stop --model cortex-a520-r0p1 --format json > "$tmp/hazard.json"
+"${run[@]}" --symbol eret_stop --model cortex-a72 --format json > "$tmp/benign.json"
+expect "every exec JSON document as exec-v1.json says" 0 "^4 documents conform" \
+  "$(dirname "$0")/check-schema.py" "$(dirname "$0")/../harness/schema/exec-v1.json" "$tmp"/*.json
+expect "A520 2966298: an ERET to EL0 with no TLBI after the last access is its hazard: exit 1" 1 \
+  "^summary: +errata marking: a520-2966298;" "${run[@]}" --symbol eret_stop --model cortex-a520-r0p1 --summary
+expect "... one hazard, where the erratum shows" 0 '^1 1 \[\{"id":"a520-2966298","shows":true\}\]$' \
+  jq -c -r '.summary | "\(.hazards) \(.hazards_shown) \(.errata)"' "$tmp/hazard.json"
+expect "... the same hazard marked on cortex-a72, where it does not show: exit 0" 0 \
+  "errata marking: a520-2966298 \(does not show" "${run[@]}" --symbol eret_stop --model cortex-a72 --summary
+expect "... none there where the erratum shows" 0 '^1 0$' \
+  jq -r '.summary | "\(.hazards) \(.hazards_shown)"' "$tmp/benign.json"
+expect "--summary fits 80 columns" 0 "^absent$" absent '^.{81}' \
+  "${run[@]}" --symbol ttbr_load --reg x2=0x700000000 --model thunderx2 --summary
+expect "a single-valued option twice: exit 2 naming it" 2 "exec: --symbol given twice" \
+  "${run[@]}" --symbol spin --symbol ttbr_load --model cortex-a72
+expect "an option of another command: exit 2 naming it" 2 "exec: --erratum is not an option of exec, but of audit" \
+  "${run[@]}" --symbol spin --model cortex-a72 --erratum tx2-219
 
 echo "# $failures failed"
 [ "$failures" -eq 0 ]

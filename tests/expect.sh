@@ -12,3 +12,9 @@ expect() {
     echo "ok - $name"
   fi
 }
+# absent PATTERN CMD...: prints "absent" when CMD's output (stdout and stderr) has no line matching PATTERN.
+absent() {
+  local pattern=$1
+  shift
+  "$@" 2>&1 | grep -qE -- "$pattern" || echo absent
+}

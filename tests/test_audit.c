@@ -294,6 +294,7 @@ struct hostile {
 	void (*mutate)(unsigned char *buf, size_t *len);
 	enum stage stage;
 	const char *what;
+	const char *kernel;     /* the built-in numbering the image is made with; NULL: 6.1 */
 };
 
 static void truncate_header(unsigned char *buf, size_t *len)
@@ -419,6 +420,14 @@ static void alt_cap_out_of_range(unsigned char *buf, size_t *len)
 	alt_entry(buf, 0)[8] = 200;
 }
 
+/* The first entry a 6.x callback (ARM64_CB_BIT, bit 15, over callback number 1). */
+static void alt_cb_bit(unsigned char *buf, size_t *len)
+{
+	(void)len;
+	alt_entry(buf, 0)[8] = 0x01;
+	alt_entry(buf, 0)[9] = 0x80;
+}
+
 static const struct hostile hostile[] = {
 	{ "truncated ELF header", truncate_header, AT_PARSE, "truncated ELF header" },
 	{ "truncated file", truncate_half, AT_PARSE, "past the end" },
@@ -436,6 +445,7 @@ static const struct hostile hostile[] = {
 	{ "alternative lengths differ", alt_bad_length, AT_IMAGE, "equal multiples of 4" },
 	{ "alternative capability out of range", alt_cap_out_of_range, AT_IMAGE,
 	  "capability 200 is out of range" },
+	{ "a 6.x callback numbered as 5.4", alt_cb_bit, AT_IMAGE, "capability 0x8001 has bit 15 set", "5.4" },
 	{ 0 },
 };
 
@@ -454,7 +464,7 @@ static void run_hostile(void **state)
 	h->mutate(buf, &len);
 	rc = eh_elf_parse(&elf, path, buf, len, &err);
 	if (!rc && h->stage == AT_IMAGE)
-		rc = eh_image_new(&img, elf, eh_cpucaps_builtin("6.1"),
+		rc = eh_image_new(&img, elf, eh_cpucaps_builtin(h->kernel ? h->kernel : "6.1"),
 				  &(struct eh_target){ .model = eh_model_find("thunderx2") }, &err);
 	if (rc != EH_EINPUT || strncmp(err.msg, path, strlen(path)) || !strstr(err.msg, h->what))
 		fail_msg("%s: rc %d, message '%s'; expected EH_EINPUT naming %s and saying '%s'", h->name,

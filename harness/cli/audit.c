@@ -1,5 +1,4 @@
 /* errata-harness audit: a user's kernel ELF patched for CPU models, every erratum's static rule run over it, as text or JSON. */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -14,7 +13,9 @@
 #include "eh/insn.h"
 #include "eh/json.h"
 #include "eh/kconfig.h"
+#include "eh/kimage.h"
 #include "eh/model.h"
+#include "eh/report.h"
 #include "eh/rule.h"
 #include "eh/suppress.h"
 
@@ -63,6 +64,10 @@ struct audit_ctx {
 	struct eh_cpucaps *owned_caps;    /* the ELF's own, when it is the one used */
 	struct eh_decoder *dec;
 	struct eh_suppressions *sup;
+	/* The .config the models are patched with: --config, else the one the image embeds, else NULL. */
+	const struct eh_kconfig *config;
+	struct eh_kconfig *embedded;      /* the image's own (CONFIG_IKCONFIG), when it is the one used */
+	char config_source[600];          /* where it came from, in words */
 	/* Sized by the registry (audit_ctx_init): every erratum, every model, an image for each. */
 	const struct eh_erratum **errata; /* audited, NULL-terminated */
 	size_t nerrata;
@@ -74,144 +79,115 @@ struct audit_ctx {
 	size_t nmodels, max_models;
 };
 
-static void audit_help(FILE *f)
-{
-	const char *const *v;
-	const struct eh_model *const *m;
-	const struct eh_erratum *const *e;
+static const struct cli_use audit_uses[] = {
+	{ &cli_options[CLI_OPT_MODEL], true,
+	  "the CPUs the kernel boots on: NAME,NAME,... or all, or the option repeated (required)" },
+	{ &cli_options[CLI_OPT_ERRATUM], true },
+	{ &cli_options[CLI_OPT_CPUCAPS] },
+	{ &cli_options[CLI_OPT_KERNEL], false, "or a built-in capability numbering instead of a header "
+	  "(the versions are listed below)" },
+	{ &cli_options[CLI_OPT_CONFIG], false, "the tree's .config: a capability whose CONFIG_ option is off "
+	  "is never detected (default: every option on)" },
+	{ &cli_options[CLI_OPT_BOOT] },
+	{ &cli_options[CLI_OPT_SUPPRESS] },
+	{ &cli_options[CLI_OPT_FORMAT], false, "text (default) or json (harness/schema/audit-v1.json)" },
+	{ &cli_options[CLI_OPT_LIST_ALTERNATIVES] },
+	{ &cli_options[CLI_OPT_BASELINE] },
+	{ &cli_options[CLI_OPT_HELP] },
+	{ 0 },
+};
 
-	fprintf(f,
-		"usage: errata-harness audit FILE --model M[,M...]|all [--erratum ID[,ID...]]\n"
-		"                            [--cpucaps H | --kernel V] [--config .config]\n"
-		"                            [--boot el2|nvhe|el1] [--suppress FILE] [--format text|json]\n"
-		"                            [--list-alternatives] [--baseline OLD]\n"
-		"\n"
-		"Applies the kernel's boot-time alternatives to FILE as the kernel would on each CPU model\n"
-		"(callbacks included), then runs the static rule of every erratum over the patched code.\n"
-		"A window rule follows the code from each of its anchors (a write of some register) to\n"
-		"what closes the window (a context synchronisation, say) on every path: through branches\n"
-		"(both ways at conditional ones), calls (a return stack) and returns to the callers, and\n"
-		"reports what it finds inside, and every path it cannot follow to a close. A scan rule\n"
-		"looks at each instruction and its neighbours. A finding is a hazard on the models the\n"
-		"erratum affects. Models with the same capabilities share one patched image.\n"
-		"\n"
-		"inputs:\n"
-		"  FILE                an AArch64 vmlinux (ET_EXEC/ET_DYN) or kernel object (ET_REL, e.g.\n"
-		"                      arch/arm64/kernel/entry.o: its sections are placed at kernel-like\n"
-		"                      addresses and its relocations applied, .rela.altinstructions included)\n"
-		"  --model M           the CPUs the kernel boots on (a comma list, repeatable, or all)\n"
-		"  --erratum ID        only these errata's rules (a comma list, repeatable; default all)\n"
-		"  --cpucaps H         capability numbers of the tree FILE was built from: 5.x\n"
-		"                      arch/arm64/include/asm/cpucaps.h or 6.x\n"
-		"                      arch/arm64/include/generated/asm/cpucaps.h. Without it (or\n"
-		"                      --kernel) the numbering is read from FILE's own arm64_features[]\n"
-		"                      and arm64_errata[] (a vmlinux; an object needs one); with it, it\n"
-		"                      is checked against them and refused if they differ\n"
-		"  --kernel V          or a built-in numbering instead of a header:");
+/* The registry's lists and the input limits, after the options. */
+static void audit_help_tail(FILE *f)
+{
+	const struct eh_text_style style = { .width = EH_TEXT_WIDTH };
+	const char *const *v;
+	const struct eh_erratum *const *e;
+	char names[4096], lead[64];
+
+	cli_print_input_limits(f, "audit");
+	fputs("\nbuilt-in capability numberings (--kernel):", f);
 	for (v = eh_cpucaps_builtin_versions; *v; v++)
 		fprintf(f, " %s", *v);
-	fprintf(f, "\n"
-		"  --config FILE       the tree's .config: a capability whose CONFIG_ option is off is\n"
-		"                      never detected (default: every option on)\n"
-		"%s"
-		"  --suppress FILE     findings known to be safe: lines 'ERRATUM SYMBOL[+OFFSET] WHY...'\n"
-		"                      (README); a suppressed finding is listed with its justification\n"
-		"                      and counted, an entry that matches nothing is reported stale\n"
-		"  --format text|json  output (default text)\n"
-		"  --list-alternatives list every alternative site instead: symbol+offset, capability,\n"
-		"                      applied or not and why; a callback with its function and what it\n"
-		"                      did (emulated: alt_cb_patch_nops, KVM's, Spectre's)\n"
-		"  --baseline OLD      compare (one model): audit OLD too (same numbering, config, boot)\n"
-		"                      and report each finding as introduced, removed or unchanged,\n"
-		"                      matched by erratum and symbol+offset of its anchor and of itself.\n"
-		"                      OLD should be the upstream FILE's change goes into (README)\n",
-		cli_boot_help);
-	cli_print_input_limits(f, "audit");
-	fprintf(f, "\n"
-		"exit status: 0 no finding on a model its erratum affects, 1 a finding (an instruction\n"
-		"the rule flags, or a window that cannot be followed to its end, named with the reason)\n"
-		"on such a model, not suppressed (with --baseline: one that OLD does not have), 2 bad\n"
-		"usage or bad input (the message names the file and the problem)\n"
-		"\nerrata with a static rule:\n");
+	fputs("\n\nerrata with a static rule (--erratum):\n", f);
 	for (e = eh_errata; *e; e++)
-		if ((*e)->rule)
-			fprintf(f, "  %-18s  %s\n", (*e)->id, (*e)->title);
-	fprintf(f, "\nmodels:");
-	for (m = eh_models; *m; m++)
-		fprintf(f, " %s", (*m)->name);
+		if ((*e)->rule) {
+			snprintf(lead, sizeof(lead), "  %s", (*e)->id);
+			eh_text_hang(f, &style, lead, 22, (*e)->title);
+		}
 	fputs("\n", f);
+	eh_text_hang(f, &style, "models:", 9, cli_known_models(names, sizeof(names)));
 }
 
-static int bad(const char *fmt, const char *arg)
+const struct cli_command cli_audit_command = {
+	.name = "audit", .args = "FILE", .min_args = 1, .max_args = 1,
+	.summary = "the findings of every erratum's static rule in a kernel ELF patched for models",
+	.about = "Applies the kernel's boot-time alternatives to FILE, an AArch64 vmlinux (ET_EXEC/ET_DYN) "
+		 "or kernel object (ET_REL, e.g. arch/arm64/kernel/entry.o: its sections are placed at "
+		 "kernel-like addresses and its relocations applied), as the kernel would on each CPU model "
+		 "(callbacks included), then runs the static rule of every erratum over the patched code. A "
+		 "window rule follows the code from each of its anchors (a write of some register) to what "
+		 "closes the window (a context synchronisation, say) on every path: through branches (both "
+		 "ways at conditional ones), calls (a return stack) and returns to the callers, and reports "
+		 "what it finds inside, and every path it cannot follow to a close. A scan rule looks at each "
+		 "instruction and its neighbours. A finding is a hazard on the models the erratum affects. "
+		 "Models with the same capabilities share one patched image.",
+	.exit_status = "0 no finding on a model its erratum affects, 1 a finding (an instruction the rule "
+		       "flags, or a window that cannot be followed to its end, named with the reason) on such "
+		       "a model, not suppressed (with --baseline: one that OLD does not have), 2 bad usage or "
+		       "bad input (the message names the file and the problem)",
+	.uses = audit_uses,
+	.help_tail = audit_help_tail,
+};
+
+static int on_option(void *ctx, const struct cli_option *opt, const char *value)
 {
-	fputs("errata-harness audit: ", stderr);
-	fprintf(stderr, fmt, arg);
-	fputs("\n", stderr);
-	return EXIT_BAD_INPUT;
+	struct audit_opts *o = ctx;
+
+	switch (opt->id) {
+	case CLI_OPT_MODEL:
+		if (o->nmodels == AUDIT_MAX_OPTIONS)
+			return cli_error("audit", "--model: at most %d of them (each may be a comma list)", AUDIT_MAX_OPTIONS);
+		o->models[o->nmodels++] = value;
+		return 0;
+	case CLI_OPT_ERRATUM:
+		if (o->nerrata == AUDIT_MAX_OPTIONS)
+			return cli_error("audit", "--erratum: at most %d of them (each may be a comma list)", AUDIT_MAX_OPTIONS);
+		o->errata[o->nerrata++] = value;
+		return 0;
+	case CLI_OPT_CPUCAPS: o->cpucaps = value; return 0;
+	case CLI_OPT_KERNEL: o->kernel = value; return 0;
+	case CLI_OPT_CONFIG: o->config = value; return 0;
+	case CLI_OPT_BOOT: o->boot = value; return 0;
+	case CLI_OPT_SUPPRESS: o->suppress = value; return 0;
+	case CLI_OPT_LIST_ALTERNATIVES: o->list = true; return 0;
+	case CLI_OPT_BASELINE: o->baseline = value; return 0;
+	case CLI_OPT_FORMAT:
+		if (strcmp(value, "text") && strcmp(value, "json"))
+			return cli_error("audit", "--format: '%s' is neither text nor json", value);
+		o->json = !strcmp(value, "json");
+		return 0;
+	default: return usage_error("audit: --%s is not an option of audit", opt->name);
+	}
 }
 
 static int parse_args(int argc, char **argv, struct audit_opts *o)
 {
-	static const struct option opts[] = {
-		{ "model", required_argument, NULL, 'm' },
-		{ "erratum", required_argument, NULL, 'e' },
-		{ "cpucaps", required_argument, NULL, 'c' },
-		{ "kernel", required_argument, NULL, 'k' },
-		{ "config", required_argument, NULL, 'C' },
-		{ "boot", required_argument, NULL, 'b' },
-		{ "suppress", required_argument, NULL, 's' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "list-alternatives", no_argument, NULL, 'l' },
-		{ "baseline", required_argument, NULL, 'B' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
-	int c;
+	const char *pos[1];
+	unsigned npos;
+	int rc = cli_parse(&cli_audit_command, argc, argv, on_option, o, pos, &npos);
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (c) {
-		case 'm':
-			if (o->nmodels == AUDIT_MAX_OPTIONS)
-				return bad("--model: at most %s of them (each may be a comma list)", "32");
-			o->models[o->nmodels++] = optarg;
-			break;
-		case 'e':
-			if (o->nerrata == AUDIT_MAX_OPTIONS)
-				return bad("--erratum: at most %s of them (each may be a comma list)", "32");
-			o->errata[o->nerrata++] = optarg;
-			break;
-		case 'c': o->cpucaps = optarg; break;
-		case 'k': o->kernel = optarg; break;
-		case 'C': o->config = optarg; break;
-		case 'b': o->boot = optarg; break;
-		case 's': o->suppress = optarg; break;
-		case 'l': o->list = true; break;
-		case 'B': o->baseline = optarg; break;
-		case 'f':
-			if (strcmp(optarg, "text") && strcmp(optarg, "json"))
-				return bad("--format: '%s' is neither text nor json", optarg);
-			o->json = !strcmp(optarg, "json");
-			break;
-		case 'h': audit_help(stdout); return -1;
-		default:
-			return bad("%s: unknown option or missing argument (see audit --help)",
-				   argv[optind - 1]);
-		}
-	}
-	if (optind != argc - 1)
-		return bad("%s", optind >= argc ? "which file? (see audit --help)"
-						: "exactly one FILE, please (see audit --help)");
-	o->file = argv[optind];
+	if (rc)
+		return rc;
+	o->file = pos[0];
 	if (!o->nmodels)
-		return bad("%s", "--model is required (see errata-harness models)");
+		return cli_error("audit", "--model is required (see errata-harness models)");
 	if (o->baseline && o->list)
-		return bad("%s", "--baseline compares findings; --list-alternatives lists one build's sites");
+		return cli_error("audit", "--baseline compares findings; --list-alternatives lists one build's sites");
 	if (o->baseline && o->suppress)
-		return bad("%s", "--baseline compares two builds' findings; --suppress applies to one audit");
+		return cli_error("audit", "--baseline compares two builds' findings; --suppress applies to one audit");
 	if (o->nerrata && o->list)
-		return bad("%s", "--list-alternatives runs no erratum's rule; --erratum selects rules");
+		return cli_error("audit", "--list-alternatives runs no erratum's rule; --erratum selects rules");
 	return 0;
 }
 
@@ -296,7 +272,7 @@ static int add_model_name(void *ctx, const char *name)
 	}
 	m = eh_model_find(name);
 	if (!m)
-		return bad("unknown model '%s' (see errata-harness models)", name);
+		return cli_error("audit", "unknown model '%s' (see errata-harness models)", name);
 	add_model(a, m);
 	return 0;
 }
@@ -310,9 +286,9 @@ static int add_erratum_id(void *ctx, const char *id)
 	for (i = 0; eh_errata[i] && strcmp(eh_errata[i]->id, id); i++)
 		;
 	if (!eh_errata[i])
-		return bad("unknown erratum '%s' (see audit --help)", id);
+		return cli_error("audit", "unknown erratum '%s' (see audit --help)", id);
 	if (!eh_errata[i]->rule)
-		return bad("erratum %s has no static rule to audit with (see audit --help)", id);
+		return cli_error("audit", "erratum %s has no static rule to audit with (see audit --help)", id);
 	a->chosen[i] = true;
 	return 0;
 }
@@ -381,7 +357,7 @@ static enum audit_status status_of(const struct eh_erratum *e, const struct eh_m
 
 static bool configured_out(const struct audit_ctx *a, const struct eh_erratum *e)
 {
-	return e->kconfig && !eh_kconfig_enabled(a->in->config, e->kconfig);
+	return e->kconfig && !eh_kconfig_enabled(a->config, e->kconfig);
 }
 
 /* Every finding of one rule's result matched against the suppressions, and its counts. */
@@ -425,7 +401,7 @@ static int audit_models(struct audit_ctx *a, struct eh_error *err)
 	for (i = 0; i < a->nmodels; i++) {
 		struct audit_image *im = &a->images[a->nimages];
 
-		im->target = (struct eh_target){ .model = a->models[i], .config = a->in->config,
+		im->target = (struct eh_target){ .model = a->models[i], .config = a->config,
 						 .boot = a->in->boot };
 		if (eh_image_new(&im->img, a->elf, a->caps, &im->target, err))
 			return EXIT_BAD_INPUT;
@@ -707,8 +683,7 @@ static void print_image_text(const struct audit_ctx *a, const struct audit_image
 	else
 		printf("audit of %s on %s (one patched image)\n", a->elf->path, model_names(im, names, sizeof(names)));
 	printf("  capabilities numbered as in %s; config %s; booted at %s%s\n", img->caps->source,
-	       a->o->config ? a->o->config : "with every option on", eh_boot_names[im->target.boot],
-	       eh_target_vhe(&im->target) ? " (VHE)" : "");
+	       a->config_source, eh_boot_names[im->target.boot], eh_target_vhe(&im->target) ? " (VHE)" : "");
 	printf("  alternatives: %zu sites, %zu applied\n", img->nsites, applied_count(img));
 	if (a->o->list) {
 		for (i = 0; i < img->nsites; i++)
@@ -824,16 +799,23 @@ static void print_rule_json(struct eh_json *j, const struct audit_ctx *a, const 
 	eh_json_end(j);
 }
 
-/* What a document is (harness/schema/audit-v1.json), the tool that wrote it and its suppression file. */
+/*
+ * What a document is (harness/schema/audit-v1.json), the tool that wrote it, its
+ * suppression file and every input, files with their SHA-256.
+ */
 static void print_header_json(struct eh_json *j, const struct audit_ctx *a, const char *format)
 {
-	eh_json_str(j, "format", format);
-	eh_json_uint(j, "schema_version", 1);
-	eh_json_object(j, "tool", true);
-	eh_json_str(j, "name", "errata-harness");
-	eh_json_str(j, "version", eh_version());
-	eh_json_end(j);
+	eh_report_json_header(j, format, 1);
 	eh_json_str(j, "suppress", a->o->suppress);
+	eh_json_object(j, "inputs", false);
+	eh_report_json_file(j, "file", a->o->file);
+	eh_report_json_file(j, "baseline", a->o->baseline);
+	eh_report_json_file(j, "cpucaps", a->o->cpucaps);
+	eh_json_str(j, "kernel", a->o->kernel);
+	eh_report_json_file(j, "config", a->o->config);
+	eh_report_json_file(j, "suppress", a->o->suppress);
+	eh_json_str(j, "boot", eh_boot_names[a->in->boot]);
+	eh_json_end(j);
 }
 
 /* The image's object (the document itself when header), left open for the caller to end. */
@@ -856,7 +838,7 @@ static void print_image_json(struct eh_json *j, const struct audit_ctx *a, const
 		eh_json_end(j);
 	}
 	eh_json_str(j, "cpucaps", img->caps->source);
-	eh_json_str(j, "config", a->o->config);
+	eh_json_str(j, "config", a->config ? a->config_source : NULL);
 	eh_json_str(j, "boot", eh_boot_names[im->target.boot]);
 	eh_json_bool(j, "vhe", eh_target_vhe(&im->target));
 	eh_json_uint(j, "alternatives", img->nsites);
@@ -1097,14 +1079,45 @@ static void audit_ctx_free(struct audit_ctx *a)
 	eh_free(a->chosen);
 	eh_decoder_free(a->dec);
 	eh_cpucaps_free(a->owned_caps);
+	eh_kconfig_free(a->embedded);
 	eh_elf_free(a->elf);
 }
 
 /* One build: loaded, patched for the models, audited. */
+/*
+ * The .config of the build: --config, else the one a kernel built with
+ * CONFIG_IKCONFIG embeds, else every option on; an embedded one that cannot be
+ * read is an input error naming the file.
+ */
+static int choose_config(struct audit_ctx *a, struct eh_error *err)
+{
+	struct eh_error none = { 0 };
+	int rc;
+
+	if (a->in->config) {
+		a->config = a->in->config;
+		snprintf(a->config_source, sizeof(a->config_source), "%s", a->o->config);
+		return 0;
+	}
+	rc = eh_kimage_config(&a->embedded, a->elf, &none);
+	if (rc == EH_ENOENT) {
+		snprintf(a->config_source, sizeof(a->config_source), "with every option on");
+		return 0;
+	}
+	if (rc) {
+		*err = none;
+		return rc;
+	}
+	a->config = a->embedded;
+	snprintf(a->config_source, sizeof(a->config_source), "%s's own (CONFIG_IKCONFIG)", a->elf->path);
+	return 0;
+}
+
 static int open_build(struct audit_ctx *a, const char *path, struct eh_error *err)
 {
 	if (eh_elf_open(&a->elf, path, err) ||
 	    eh_cpucaps_for_elf(&a->owned_caps, &a->caps, a->elf, a->in->caps, err) ||
+	    choose_config(a, err) ||
 	    eh_decoder_new(&a->dec, err))
 		return EXIT_BAD_INPUT;
 	return audit_models(a, err);
@@ -1132,7 +1145,7 @@ static void print_diff_text(const struct audit_ctx *old, const struct audit_ctx 
 
 	printf("audit of %s against the baseline %s on %s (%s)\n", a->elf->path, old->elf->path, m->name, m->desc);
 	printf("  capabilities numbered as in %s; config %s; booted at %s\n", a->caps->source,
-	       a->o->config ? a->o->config : "with every option on", eh_boot_names[a->in->boot]);
+	       a->config_source, eh_boot_names[a->in->boot]);
 	for (i = 0; i < a->images[0].au->nresults; i++) {
 		const struct audit_rule *ro = &old->images[0].rules[i], *rn = &a->images[0].rules[i];
 
@@ -1204,11 +1217,11 @@ static void print_diff_json(const struct audit_ctx *old, const struct audit_ctx 
 static int run_baseline(struct audit_ctx *a, struct audit_ctx *old, struct eh_error *err)
 {
 	struct eh_audit_diff *d = NULL;
-	size_t i;
+	size_t i, shared = 0;
 	int rc;
 
 	if (a->nmodels != 1)
-		return bad("%s", "--baseline compares one model at a time");
+		return cli_error("audit", "--baseline compares one model at a time");
 	old->nmodels = 1;
 	old->models[0] = a->models[0];
 	memcpy(old->errata, a->errata, (a->nerrata + 1) * sizeof(*a->errata));
@@ -1218,8 +1231,15 @@ static int run_baseline(struct audit_ctx *a, struct audit_ctx *old, struct eh_er
 		rc = open_build(old, a->o->baseline, err);
 	if (!rc && eh_audit_diff(&d, old->images[0].au, a->images[0].au, err))
 		rc = EXIT_BAD_INPUT;
+	if (!rc && eh_elf_shared_functions(a->elf, old->elf, &shared, err))
+		rc = EXIT_BAD_INPUT;
 	if (rc)
 		return rc;
+	/* Findings are matched by symbol+offset: with no function in common, nothing can match. */
+	if (!shared)
+		fprintf(stderr, "errata-harness audit: warning: %s and %s define no function of the same name: "
+			"every finding of one is reported missing from the other (OLD should be the build FILE's "
+			"change goes into)\n", a->elf->path, old->elf->path);
 	if (a->o->json)
 		print_diff_json(old, a, d);
 	else
@@ -1272,8 +1292,3 @@ out:
 	return rc;
 }
 
-/* Its options are parsed by cli_audit itself; the table gives the global help its line. */
-const struct cli_command cli_audit_command = {
-	.name = "audit", .args = "FILE",
-	.summary = "the findings of every erratum's static rule in a kernel ELF patched for models (audit --help)",
-};

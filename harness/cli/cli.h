@@ -58,6 +58,17 @@ enum cli_option_id {
 	CLI_OPT_BOOT,
 	CLI_OPT_CONFIG,
 	CLI_OPT_RULES,
+	CLI_OPT_ERRATUM,
+	CLI_OPT_CPUCAPS,
+	CLI_OPT_SUPPRESS,
+	CLI_OPT_LIST_ALTERNATIVES,
+	CLI_OPT_BASELINE,
+	CLI_OPT_SYMBOL,
+	CLI_OPT_REG,
+	CLI_OPT_MEM,
+	CLI_OPT_UNTIL,
+	CLI_OPT_RANGE,
+	CLI_OPT_SUMMARY,
 	CLI_OPTIONS_MAX = 64,
 };
 
@@ -87,6 +98,7 @@ struct cli_command {
 	const char *about;      /* the paragraph its --help starts with */
 	const char *exit_status;
 	const struct cli_use *uses;  /* ends with { 0 } */
+	void (*help_tail)(FILE *f);  /* what its --help adds last (lists from the registry), or NULL */
 };
 
 /* Every subcommand, in the order the global help lists them; NULL-terminated (cli/main.c). */
@@ -109,8 +121,12 @@ int cli_parse(const struct cli_command *cmd, int argc, char **argv, cli_option_f
 void cli_command_help(FILE *f, const struct cli_command *cmd);
 
 int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "errata-harness CMD: message" on stderr; returns EXIT_BAD_INPUT. */
+int cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Add "NAME,NAME,..." to the selection of kind (cli/main.c); an unknown name is EXIT_BAD_INPUT. */
 int cli_add_selection(struct eh_selection *sel, enum eh_select_kind kind, const char *value);
+/* The registry's model names, separated by spaces, into buf (cli/main.c). */
+const char *cli_known_models(char *buf, size_t len);
 /* A non-negative integer option (decimal or 0x hex); otherwise print why and return EXIT_BAD_INPUT. */
 int cli_parse_u64(const char *opt, const char *arg, uint64_t *out);
 
@@ -157,8 +173,6 @@ struct cli_inputs {
  * EXIT_BAD_INPUT. */
 int cli_inputs_open(struct cli_inputs *in, const char *cmd, const char *cpucaps, const char *kernel,
 		    const char *config, const char *boot);
-/* The help text of --boot, shared by audit and exec. */
-extern const char cli_boot_help[];
 void cli_inputs_close(struct cli_inputs *in);
 /* The help's paragraph on what an input file of cmd ("audit", "exec") may be (eh/file.h limits). */
 void cli_print_input_limits(FILE *f, const char *cmd);

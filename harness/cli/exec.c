@@ -1,12 +1,13 @@
 /* errata-harness exec: run code straight out of a user's vmlinux or kernel object on a CPU model, traced. */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
-#include "eh/escape.h"
+#include "eh/erratum.h"
+#include "eh/json.h"
+#include "eh/report.h"
 #include "eh/exec.h"
 #include "eh/insn.h"
 #include "eh/model.h"
@@ -23,141 +24,119 @@ struct exec_args {
 	bool summary;       /* --summary: no trace */
 };
 
-static void exec_help(FILE *f)
-{
-	const struct eh_model *const *m;
+static const struct cli_use exec_uses[] = {
+	{ &cli_options[CLI_OPT_SYMBOL] },
+	{ &cli_options[CLI_OPT_MODEL], false, "the CPU, its threads and errata, and what the kernel detects on "
+	  "it (required)" },
+	{ &cli_options[CLI_OPT_CPUCAPS], false, "the capability numbering of FILE's tree, as audit takes it" },
+	{ &cli_options[CLI_OPT_KERNEL], false, "or a built-in numbering, as audit takes it" },
+	{ &cli_options[CLI_OPT_CONFIG] },
+	{ &cli_options[CLI_OPT_BOOT], false, "how the kernel was booted: el2 (a host, VHE where the CPU has "
+	  "it; the default), nvhe (kvm-arm.mode=nvhe), el1 (a guest); a write of the guest's TTBR from "
+	  "EL2 is not the host's, as in audit" },
+	{ &cli_options[CLI_OPT_REG], true },
+	{ &cli_options[CLI_OPT_MEM], true },
+	{ &cli_options[CLI_OPT_UNTIL] },
+	{ &cli_options[CLI_OPT_RANGE] },
+	{ &cli_options[CLI_OPT_BUDGET] },
+	{ &cli_options[CLI_OPT_SEED], false, "seed of every random choice, e.g. an erratum's victim thread "
+	  "(default 1)" },
+	{ &cli_options[CLI_OPT_SVG] },
+	{ &cli_options[CLI_OPT_FORMAT], false, "the trace as text (default) or json "
+	  "(harness/schema/exec-v1.json)" },
+	{ &cli_options[CLI_OPT_SUMMARY] },
+	{ &cli_options[CLI_OPT_HELP] },
+	{ 0 },
+};
 
-	fputs("usage: errata-harness exec FILE --symbol SYM[+OFF] --model M [--cpucaps H | --kernel V]\n"
-	      "                           [--config .config] [--boot el2|nvhe|el1]\n"
-	      "                           [--reg xN=VAL]... [--mem ADDR=FILE]...\n"
-	      "                           [--until SYM[+OFF]|0xADDR] [--range FROM:TO] [--budget N] [--seed N]\n"
-	      "                           [--svg FILE] [--summary | --format text|json]\n"
-	      "\n"
-	      "Loads FILE, an AArch64 vmlinux or kernel object (ET_REL: its sections are placed at\n"
-	      "kernel-like addresses and its relocations applied, as if linked), patches the kernel's\n"
-	      "boot-time alternatives for CPU model M, and runs it on hardware thread 0 from SYM, event\n"
-	      "by event, as replay does. The run stops at an ERET, a return to the harness (x30 on\n"
-	      "entry), on leaving SYM's section (or --range), at --until, at an exception, or when the\n"
-	      "instruction budget is spent. A call to a symbol the object does not define lands on a\n"
-	      "stub that records the call with x0..x7 and returns 0; a load or store outside the image\n"
-	      "gets a zero-filled page, recorded in the trace. The model's errata act as in the cases.\n"
-	      "\n"
-	      "  --symbol SYM[+OFF]  where to start: a symbol, symbol+offset or 0x address, in code\n"
-	      "  --model M           the CPU, its threads and errata, and what the kernel detects on it\n"
-	      "  --cpucaps H | --kernel V, --config FILE   the capability numbering and .config (as audit)\n", f);
-	fputs(cli_boot_help, f);
-	fputs("                      (a write of the guest's TTBR from EL2 opens no window, as in audit)\n"
-	      "  --reg xN=VAL        initial x0..x30 or sp (repeatable); x30 is the harness's return\n"
-	      "  --mem ADDR=FILE     the bytes of FILE at ADDR (SYM[+OFF] or 0x...), repeatable\n"
-	      "  --until SYM|ADDR    stop on reaching this address\n"
-	      "  --range FROM:TO     the code the run may fetch from (each end SYM[+OFF] or 0x...), instead\n"
-	      "                      of SYM's section; calls to stubs always return\n"
-	      "  --budget N          instructions before the run is stopped (default 1000000)\n"
-	      "  --seed N            seed of every random choice, e.g. an erratum's victim thread (default 1)\n"
-	      "  --svg FILE          also draw the run as an SVG timeline\n"
-	      "  --format text|json  the trace as text (default) or JSON\n"
-	      "  --summary           text without the trace: how the run stopped and what its TTBR\n"
-	      "                      windows held (a runaway loop's trace can be millions of lines)\n", f);
+static void exec_help_tail(FILE *f)
+{
+	const struct eh_text_style style = { .width = EH_TEXT_WIDTH };
+	char names[4096];
+
 	cli_print_input_limits(f, "exec");
-	fputs("\n"
-	      "exit status: 0 the run stopped and no erratum fault was injected, 1 an erratum injected a\n"
-	      "fault or the run did not stop within its budget, 2 bad usage or bad input\n"
-	      "\nmodels:", f);
-	for (m = eh_models; *m; m++)
-		fprintf(f, " %s", (*m)->name);
 	fputs("\n", f);
+	eh_text_hang(f, &style, "models:", 9, cli_known_models(names, sizeof(names)));
 }
 
-static int bad(const char *fmt, const char *arg)
-{
-	fputs("errata-harness exec: ", stderr);
-	fprintf(stderr, fmt, arg);
-	fputs("\n", stderr);
-	return EXIT_BAD_INPUT;
-}
+const struct cli_command cli_exec_command = {
+	.name = "exec", .args = "FILE", .min_args = 1, .max_args = 1,
+	.summary = "run code straight out of a kernel ELF on a model, traced",
+	.about = "Loads FILE, an AArch64 vmlinux or kernel object (ET_REL: its sections are placed at "
+		 "kernel-like addresses and its relocations applied, as if linked), patches the kernel's "
+		 "boot-time alternatives for CPU model M, and runs it on hardware thread 0 from --symbol, "
+		 "event by event, as replay does. The run stops at an ERET, a return to the harness (x30 on "
+		 "entry), on leaving the symbol's section (or --range), at --until, at an exception, or when "
+		 "the instruction budget is spent. A call to a symbol the object does not define lands on a "
+		 "stub that records the call with x0..x7 and returns 0; a load or store outside the image "
+		 "gets a zero-filled page, recorded in the trace. The model's errata act as in the cases.",
+	.exit_status = "0 the run stopped and no erratum acted (no fault injected, no hazard recorded by an "
+		       "erratum that shows on the model), 1 an erratum acted or the run did not stop within its "
+		       "budget, 2 bad usage or bad input",
+	.uses = exec_uses,
+	.help_tail = exec_help_tail,
+};
 
-static int too_many(const char *opt)
+static int on_option(void *ctx, const struct cli_option *opt, const char *value)
 {
-	fprintf(stderr, "errata-harness exec: %s: at most %d of them\n", opt, EXEC_MAX_ARGS);
-	return EXIT_BAD_INPUT;
+	struct exec_args *a = ctx;
+	struct eh_error err = { 0 };
+
+	switch (opt->id) {
+	case CLI_OPT_SYMBOL: a->o.symbol = value; return 0;
+	case CLI_OPT_MODEL: a->model = value; return 0;
+	case CLI_OPT_CPUCAPS: a->cpucaps = value; return 0;
+	case CLI_OPT_KERNEL: a->kernel = value; return 0;
+	case CLI_OPT_CONFIG: a->config = value; return 0;
+	case CLI_OPT_BOOT: a->boot = value; return 0;
+	case CLI_OPT_UNTIL: a->o.until = value; return 0;
+	case CLI_OPT_RANGE: a->o.range = value; return 0;
+	case CLI_OPT_SVG: a->svg = value; return 0;
+	case CLI_OPT_BUDGET:
+		if (cli_parse_u64("--budget", value, &a->o.budget))
+			return EXIT_BAD_INPUT;
+		return a->o.budget ? 0 : usage_error("exec: --budget: at least one instruction");
+	case CLI_OPT_SEED: return cli_parse_u64("--seed", value, &a->o.seed);
+	case CLI_OPT_REG:
+		if (a->o.nregs == EXEC_MAX_ARGS)
+			return cli_error("exec", "--reg: at most %d of them", EXEC_MAX_ARGS);
+		if (eh_exec_parse_reg(value, &a->regs[a->o.nregs++], &err))
+			return cli_error("exec", err.msg);
+		return 0;
+	case CLI_OPT_MEM:
+		if (a->o.nmems == EXEC_MAX_ARGS)
+			return cli_error("exec", "--mem: at most %d of them", EXEC_MAX_ARGS);
+		a->mems[a->o.nmems++] = value;
+		return 0;
+	case CLI_OPT_FORMAT:
+		if (strcmp(value, "text") && strcmp(value, "json"))
+			return cli_error("exec", "--format: '%s' is neither text nor json", value);
+		a->json = !strcmp(value, "json");
+		return 0;
+	case CLI_OPT_SUMMARY: a->summary = true; return 0;
+	default: return usage_error("exec: --%s is not an option of exec", opt->name);
+	}
 }
 
 static int parse_args(int argc, char **argv, struct exec_args *a)
 {
-	static const struct option opts[] = {
-		{ "symbol", required_argument, NULL, 'S' },
-		{ "model", required_argument, NULL, 'm' },
-		{ "cpucaps", required_argument, NULL, 'c' },
-		{ "kernel", required_argument, NULL, 'k' },
-		{ "config", required_argument, NULL, 'C' },
-		{ "boot", required_argument, NULL, 'B' },
-		{ "reg", required_argument, NULL, 'r' },
-		{ "mem", required_argument, NULL, 'M' },
-		{ "until", required_argument, NULL, 'u' },
-		{ "range", required_argument, NULL, 'R' },
-		{ "budget", required_argument, NULL, 'b' },
-		{ "seed", required_argument, NULL, 's' },
-		{ "svg", required_argument, NULL, 'g' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "summary", no_argument, NULL, 'U' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
-	struct eh_error err = { 0 };
-	int c, rc = 0;
+	const char *pos[1];
+	unsigned npos;
+	int rc;
 
 	a->o.seed = 1;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1 && !rc) {
-		switch (c) {
-		case 'S': a->o.symbol = optarg; break;
-		case 'm': a->model = optarg; break;
-		case 'c': a->cpucaps = optarg; break;
-		case 'k': a->kernel = optarg; break;
-		case 'C': a->config = optarg; break;
-		case 'B': a->boot = optarg; break;
-		case 'u': a->o.until = optarg; break;
-		case 'R': a->o.range = optarg; break;
-		case 'g': a->svg = optarg; break;
-		case 'b': rc = cli_parse_u64("--budget", optarg, &a->o.budget); break;
-		case 's': rc = cli_parse_u64("--seed", optarg, &a->o.seed); break;
-		case 'r':
-			if (a->o.nregs == EXEC_MAX_ARGS)
-				return too_many("--reg");
-			if (eh_exec_parse_reg(optarg, &a->regs[a->o.nregs++], &err))
-				return bad("%s", err.msg);
-			break;
-		case 'M':
-			if (a->o.nmems == EXEC_MAX_ARGS)
-				return too_many("--mem");
-			a->mems[a->o.nmems++] = optarg;
-			break;
-		case 'f':
-			if (strcmp(optarg, "text") && strcmp(optarg, "json"))
-				return bad("--format: '%s' is neither text nor json", optarg);
-			a->json = !strcmp(optarg, "json");
-			break;
-		case 'U': a->summary = true; break;
-		case 'h': exec_help(stdout); return -1;
-		default:
-			return bad("%s: unknown option or missing argument (see exec --help)", argv[optind - 1]);
-		}
-	}
+	rc = cli_parse(&cli_exec_command, argc, argv, on_option, a, pos, &npos);
 	if (rc)
 		return rc;
-	if (optind != argc - 1)
-		return bad("%s", optind >= argc ? "which file? (see exec --help)"
-						: "exactly one FILE, please (see exec --help)");
-	a->file = argv[optind];
+	a->file = pos[0];
 	if (!a->o.symbol)
-		return bad("%s", "--symbol is required: where the run starts");
+		return cli_error("exec", "--symbol is required: where the run starts");
 	if (!a->model)
-		return bad("%s", "--model is required (see errata-harness models)");
+		return cli_error("exec", "--model is required (see errata-harness models)");
 	if (a->summary && a->json)
-		return bad("%s", "--summary is a text report; the JSON report has the summary's fields");
+		return cli_error("exec", "--summary is a text report; the JSON report has the summary's fields");
 	if (a->svg && !strcmp(a->svg, "-"))
-		return bad("%s", "--svg needs a file name: the trace goes to stdout");
+		return cli_error("exec", "--svg needs a file name: the trace goes to stdout");
 	a->o.regs = a->regs;
 	a->o.mems = a->mems;
 	return 0;
@@ -191,130 +170,212 @@ static const char *stop_line(const struct eh_exec *x, char *buf, size_t len)
 	return buf;
 }
 
-/* The TTBR windows, the erratum's injections, the stub calls and zero pages, as clauses separated by "; ". */
-static const char *summary_line(const struct eh_exec *x, char *buf, size_t len)
+/*
+ * The errata whose behaviour marked something in the run (a window, an injection,
+ * a hazard), as "id, id (not shown on MODEL)" into buf. A behaviour marks its
+ * hazards on every model; it acts only where its erratum shows.
+ */
+static const char *errata_marked(const struct eh_trace *tr, const struct eh_model *model, char *buf, size_t len)
+{
+	const struct eh_erratum *const *e;
+	size_t i, n = 0;
+
+	buf[0] = 0;
+	for (e = eh_errata; *e; e++)
+		for (i = 0; i < tr->n; i++)
+			if (eh_event_erratum(&tr->events[i]) == *e) {
+				n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s%s", n ? ", " : "", (*e)->id,
+						      eh_erratum_shows(*e, model) ? "" : " (does not show here)");
+				break;
+			}
+	return n ? buf : "none";
+}
+
+/* Hazards recorded by errata that show on model: the ones that make the run fail. */
+static unsigned hazards_shown(const struct eh_trace *tr, const struct eh_model *model)
+{
+	unsigned n = 0;
+	size_t i;
+
+	for (i = 0; i < tr->n; i++) {
+		const struct eh_erratum *e = eh_event_erratum(&tr->events[i]);
+
+		n += tr->events[i].kind == EH_EV_HAZARD && e && eh_erratum_shows(e, model);
+	}
+	return n;
+}
+
+static const char *plural(unsigned n, const char *many)
+{
+	return n == 1 ? "" : many;
+}
+
+/* What the errata did (windows and what they held, injections, hazards), then stub calls and zero pages. */
+static const char *summary_line(const struct eh_exec *x, const struct eh_model *model, char *buf, size_t len)
 {
 	const struct eh_trace *tr = eh_machine_trace(x->machine);
 	struct eh_window_summary s;
+	unsigned stubs = (unsigned)count_kind(tr, EH_EV_STUB_CALL), pages = (unsigned)count_kind(tr, EH_EV_PAGE);
+	char acted[256];
 
 	eh_trace_summarise(tr, &s);
-	snprintf(buf, len, "%u TTBR window%s with %u load%s, %u store%s, %u prefetch%s inside; "
-		 "%u spurious abort%s injected (%u taken); %zu stub call%s; %zu zero page%s",
-		 s.windows, s.windows == 1 ? "" : "s", s.loads, s.loads == 1 ? "" : "s", s.stores,
-		 s.stores == 1 ? "" : "s", s.prefetches, s.prefetches == 1 ? "" : "es", s.injected,
-		 s.injected == 1 ? "" : "s", s.taken, count_kind(tr, EH_EV_STUB_CALL),
-		 count_kind(tr, EH_EV_STUB_CALL) == 1 ? "" : "s", count_kind(tr, EH_EV_PAGE),
-		 count_kind(tr, EH_EV_PAGE) == 1 ? "" : "s");
+	snprintf(buf, len, "errata marking: %s; %u window%s with %u load%s, %u store%s, %u prefetch%s inside; "
+		 "%u fault%s injected (%u taken); %u hazard%s recorded (%u where the erratum shows); "
+		 "%u stub call%s; %u zero page%s",
+		 errata_marked(tr, model, acted, sizeof(acted)), s.windows, plural(s.windows, "s"), s.loads,
+		 plural(s.loads, "s"), s.stores, plural(s.stores, "s"), s.prefetches, plural(s.prefetches, "es"),
+		 s.injected, plural(s.injected, "s"), s.taken, s.hazards, plural(s.hazards, "s"),
+		 hazards_shown(tr, model), stubs, plural(stubs, "s"), pages, plural(pages, "s"));
 	return buf;
 }
 
+/* The header, the trace (unless --summary), how the run stopped and the summary; all but the trace within 80 columns. */
 static void print_text(const struct exec_args *a, const struct eh_exec *x,
 		       const struct eh_model *model)
 {
-	char loc[160], line[512];
-	size_t i, applied = 0;
+	const struct eh_text_style style = { .width = EH_TEXT_WIDTH };
+	char loc[160], line[1024];
+	size_t i, applied = 0, n;
 
 	for (i = 0; i < x->img->nsites; i++)
 		applied += x->img->sites[i].applied;
-	printf("exec %s at %s (0x%016" PRIx64 ") on %s (%s), seed %" PRIu64 "\n", a->file,
-	       where(x, x->entry, loc, sizeof(loc)), x->entry, model->name, model->desc, a->o.seed);
-	printf("  capabilities numbered as in %s; config %s; booted at %s\n", x->caps->source,
-	       a->config ? a->config : "with every option on", eh_boot_names[x->img->target.boot]);
-	printf("  alternatives: %zu sites, %zu applied on this model\n", x->img->nsites, applied);
-	printf("  runs inside [0x%016" PRIx64 ", 0x%016" PRIx64 ")%s%s", x->code_lo, x->code_hi,
-	       a->o.range ? "" : ", section ", a->o.range ? "" : x->section->name);
-	if (x->until)
-		printf(", until %s", where(x, x->until, loc, sizeof(loc)));
-	printf("; %zu undefined symbol%s stubbed\n", x->elf->nstubs, x->elf->nstubs == 1 ? "" : "s");
-	if (a->summary) {
+	snprintf(line, sizeof(line), "%s at %s (0x%016" PRIx64 ") on %s, seed %" PRIu64, a->file,
+		 where(x, x->entry, loc, sizeof(loc)), x->entry, model->name, a->o.seed);
+	eh_text_hang(stdout, &style, "exec", 6, line);
+	snprintf(line, sizeof(line), "model %s: %s", model->name, model->desc);
+	eh_text_wrap(stdout, &style, 2, line);
+	snprintf(line, sizeof(line), "booted at %s; capabilities numbered as in %s; config %s",
+		 eh_boot_names[x->img->target.boot], x->caps->source, a->config ? a->config : "with every option on");
+	eh_text_wrap(stdout, &style, 2, line);
+	snprintf(line, sizeof(line), "alternatives: %zu sites, %zu applied on this model", x->img->nsites, applied);
+	eh_text_wrap(stdout, &style, 2, line);
+	n = (size_t)snprintf(line, sizeof(line), "runs inside [0x%016" PRIx64 ", 0x%016" PRIx64 ")%s%s", x->code_lo,
+			     x->code_hi, a->o.range ? "" : ", section ", a->o.range ? "" : x->section->name);
+	if (x->until && n < sizeof(line))
+		n += (size_t)snprintf(line + n, sizeof(line) - n, ", until %s", where(x, x->until, loc, sizeof(loc)));
+	if (n < sizeof(line))
+		snprintf(line + n, sizeof(line) - n, "; %zu undefined symbol%s stubbed", x->elf->nstubs,
+			 x->elf->nstubs == 1 ? "" : "s");
+	eh_text_wrap(stdout, &style, 2, line);
+	if (a->summary)
 		cli_print_screened(x->machine);
-		printf("%s\n", stop_line(x, line, sizeof(line)));
-		printf("summary: %s\n", summary_line(x, line, sizeof(line)));
-		return;
-	}
-	cli_print_trace(x->machine);
-	printf("%s\n", stop_line(x, line, sizeof(line)));
-	for (i = 0; i < 31; i++)
-		printf("%s x%-2zu 0x%016" PRIx64 "%s", i % 4 ? "" : "  ", i, x->res->x[i],
-		       i % 4 == 3 || i == 30 ? "\n" : "");
-	printf("summary: %s\n", summary_line(x, line, sizeof(line)));
+	else
+		cli_print_trace(x->machine);
+	eh_text_wrap(stdout, &style, 0, stop_line(x, line, sizeof(line)));
+	if (!a->summary)
+		for (i = 0; i < 31; i++)
+			printf("%s x%-2zu 0x%016" PRIx64 "%s", i % 4 ? "" : "  ", i, x->res->x[i],
+			       i % 4 == 3 || i == 30 ? "\n" : "");
+	eh_text_hang(stdout, &style, "summary:", 10, summary_line(x, model, line, sizeof(line)));
 }
 
-static void put_hex(const char *key, uint64_t v)
-{
-	printf(",\"%s\":\"0x%016" PRIx64 "\"", key, v);
-}
-
-static void put_str(const char *key, const char *s)
-{
-	printf(",\"%s\":", key);
-	eh_json_puts(stdout, s);
-}
-
-static void print_json(const struct exec_args *a, const struct eh_exec *x,
-		       const struct eh_model *model)
+/* harness/schema/exec-v1.json: the inputs, where the run started and stopped, what the errata did, the events. */
+static void print_json(const struct exec_args *a, const struct eh_exec *x, const struct eh_model *model)
 {
 	const struct eh_trace *tr = eh_machine_trace(x->machine);
 	struct eh_window_summary s;
-	char loc[160], text[1024];
+	struct eh_json j;
+	const struct eh_erratum *const *e;
+	char loc[160], text[1024], reg[8];
 	size_t i;
-	unsigned j;
+	unsigned k;
 
 	eh_trace_summarise(tr, &s);
-	printf("{\"file\":");
-	eh_json_puts(stdout, a->file);
-	put_str("model", model->name);
-	put_str("cpucaps", x->caps->source);
-	printf(",\"seed\":%" PRIu64, a->o.seed);
-	put_hex("entry", x->entry);
-	put_str("entry_where", where(x, x->entry, loc, sizeof(loc)));
-	put_str("section", x->section->name);
-	printf(",\"stop\":{\"reason\":");
-	eh_json_puts(stdout, eh_stop_name(x->res->stop));
-	put_hex("pc", x->res->pc);
-	put_str("where", where(x, x->res->pc, loc, sizeof(loc)));
-	printf(",\"executed\":%" PRIu64 ",\"registers\":{", x->res->executed);
-	for (j = 0; j < 31; j++)
-		printf("%s\"x%u\":\"0x%016" PRIx64 "\"", j ? "," : "", j, x->res->x[j]);
-	printf("}}");
-	printf(",\"windows\":%u,\"loads\":%u,\"stores\":%u,\"prefetches\":%u,\"injected\":%u,\"taken\":%u",
-	       s.windows, s.loads, s.stores, s.prefetches, s.injected, s.taken);
-	printf(",\"truncated\":%s,\"events\":[", tr->dropped ? "true" : "false");
+	eh_json_begin(&j, stdout);
+	eh_json_object(&j, NULL, false);
+	eh_report_json_header(&j, "errata-harness-exec", 1);
+	eh_json_object(&j, "inputs", false);
+	eh_report_json_file(&j, "file", a->file);
+	eh_json_str(&j, "model", model->name);
+	eh_json_str(&j, "numbering", x->caps->source);
+	eh_report_json_file(&j, "cpucaps", a->cpucaps);
+	eh_report_json_file(&j, "config", a->config);
+	eh_json_str(&j, "boot", eh_boot_names[x->img->target.boot]);
+	eh_json_uint(&j, "seed", a->o.seed);
+	eh_json_str(&j, "symbol", a->o.symbol);
+	eh_json_array(&j, "mem", false);
+	for (k = 0; k < a->o.nmems; k++) {
+		const char *eq = strchr(a->mems[k], '=');
+
+		eh_json_object(&j, NULL, true);
+		snprintf(text, sizeof(text), "%.*s", (int)(eq - a->mems[k]), a->mems[k]);
+		eh_json_str(&j, "at", text);
+		eh_report_json_file(&j, "file", eq + 1);
+		eh_json_end(&j);
+	}
+	eh_json_end(&j);
+	eh_json_end(&j);
+	eh_json_hex(&j, "entry", x->entry);
+	eh_json_str(&j, "entry_where", where(x, x->entry, loc, sizeof(loc)));
+	eh_json_str(&j, "section", x->section->name);
+	eh_json_object(&j, "stop", false);
+	eh_json_str(&j, "reason", eh_stop_name(x->res->stop));
+	eh_json_hex(&j, "pc", x->res->pc);
+	eh_json_str(&j, "where", where(x, x->res->pc, loc, sizeof(loc)));
+	eh_json_uint(&j, "executed", x->res->executed);
+	eh_json_object(&j, "registers", false);
+	for (k = 0; k < 31; k++) {
+		snprintf(reg, sizeof(reg), "x%u", k);
+		eh_json_hex(&j, reg, x->res->x[k]);
+	}
+	eh_json_end(&j);
+	eh_json_end(&j);
+	eh_json_object(&j, "summary", true);
+	eh_json_array(&j, "errata", true);
+	for (e = eh_errata; *e; e++)
+		for (i = 0; i < tr->n; i++)
+			if (eh_event_erratum(&tr->events[i]) == *e) {
+				eh_json_object(&j, NULL, true);
+				eh_json_str(&j, "id", (*e)->id);
+				eh_json_bool(&j, "shows", eh_erratum_shows(*e, model));
+				eh_json_end(&j);
+				break;
+			}
+	eh_json_end(&j);
+	eh_json_uint(&j, "windows", s.windows);
+	eh_json_uint(&j, "loads", s.loads);
+	eh_json_uint(&j, "stores", s.stores);
+	eh_json_uint(&j, "prefetches", s.prefetches);
+	eh_json_uint(&j, "injected", s.injected);
+	eh_json_uint(&j, "taken", s.taken);
+	eh_json_uint(&j, "hazards", s.hazards);
+	eh_json_uint(&j, "hazards_shown", hazards_shown(tr, model));
+	eh_json_uint(&j, "stub_calls", count_kind(tr, EH_EV_STUB_CALL));
+	eh_json_uint(&j, "zero_pages", count_kind(tr, EH_EV_PAGE));
+	eh_json_end(&j);
+	eh_json_bool(&j, "truncated", tr->dropped);
+	eh_json_array(&j, "events", false);
 	for (i = 0; i < tr->n; i++) {
 		const struct eh_event *ev = &tr->events[i];
 		const uint64_t *args = eh_machine_call_args(x->machine, ev);
 
-		printf("%s{\"seq\":%" PRIu32 ",\"thread\":%u,\"kind\":\"%s\"", i ? "," : "", ev->seq, ev->thread,
-		       eh_event_kind_name(ev->kind));
-		put_hex("pc", ev->pc);
-		put_str("where", where(x, ev->pc, loc, sizeof(loc)));
-		put_str("text", eh_event_format(x->machine, ev, text, sizeof(text)));
-		if (ev->kind == EH_EV_ACCESS || ev->kind == EH_EV_PAGE)
-			put_hex("address", ev->addr);
-		if (ev->kind == EH_EV_ACCESS || ev->kind == EH_EV_INSN)
-			printf(",\"in_window\":%s", ev->in_window ? "true" : "false");
-		if (ev->kind == EH_EV_INJECT)
-			printf(",\"victim\":%u,\"taken\":%s", ev->victim, ev->taken ? "true" : "false");
+		eh_json_object(&j, NULL, true);
+		eh_report_json_event_fields(&j, ev, eh_event_format(x->machine, ev, text, sizeof(text)));
+		eh_json_str(&j, "where", where(x, ev->pc, loc, sizeof(loc)));
 		if (args) {
-			put_str("symbol", eh_elf_stub_at(x->elf, ev->pc)->symbol);
-			put_hex("return", ev->addr);
-			printf(",\"args\":[");
-			for (j = 0; j < 8; j++)
-				printf("%s\"0x%016" PRIx64 "\"", j ? "," : "", args[j]);
-			printf("]");
+			eh_json_str(&j, "symbol", eh_elf_stub_at(x->elf, ev->pc)->symbol);
+			eh_json_hex(&j, "return", ev->addr);
+			eh_json_array(&j, "args", true);
+			for (k = 0; k < 8; k++)
+				eh_json_hex(&j, NULL, args[k]);
+			eh_json_end(&j);
 		}
-		printf("}");
+		eh_json_end(&j);
 	}
-	printf("]}\n");
+	eh_json_end(&j);
+	eh_json_end(&j);
 }
 
-/* The exit status 1 cases: an erratum injected a fault, or the run did not stop by itself. */
-static bool exec_failed(const struct eh_exec *x)
+/*
+ * The exit status 1 cases: an erratum injected a fault or recorded a hazard where it
+ * shows, or the run did not stop by itself.
+ */
+static bool exec_failed(const struct eh_exec *x, const struct eh_model *model)
 {
 	struct eh_window_summary s;
 
 	eh_trace_summarise(eh_machine_trace(x->machine), &s);
-	return s.injected || x->res->stop == EH_STOP_BUDGET || x->res->stop == EH_STOP_TIMEOUT;
+	return s.injected || hazards_shown(eh_machine_trace(x->machine), model) || x->res->stop == EH_STOP_BUDGET || x->res->stop == EH_STOP_TIMEOUT;
 }
 
 static int write_svg(const struct exec_args *a, const struct eh_exec *x, const struct eh_model *model)
@@ -336,8 +397,8 @@ static int write_svg(const struct exec_args *a, const struct eh_exec *x, const s
 		 a->o.seed);
 	snprintf(desc, sizeof(desc), "Model: %s.", model->desc);
 	stop_line(x, status, sizeof(status));
-	summary_line(x, evidence, sizeof(evidence));
-	h.bad = exec_failed(x);
+	summary_line(x, model, evidence, sizeof(evidence));
+	h.bad = exec_failed(x, model);
 	if (eh_svg_draw(out.f, x->machine, &h, &err)) {
 		fprintf(stderr, "errata-harness exec: %s: %s\n", a->svg, err.msg);
 		cli_abandon_output(&out);
@@ -360,7 +421,7 @@ int cli_exec(int argc, char **argv)
 		return rc < 0 ? 0 : rc;
 	model = eh_model_find(a.model);
 	if (!model)
-		return bad("unknown model '%s' (see errata-harness models)", a.model);
+		return cli_error("exec", "unknown model '%s' (see errata-harness models)", a.model);
 	rc = cli_inputs_open(&in, "exec", a.cpucaps, a.kernel, a.config, a.boot);
 	if (rc)
 		return rc;
@@ -376,7 +437,7 @@ int cli_exec(int argc, char **argv)
 		print_json(&a, x, model);
 	else
 		print_text(&a, x, model);
-	rc = exec_failed(x) ? EXIT_UNEXPECTED : 0;
+	rc = exec_failed(x, model) ? EXIT_UNEXPECTED : 0;
 	if (a.svg && write_svg(&a, x, model))
 		rc = EXIT_BAD_INPUT;
 	eh_exec_free(x);
@@ -384,8 +445,3 @@ int cli_exec(int argc, char **argv)
 	return rc;
 }
 
-/* Its options are parsed by cli_exec itself; the table gives the global help its line. */
-const struct cli_command cli_exec_command = {
-	.name = "exec", .args = "FILE",
-	.summary = "run code straight out of a kernel ELF on a model, traced (exec --help)",
-};

@@ -8,12 +8,6 @@
 #include "eh/kconfig.h"
 #include "eh/model.h"
 
-const char cli_boot_help[] =
-	"  --boot el2|nvhe|el1 how the kernel was booted (default el2): el2 a host, VHE where the\n"
-	"                      CPU has it (the kernel's default); nvhe a host with kvm-arm.mode=nvhe,\n"
-	"                      the kernel at EL1 and KVM's hyp code at EL2; el1 a guest kernel, where\n"
-	"                      KVM's code never runs\n";
-
 /* "2 GiB", "64 MiB": the limits are whole powers of 1024. */
 static const char *size_text(size_t n, char *buf, size_t len)
 {

@@ -15,7 +15,9 @@
 #include "eh/disasm.h"
 #include "eh/image.h"
 #include "eh/insn.h"
+#include "eh/json.h"
 #include "eh/model.h"
+#include "eh/report.h"
 #include "eh/svg.h"
 
 #ifndef EH_CASES_DIR
@@ -27,6 +29,18 @@
 #ifndef EH_CASES_FROM_BIN
 #define EH_CASES_FROM_BIN "../share/errata-harness/cases"
 #endif
+
+int cli_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "errata-harness %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\n", stderr);
+	return EXIT_BAD_INPUT;
+}
 
 int usage_error(const char *fmt, ...)
 {
@@ -69,7 +83,7 @@ static const char *default_cases_dir(void)
 }
 
 /* "cortex-a72 thunderx2 ...": every model's name, into buf. */
-static const char *known_models(char *buf, size_t len)
+const char *cli_known_models(char *buf, size_t len)
 {
 	const struct eh_model *const *m;
 	size_t n = 0;
@@ -129,7 +143,10 @@ static const struct cli_command run_command = {
 static const struct cli_use replay_uses[] = {
 	{ &cli_options[CLI_OPT_MODEL], false, "the CPU model to run on" },
 	{ &cli_options[CLI_OPT_VARIANT], false, "the case's variant" },
-	USE(SEED), USE(BUDGET), USE(SVG), USE(CASES_DIR), USE(HELP), { 0 },
+	USE(SEED), USE(BUDGET), USE(SVG),
+	{ &cli_options[CLI_OPT_FORMAT], false, "text (default: the trace) or json "
+	  "(harness/schema/replay-v1.json: the inputs, the outcome and every event)" },
+	USE(CASES_DIR), USE(HELP), { 0 },
 };
 
 static const struct cli_command replay_command = {
@@ -151,7 +168,7 @@ static void print_help(FILE *f)
 {
 	const struct eh_text_style style = { .width = EH_TEXT_WIDTH };
 	const struct cli_command *const *c;
-	char lead[32], names[2048];
+	char lead[32], names[4096];
 
 	fputs("usage: errata-harness COMMAND [ARGS] [OPTIONS]\n\n", f);
 	eh_text_wrap(f, &style, 0, "Proves Linux arm64 errata workarounds and fixes: it runs the kernel's own "
@@ -164,7 +181,7 @@ static void print_help(FILE *f)
 	}
 	fputs("\n'errata-harness COMMAND --help' shows a command's options.\n\n", f);
 	eh_text_hang(f, &style, "known cases:", 15, known_cases(names, sizeof(names)));
-	eh_text_hang(f, &style, "known models:", 15, known_models(names, sizeof(names)));
+	eh_text_hang(f, &style, "known models:", 15, cli_known_models(names, sizeof(names)));
 }
 
 /* A comma-separated list of names, each checked against the tables. */
@@ -300,6 +317,35 @@ static void print_alternatives(struct eh_case_run *r)
 	}
 }
 
+/* harness/schema/replay-v1.json: the inputs (the snippet with its SHA-256), the outcome and its events. */
+static int print_replay_json(struct eh_case_run *r, const struct cli *cli)
+{
+	struct eh_result res = { 0 };
+	struct eh_error err = { 0 };
+	struct eh_json j;
+
+	if (eh_result_keep(&res, r, &err)) {
+		eh_result_release(&res);
+		fprintf(stderr, "errata-harness: %s\n", err.msg);
+		return EXIT_BAD_INPUT;
+	}
+	eh_json_begin(&j, stdout);
+	eh_json_object(&j, NULL, false);
+	eh_report_json_header(&j, "errata-harness-replay", 1);
+	eh_json_object(&j, "inputs", false);
+	eh_json_str(&j, "case", r->c->id);
+	eh_json_str(&j, "variant", r->v->name);
+	eh_json_str(&j, "model", r->model->name);
+	eh_json_uint(&j, "seed", cli->run.seed);
+	eh_json_uint(&j, "budget", cli->run.budget ? cli->run.budget : EH_DEFAULT_BUDGET);
+	eh_report_json_file(&j, "snippet", r->elf->path);
+	eh_json_end(&j);
+	eh_report_json_result(&j, "result", &res);
+	eh_json_end(&j);
+	eh_result_release(&res);
+	return 0;
+}
+
 static int cmd_replay(const char *case_id, struct cli *cli)
 {
 	const struct eh_case *c;
@@ -308,10 +354,13 @@ static int cmd_replay(const char *case_id, struct cli *cli)
 	struct eh_case_run *r;
 	struct eh_error err = { 0 };
 	struct cli_output svg = { 0 };
+	bool json = false;
 	int rc;
 
 	if (cli->sel.n[EH_SELECT_MODEL] != 1 || cli->sel.n[EH_SELECT_VARIANT] != 1)
 		return usage_error("replay needs exactly one --model and one --variant");
+	if (cli->format_arg && strcmp(cli->format_arg, "text") && !(json = !strcmp(cli->format_arg, "json")))
+		return usage_error("replay: --format: '%s' is neither text nor json", cli->format_arg);
 	c = eh_case_find(case_id);
 	if (!c) {
 		char names[2048];
@@ -331,13 +380,19 @@ static int cmd_replay(const char *case_id, struct cli *cli)
 			cli_abandon_output(&svg);
 		return EXIT_BAD_INPUT;
 	}
-	printf("replay %s, variant %s (%s), model %s (%s), seed %" PRIu64 "\n", c->id, v->name, v->desc,
-	       model->name, model->desc, cli->run.seed);
-	print_alternatives(r);
-	cli_print_trace(r->machine);
-	printf("%s: %s (expected %s): %s\n",
-	       r->outcome.verdict == EH_VERDICT_INCOMPLETE ? "outcome" : "verdict",
-	       eh_verdict_name(r->outcome.verdict), eh_verdict_name(r->expected), r->outcome.evidence);
+	if (json) {
+		rc = print_replay_json(r, cli);
+		if (rc)
+			goto out;
+	} else {
+		printf("replay %s, variant %s (%s), model %s (%s), seed %" PRIu64 "\n", c->id, v->name, v->desc,
+		       model->name, model->desc, cli->run.seed);
+		print_alternatives(r);
+		cli_print_trace(r->machine);
+		printf("%s: %s (expected %s): %s\n",
+		       r->outcome.verdict == EH_VERDICT_INCOMPLETE ? "outcome" : "verdict",
+		       eh_verdict_name(r->outcome.verdict), eh_verdict_name(r->expected), r->outcome.evidence);
+	}
 	rc = r->pass ? 0 : EXIT_UNEXPECTED;
 	if (cli->svg) {
 		if (eh_svg_timeline(svg.f, r, cli->run.seed, &err)) {
@@ -348,6 +403,9 @@ static int cmd_replay(const char *case_id, struct cli *cli)
 			rc = EXIT_BAD_INPUT;
 		}
 	}
+out:
+	if (rc == EXIT_BAD_INPUT && cli->svg && svg.f)
+		cli_abandon_output(&svg);
 	eh_case_run_free(r);
 	return rc;
 }

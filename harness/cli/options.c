@@ -50,6 +50,41 @@ const struct cli_option cli_options[CLI_OPTIONS_MAX] = {
 			     "(default: every option on)" },
 	[CLI_OPT_RULES] = { CLI_OPT_RULES, "rules", 0, NULL,
 			    "the kernel version's capability rules instead of the models" },
+	[CLI_OPT_ERRATUM] = { CLI_OPT_ERRATUM, "erratum", 0, "ID",
+			      "only these errata's rules: ID,ID,... or the option repeated (default: every "
+			      "erratum with a static rule)" },
+	[CLI_OPT_CPUCAPS] = { CLI_OPT_CPUCAPS, "cpucaps", 0, "H",
+			      "capability numbers of the tree FILE was built from: 5.x "
+			      "arch/arm64/include/asm/cpucaps.h or 6.x arch/arm64/include/generated/asm/cpucaps.h. "
+			      "Without it (or --kernel) the numbering is read from FILE's own arm64_features[] and "
+			      "arm64_errata[] (a vmlinux; an object needs one); with it, it is checked against "
+			      "them and refused if they differ" },
+	[CLI_OPT_SUPPRESS] = { CLI_OPT_SUPPRESS, "suppress", 0, "FILE",
+			       "findings known to be safe: lines 'ERRATUM SYMBOL[+OFFSET] WHY...' (README); a "
+			       "suppressed finding is listed with its justification and counted, an entry that "
+			       "matches nothing is reported stale" },
+	[CLI_OPT_LIST_ALTERNATIVES] = { CLI_OPT_LIST_ALTERNATIVES, "list-alternatives", 0, NULL,
+					"list every alternative site instead: symbol+offset, capability, applied "
+					"or not and why; a callback with its function and what it did (emulated: "
+					"alt_cb_patch_nops, KVM's, Spectre's)" },
+	[CLI_OPT_BASELINE] = { CLI_OPT_BASELINE, "baseline", 0, "OLD",
+			       "compare (one model): audit OLD too (same numbering, config, boot) and report "
+			       "each finding as introduced, removed or unchanged, matched by erratum and "
+			       "symbol+offset of its anchor and of itself. OLD should be the upstream FILE's "
+			       "change goes into (README)" },
+	[CLI_OPT_SYMBOL] = { CLI_OPT_SYMBOL, "symbol", 0, "SYM[+OFF]",
+			     "where to start: a symbol, symbol+offset or 0x address, in code" },
+	[CLI_OPT_REG] = { CLI_OPT_REG, "reg", 0, "xN=VAL",
+			  "initial x0..x30 or sp (repeatable); x30 is the harness's return" },
+	[CLI_OPT_MEM] = { CLI_OPT_MEM, "mem", 0, "ADDR=FILE",
+			  "the bytes of FILE at ADDR (SYM[+OFF] or 0x...), repeatable" },
+	[CLI_OPT_UNTIL] = { CLI_OPT_UNTIL, "until", 0, "SYM|ADDR", "stop on reaching this address" },
+	[CLI_OPT_RANGE] = { CLI_OPT_RANGE, "range", 0, "FROM:TO",
+			    "the code the run may fetch from (each end SYM[+OFF] or 0x...), instead of SYM's "
+			    "section; calls to stubs always return" },
+	[CLI_OPT_SUMMARY] = { CLI_OPT_SUMMARY, "summary", 0, NULL,
+			      "text without the trace: how the run stopped and what its erratum windows held "
+			      "(a runaway loop's trace can be millions of lines)" },
 };
 
 /* The use of name by cmd, or NULL. */
@@ -166,4 +201,6 @@ void cli_command_help(FILE *f, const struct cli_command *cmd)
 		fputs("\n", f);
 		eh_text_hang(f, &style, "exit status:", 14, cmd->exit_status);
 	}
+	if (cmd->help_tail)
+		cmd->help_tail(f);
 }

@@ -99,6 +99,14 @@ int eh_alt_parse(struct eh_alt_site **out, size_t *nout, const struct eh_elf *el
 			s->callback = raw == caps->ncaps;
 			s->cap = raw;
 		}
+		if (s->cap >= caps->ncaps && !s->callback && caps->cb_style == EH_ALT_CB_NCAPS && (raw & 0x8000)) {
+			rc = eh_error_set(err, EH_EINPUT,
+					  "%s: .altinstructions+0x%zx: capability 0x%x has bit 15 set, which marks a "
+					  "callback in Linux 6.x: the object looks built from a 6.x tree, not numbered "
+					  "as %s",
+					  elf->path, i * EH_ALT_ENTRY_SIZE, raw, caps->source);
+			goto fail;
+		}
 		if (s->cap >= caps->ncaps && !s->callback) {
 			rc = eh_error_set(err, EH_EINPUT,
 					  "%s: .altinstructions+0x%zx: capability %u is out of range for %s (ARM64_NCAPS = %u)",

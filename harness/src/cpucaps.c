@@ -1,5 +1,6 @@
 /* Capability numbering of arm64 kernels: built-in tables of known versions, and a parser for a tree's cpucaps.h. */
 #include "eh/cpucaps.h"
+#include "eh/kimage.h"
 #include "eh/cap.h"
 #include "eh/file.h"
 
@@ -501,7 +502,7 @@ int eh_cpucaps_from_image(struct eh_cpucaps **out, const struct eh_elf *elf, str
 	struct image_entry *v = NULL;
 	struct cpucaps_owned *o = NULL;
 	size_t n = 0, i, j, named = 0;
-	char buf[300];
+	char buf[300], release[128] = "", version[16];
 	unsigned max = 0;
 	int rc;
 
@@ -523,9 +524,17 @@ int eh_cpucaps_from_image(struct eh_cpucaps **out, const struct eh_elf *elf, str
 	if (!rc && !best)
 		rc = eh_error_set(err, EH_EINPUT, "%s: no entry of its capability tables is a capability of Linux%s",
 				  elf->path, " 5.4 or 6.1");
+	/* The release the image's linux_banner names decides the rules, where the harness has them. */
+	if (!rc && !eh_kimage_release(elf, release, sizeof(release), NULL) &&
+	    !eh_kimage_version(release, version, sizeof(version), NULL) && eh_cap_rules_find(version))
+		best = eh_cap_rules_find(version);
 	if (!rc) {
 		o = eh_alloc(sizeof(*o));
-		snprintf(buf, sizeof(buf), "%s (its arm64_features[] and arm64_errata[])", elf->path);
+		if (release[0])
+			snprintf(buf, sizeof(buf), "%s (its arm64_features[] and arm64_errata[]; Linux %s by its "
+				 "linux_banner)", elf->path, release);
+		else
+			snprintf(buf, sizeof(buf), "%s (its arm64_features[] and arm64_errata[])", elf->path);
 		if (!o || !(o->source = eh_strdup(buf))) {
 			eh_free(o);
 			o = NULL;

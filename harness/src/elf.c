@@ -5,6 +5,7 @@
 
 #include <gelf.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <libelf.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -466,6 +467,40 @@ const struct eh_elf_symbol *eh_elf_symbol_by_name(const struct eh_elf *elf, cons
 	return NULL;
 }
 
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/*
+ * Whether s names code or a label the object defines (what two builds of the same
+ * source share): functions, and assembly labels (no type), not mapping symbols.
+ */
+static bool defined_function(const struct eh_elf_symbol *s)
+{
+	return s->shndx != SHN_UNDEF && s->shndx < SHN_LORESERVE && (s->type == STT_FUNC || s->type == STT_NOTYPE) &&
+	       s->name[0] && s->name[0] != '$';
+}
+
+int eh_elf_shared_functions(const struct eh_elf *a, const struct eh_elf *b, size_t *shared, struct eh_error *err)
+{
+	const char **names;
+	size_t i, n = 0;
+
+	*shared = 0;
+	names = eh_alloc((b->nsymbols + 1) * sizeof(*names));
+	if (!names)
+		return eh_error_set(err, EH_ENOMEM, "out of memory for the symbols of %s", b->path);
+	for (i = 0; i < b->nsymbols; i++)
+		if (defined_function(&b->symbols[i]))
+			names[n++] = b->symbols[i].name;
+	qsort(names, n, sizeof(*names), by_name);
+	for (i = 0; i < a->nsymbols; i++)
+		*shared += defined_function(&a->symbols[i]) &&
+			   bsearch(&a->symbols[i].name, names, n, sizeof(*names), by_name);
+	eh_free(names);
+	return 0;
+}
 
 /* Index just past the last of v[0..n) in section sec at or below addr. */
 static size_t after_last_at_or_below(const struct eh_elf_symbol *const *v, size_t n, unsigned sec,

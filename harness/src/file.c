@@ -1,7 +1,8 @@
-/* Reads or maps a whole input file into memory for the parsers, which all work on buffers. */
+/* Reads or maps a whole input file into memory for the parsers, which all work on buffers; digests one for reports. */
 #include "eh/file.h"
 
 #include <errno.h>
+#include <openssl/evp.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <string.h>
@@ -121,10 +122,11 @@ int eh_file_map(const char *path, size_t max, const char *what, uint8_t **data, 
 	 * touched, so the parts of the file nobody looks at (DWARF) cost neither reads nor memory.
 	 */
 	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	rc = p == MAP_FAILED ? errno : 0;
 	close(fd);
-	if (p == MAP_FAILED)
-		return eh_error_set(err, errno == ENOMEM ? EH_ENOMEM : EH_EIO, "%s: cannot map %zu bytes: %s", path,
-				    size, strerror(errno));
+	if (rc)
+		return eh_error_set(err, rc == ENOMEM ? EH_ENOMEM : EH_EIO, "%s: cannot map %zu bytes: %s", path,
+				    size, strerror(rc));
 	*data = p;
 	*len = size;
 	return 0;
@@ -134,4 +136,42 @@ void eh_file_unmap(uint8_t *data, size_t len)
 {
 	if (data)
 		munmap(data, len);
+}
+
+int eh_file_sha256(const char *path, char hex[EH_SHA256_HEX], struct eh_error *err)
+{
+	unsigned char chunk[1 << 16], md[EVP_MAX_MD_SIZE];
+	unsigned mdlen = 0, i;
+	EVP_MD_CTX *ctx;
+	int fd, rc = 0;
+
+	hex[0] = 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return eh_error_set(err, EH_EINPUT, "%s: %s", path, strerror(errno));
+	ctx = EVP_MD_CTX_new();
+	if (!ctx || !EVP_DigestInit_ex(ctx, EVP_sha256(), NULL)) {
+		rc = eh_error_set(err, EH_ENOMEM, "%s: no SHA-256 context", path);
+		goto out;
+	}
+	for (;;) {
+		ssize_t got = read(fd, chunk, sizeof(chunk));
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			rc = eh_error_set(err, EH_EIO, "%s: read error: %s", path, strerror(errno));
+			goto out;
+		}
+		if (!got)
+			break;
+		EVP_DigestUpdate(ctx, chunk, (size_t)got);
+	}
+	EVP_DigestFinal_ex(ctx, md, &mdlen);
+	for (i = 0; i < mdlen; i++)
+		snprintf(hex + 2 * i, 3, "%02x", md[i]);
+out:
+	EVP_MD_CTX_free(ctx);
+	close(fd);
+	return rc;
 }

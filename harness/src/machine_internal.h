@@ -15,7 +15,6 @@
 #include "eh/erratum.h"
 #include "eh/sysreg.h"
 
-#define EH_DEFAULT_BUDGET 1000000ull
 #define EH_DEFAULT_TIMEOUT_US 10000000ull
 #define EH_DEFAULT_MAX_EVENTS 1000000u
 #define EH_EL2_REGS 32

@@ -3,6 +3,7 @@
 
 #include "eh/json.h"
 #include "eh/erratum.h"
+#include "eh/file.h"
 #include "eh/insn.h"
 #include "eh/report.h"
 #include "eh/sysreg.h"
@@ -21,11 +22,10 @@ static const char *erratum_id(const struct eh_event *ev)
 	return e ? e->id : NULL;
 }
 
-void eh_report_json_event(struct eh_json *j, const struct eh_event *ev, const char *text)
+void eh_report_json_event_fields(struct eh_json *j, const struct eh_event *ev, const char *text)
 {
 	char reg[32];
 
-	eh_json_object(j, NULL, true);
 	eh_json_uint(j, "seq", ev->seq);
 	eh_json_uint(j, "thread", ev->thread);
 	eh_json_str(j, "kind", eh_event_kind_name(ev->kind));
@@ -107,15 +107,21 @@ void eh_report_json_event(struct eh_json *j, const struct eh_event *ev, const ch
 	default:
 		break;
 	}
+}
+
+void eh_report_json_event(struct eh_json *j, const struct eh_event *ev, const char *text)
+{
+	eh_json_object(j, NULL, true);
+	eh_report_json_event_fields(j, ev, text);
 	eh_json_end(j);
 }
 
-static void put_outcome(struct eh_json *j, const struct eh_result *r)
+void eh_report_json_result(struct eh_json *j, const char *key, const struct eh_result *r)
 {
 	const struct eh_commit *k;
 	size_t i;
 
-	eh_json_object(j, NULL, false);
+	eh_json_object(j, key, false);
 	eh_json_str(j, "case", r->s.c->id);
 	eh_json_str(j, "variant", r->s.v->name);
 	eh_json_str(j, "model", r->s.model->name);
@@ -129,6 +135,12 @@ static void put_outcome(struct eh_json *j, const struct eh_result *r)
 	eh_json_str(j, "evidence", r->outcome.evidence);
 	if (r->outcome.verdict == EH_VERDICT_INCOMPLETE && r->outcome.where)
 		eh_json_hex(j, "where", r->outcome.where);
+	if (r->snippet) {
+		eh_json_object(j, "snippet", true);
+		eh_json_str(j, "path", r->snippet);
+		eh_json_str(j, "sha256", r->snippet_sha256);
+		eh_json_end(j);
+	}
 	eh_json_uint(j, "events_dropped", r->dropped);
 	eh_json_array(j, "events", false);
 	for (i = 0; i < r->nevents; i++)
@@ -169,6 +181,21 @@ void eh_report_json_header(struct eh_json *j, const char *format, int schema_ver
 	eh_json_end(j);
 }
 
+void eh_report_json_file(struct eh_json *j, const char *key, const char *path)
+{
+	struct eh_error err = { 0 };
+	char hex[EH_SHA256_HEX];
+
+	if (!path) {
+		eh_json_str(j, key, NULL);
+		return;
+	}
+	eh_json_object(j, key, true);
+	eh_json_str(j, "path", path);
+	eh_json_str(j, "sha256", eh_file_sha256(path, hex, &err) ? NULL : hex);
+	eh_json_end(j);
+}
+
 void eh_report__json(FILE *f, const struct eh_results *res)
 {
 	struct eh_json j;
@@ -191,7 +218,7 @@ void eh_report__json(FILE *f, const struct eh_results *res)
 	eh_json_str(&j, "error", res->error);
 	eh_json_array(&j, "outcomes", false);
 	for (i = 0; i < res->n; i++)
-		put_outcome(&j, &res->r[i]);
+		eh_report_json_result(&j, NULL, &res->r[i]);
 	eh_json_end(&j);
 	eh_json_array(&j, "commits", false);
 	for (i = 0; eh_series[i].hash; i++) {

@@ -1,5 +1,7 @@
 /* The JUnit XML report: a testsuite per case, a testcase per (variant, model), as GitLab, Jenkins and KernelCI read it. */
 #include <inttypes.h>
+#include <stdbool.h>
+#include <string.h>
 
 #include "eh/escape.h"
 #include "report_writers.h"
@@ -65,6 +67,12 @@ static void put_testcase(FILE *f, const struct eh_result *r)
 }
 
 /* Results come in matrix order, so a case's scenarios are consecutive: [from, to). */
+/* Whether two results loaded the same snippet (a case's variants may link their own). */
+static bool same_snippet(const struct eh_result *a, const struct eh_result *b)
+{
+	return a->snippet && b->snippet && !strcmp(a->snippet, b->snippet);
+}
+
 static void put_testsuite(FILE *f, const struct eh_results *res, size_t from, size_t to)
 {
 	const struct eh_case *c = res->r[from].s.c;
@@ -92,6 +100,16 @@ static void put_testsuite(FILE *f, const struct eh_results *res, size_t from, si
 		put_property(f, "shard", buf);
 	}
 	put_property(f, "shows", c->shows);
+	for (i = from; i < to; i++) {
+		size_t seen;
+
+		for (seen = from; seen < i && !same_snippet(&res->r[seen], &res->r[i]); seen++)
+			;
+		if (seen == i && res->r[i].snippet) {
+			snprintf(buf, sizeof(buf), "%s sha256:%s", res->r[i].snippet, res->r[i].snippet_sha256);
+			put_property(f, "snippet", buf);
+		}
+	}
 	for (k = c->commits; k->hash; k++) {
 		snprintf(buf, sizeof(buf), "%s %s", k->hash, k->subject);
 		put_property(f, "verifies", buf);

@@ -1,5 +1,6 @@
 /* The run matrix: selecting and sharding (case, variant, model) scenarios, running them, judging commits. */
 #include "eh/run.h"
+#include "eh/file.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -254,14 +255,22 @@ int eh_matrix_select(struct eh_scenario **out, size_t *n, const struct eh_select
 	return 0;
 }
 
-/* Keep the trace with its text: the machine (and the image the text describes) goes after each run. */
-static int keep_events(struct eh_result *res, struct eh_case_run *run, struct eh_error *err)
+int eh_result_keep(struct eh_result *res, struct eh_case_run *run, struct eh_error *err)
 {
 	const struct eh_trace *tr = eh_machine_trace(run->machine);
 	char line[1024];
 	size_t i;
 
+	res->s = (struct eh_scenario){ .c = run->c, .v = run->v, .model = run->model, .expected = run->expected };
+	res->outcome = run->outcome;
+	res->pass = run->pass;
+	res->seconds = run->seconds;
 	res->dropped = tr->dropped;
+	res->snippet = eh_strdup(run->elf->path);
+	if (!res->snippet)
+		return eh_error_set(err, EH_ENOMEM, "out of memory");
+	if (eh_file_sha256(run->elf->path, res->snippet_sha256, err))
+		return err ? err->code : EH_EIO;
 	if (!tr->n)
 		return 0;
 	res->events = eh_alloc(tr->n * sizeof(*res->events));
@@ -276,6 +285,19 @@ static int keep_events(struct eh_result *res, struct eh_case_run *run, struct eh
 		res->nevents++;
 	}
 	return 0;
+}
+
+void eh_result_release(struct eh_result *res)
+{
+	size_t i;
+
+	for (i = 0; i < res->nevents; i++)
+		eh_free(res->events[i].text);
+	eh_free(res->events);
+	eh_free(res->snippet);
+	res->events = NULL;
+	res->snippet = NULL;
+	res->nevents = 0;
 }
 
 int eh_run_matrix(struct eh_results **out, const struct eh_selection *sel,
@@ -315,10 +337,7 @@ int eh_run_matrix(struct eh_results **out, const struct eh_selection *sel,
 			r->outcome.verdict = EH_VERDICT_INCOMPLETE;
 			snprintf(r->outcome.evidence, sizeof(r->outcome.evidence), "%s", run_err.msg);
 		} else {
-			r->outcome = run->outcome;
-			r->pass = run->pass;
-			r->seconds = run->seconds;
-			rc = keep_events(r, run, err);
+			rc = eh_result_keep(r, run, err);
 			eh_case_run_free(run);
 			if (rc)
 				goto fail;
@@ -340,15 +359,12 @@ fail:
 
 void eh_results_free(struct eh_results *res)
 {
-	size_t i, j;
+	size_t i;
 
 	if (!res)
 		return;
-	for (i = 0; i < res->n; i++) {
-		for (j = 0; j < res->r[i].nevents; j++)
-			eh_free(res->r[i].events[j].text);
-		eh_free(res->r[i].events);
-	}
+	for (i = 0; i < res->n; i++)
+		eh_result_release(&res->r[i]);
 	eh_free(res->r);
 	eh_free(res);
 }

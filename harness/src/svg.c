@@ -6,6 +6,7 @@
 
 #include "eh/disasm.h"
 #include "eh/elf.h"
+#include "eh/erratum.h"
 #include "eh/escape.h"
 #include "eh/insn.h"
 #include "eh/machine.h"
@@ -317,7 +318,7 @@ static unsigned put_legend(FILE *f, const struct layout *l)
 		fprintf(f, "<rect x=\"%u\" y=\"%u\" width=\"12\" height=\"12\" fill=\"#ffffff\" class=\"cell trapped\"/>\n",
 			g.x, g.y - 10);
 	legend_next(&g, 12, text);
-	text = "TTBR window (write to context synchronisation)";
+	text = "an erratum's window (from what opens it to what closes it)";
 	if (legend_key(&g, 24, text))
 		fprintf(f, "<rect x=\"%u\" y=\"%u\" width=\"24\" height=\"12\" class=\"window\"/>\n", g.x, g.y - 10);
 	legend_next(&g, 24, text);
@@ -487,19 +488,26 @@ static void put_span(FILE *f, struct layout *l, unsigned t, long from, long to, 
 	}
 }
 
-static void put_window(FILE *f, struct layout *l, unsigned t, long from, long to, const char *why)
+/* The window an erratum's behaviour opened at event opened, labelled with the erratum's id. */
+static void put_window(FILE *f, struct layout *l, const struct eh_event *opened, long from, long to,
+		       const char *why)
 {
+	const struct eh_erratum *e = eh_event_erratum(opened);
+	char label[64];
+
 	if (!shown(l, from))
 		return;
 	if (!shown(l, to))
 		to = (long)l->drawn - 1;
-	put_span(f, l, t, from, to, "window", why, "TTBR window", "");
+	snprintf(label, sizeof(label), "%s window", e ? e->id : "erratum");
+	put_span(f, l, opened->thread, from, to, "window", why, label, "");
 }
 
-/* Erratum 219's window: from the TTBR write to the context synchronisation (or exception) that ends it. */
+/* Each erratum window: from the event that opened it to the one that closed it (or the end of the run). */
 static void put_windows(FILE *f, struct layout *l)
 {
 	long open[EH_MAX_THREADS];
+	const struct eh_event *opened[EH_MAX_THREADS];
 	char text[1024];
 	unsigned t;
 	size_t i;
@@ -514,14 +522,15 @@ static void put_windows(FILE *f, struct layout *l)
 			continue;
 		if (ev->kind == EH_EV_WINDOW_OPEN) {
 			open[t] = l->col[i];
+			opened[t] = ev;
 		} else if (ev->kind == EH_EV_WINDOW_CLOSE && open[t] >= 0) {
-			put_window(f, l, t, open[t], l->col[i], eh_event_format(l->m, ev, text, sizeof(text)));
+			put_window(f, l, opened[t], open[t], l->col[i], eh_event_format(l->m, ev, text, sizeof(text)));
 			open[t] = -1;
 		}
 	}
 	for (t = 0; t < EH_MAX_THREADS; t++)
 		if (open[t] >= 0)
-			put_window(f, l, t, open[t], (long)l->ncols - 1, "TTBR window still open when the run ended");
+			put_window(f, l, opened[t], open[t], (long)l->ncols - 1, "window still open when the run ended");
 }
 
 /* Code run at the virtual EL2: each run of EL2 columns of a lane shaded behind its cells and labelled. */
@@ -699,7 +708,7 @@ static void put_cells(FILE *f, const struct layout *l)
 
 		snprintf(title, sizeof(title), "thread %u, instruction %zu%s: %s%s%s", ev->thread, c,
 			 ev->el2 ? " at EL2" : "", eh_machine_where(l->m, ev->pc, where, sizeof(where)),
-			 ev->in_window ? " (inside the TTBR window)" : "",
+			 ev->in_window ? " (inside an erratum's window)" : "",
 			 trapped ? " (trapped to EL2, not performed here)" : "");
 		fprintf(f, "<rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" fill=\"%s\" class=\"cell%s\">",
 			col_x(l, (long)c) + 1, lane_y(l, ev->thread, (long)c) + CELL_Y, CELL_W - 2, CELL_H,
@@ -849,7 +858,7 @@ static long culprit_col(const struct layout *l, size_t inject)
 	return l->col[inject];
 }
 
-/* Erratum 219 injections, drawn last so that they stay on top: culprit cell to victim lane. */
+/* Faults the errata injected, drawn last so that they stay on top: culprit cell to victim lane. */
 static void put_injections(FILE *f, struct layout *l)
 {
 	char text[1024], label[128];

@@ -45,6 +45,9 @@ void eh_trace_summarise(const struct eh_trace *tr, struct eh_window_summary *out
 			if (out->nfirst < 4)
 				out->first_access_pc[out->nfirst++] = ev->pc;
 			break;
+		case EH_EV_HAZARD:
+			out->hazards++;
+			break;
 		case EH_EV_INJECT:
 			out->taken += ev->taken;
 			if (!out->injected++) {

@@ -1,6 +1,7 @@
 # Sourced by the kernel test scripts: check NAME EXPECTED ACTUAL prints a TAP-like line and counts a
 # failure in $failures when ACTUAL is not EXPECTED; registry_counts HARNESS sets nmodels and nerrata,
-# the models and the errata with a static rule that `audit --model all` covers (its --help lists both).
+# the models and the errata with a static rule that `audit --model all` covers (as `models` and
+# `list --errata` list them).
 failures=0
 check() {
   if [ "$2" = "$3" ]; then
@@ -11,6 +12,6 @@ check() {
   fi
 }
 registry_counts() {
-  nmodels=$("$1" audit --help | awk '/^models:/{print NF - 1}')
-  nerrata=$("$1" audit --help | awk '/^errata with a static rule:/{f=1;next} /^$/{f=0} f' | grep -c .)
+  nmodels=$("$1" models | grep -c '^[a-z0-9]')
+  nerrata=$("$1" list --errata --width 0 | awk '/^[a-z0-9]/ { id = $1 } /^  rule / { print id }' | grep -c .)
 }

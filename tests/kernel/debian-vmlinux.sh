@@ -48,7 +48,9 @@ for s in doc["sites"]:
     if lo <= int(s["address"], 16) < hi:
         print(s["original"].split()[0], s["capability"])
 PY
-check "numbered by the image's own tables" "numbering $vmlinux (its arm64_features[] and arm64_errata[])" \
+# The release its linux_banner names is the package's ABI (UTS_RELEASE): its rules decide.
+check "numbered by the image's own tables, the rules of the release its banner names" \
+  "numbering $vmlinux (its arm64_features[] and arm64_errata[]; Linux $abi by its linux_banner)" \
   "$(head -1 "$work/debian-tramp.txt")"
 check "PRFM sites in the trampoline, all ARM64_WORKAROUND_CAVIUM_TX2_219_PRFM (objdump counts the PRFMs)" \
   "$prfms" "$(grep -c '^prfm ARM64_WORKAROUND_CAVIUM_TX2_219_PRFM$' "$work/debian-tramp.txt")"
@@ -123,7 +125,7 @@ rc=0
   > /dev/null 2> "$work/debian-refused.txt" || rc=$?
 check "a numbering with PRFM and TVM swapped: exit status" 2 "$rc"
 check "... refused naming the first capability that disagrees" \
-  "errata-harness audit: ARM64_WORKAROUND_CAVIUM_TX2_219_PRFM is capability 74 in $vmlinux (its arm64_features[] and arm64_errata[]), but 75 in $work/cpucaps-swapped.h" \
+  "errata-harness audit: ARM64_WORKAROUND_CAVIUM_TX2_219_PRFM is capability 74 in $vmlinux (its arm64_features[] and arm64_errata[]; Linux $abi by its linux_banner), but 75 in $work/cpucaps-swapped.h" \
   "$(cat "$work/debian-refused.txt")"
 # The built-in 6.1 numbering is 6.1.192's: accepted when Debian ships that release, refused otherwise.
 rc=0

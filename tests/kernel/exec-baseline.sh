@@ -55,7 +55,7 @@ check "the PRFM runs as a NOP on thunderx2" "nop" \
 check "VBAR_EL1 written at the objdump address" "$vbar" \
   "$(jq -r '[.events[] | select(.kind == "sysreg_write" and (.text | test("VBAR_EL1")))][0].where' "$j")"
 check "no abort injected, no exception" "0 0" \
-  "$(jq -r '"\(.injected) \([.events[] | select(.kind == "exception")] | length)"' "$j")"
+  "$(jq -r '"\(.summary.injected) \([.events[] | select(.kind == "exception")] | length)"' "$j")"
 check "the vector reaches its RET" "$ret" \
   "$(jq -r '[.events[] | select(.kind == "insn")] | last | .where' "$j")"
 check "and leaves for the kernel's vectors" "left the code at vectors+0x404" \

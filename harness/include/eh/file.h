@@ -1,4 +1,4 @@
-/* Reading or mapping a whole input file (ELF, .config, cpucaps header, --mem image) into memory, with a size cap. */
+/* Reading or mapping a whole input file (ELF, .config, cpucaps header, --mem image) into memory, with a size cap; its digest. */
 #ifndef EH_FILE_H
 #define EH_FILE_H
 
@@ -30,5 +30,14 @@ int eh_file_read(const char *path, size_t max, const char *what, char **buf, siz
 int eh_file_map(const char *path, size_t max, const char *what, uint8_t **data, size_t *len,
 		struct eh_error *err);
 void eh_file_unmap(uint8_t *data, size_t len);
+
+#define EH_SHA256_HEX 65   /* 64 hex digits and the NUL */
+
+/*
+ * The SHA-256 of path's contents, as 64 lower-case hex digits into hex (what a
+ * report names an input by), read in pieces, never whole. An unreadable file is
+ * an input error naming path.
+ */
+int eh_file_sha256(const char *path, char hex[EH_SHA256_HEX], struct eh_error *err);
 
 #endif

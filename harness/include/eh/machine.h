@@ -138,9 +138,12 @@ struct eh_machine_hooks {
 	void (*event)(struct eh_machine *m, const struct eh_event *ev, void *ctx);
 };
 
+/* Instructions a thread runs before it is stopped, unless the options say otherwise. */
+#define EH_DEFAULT_BUDGET 1000000ull
+
 struct eh_machine_opts {
 	uint64_t seed;          /* every random choice (victim thread) */
-	uint64_t budget;        /* instructions per thread; 0 = default */
+	uint64_t budget;        /* instructions per thread; 0 = EH_DEFAULT_BUDGET */
 	uint64_t timeout_us;    /* wall clock for the whole run; 0 = default */
 	size_t max_events;      /* trace cap; 0 = default */
 	bool trace_insns;       /* record every instruction, for replay */
@@ -279,6 +282,7 @@ struct eh_window_summary {
 	unsigned loads, stores, prefetches;  /* instructions inside a window, by kind */
 	unsigned injected;          /* spurious aborts */
 	unsigned taken;             /* ... of which a running thread took */
+	unsigned hazards;           /* hazards the errata recorded (EH_EV_HAZARD) */
 	int victim;                 /* thread of the first injection, -1 if none */
 	int culprit_thread;
 	uint64_t first_open_pc;     /* the first TTBR write */

@@ -41,8 +41,17 @@ struct eh_json;
 
 /* "format", "schema_version" and "tool" (name and version): how every JSON report starts. */
 void eh_report_json_header(struct eh_json *j, const char *format, int schema_version);
+/*
+ * An input file as every JSON report names it: {"path", "sha256"} under key, or
+ * null when path is NULL (sha256 null when the file can no longer be read).
+ */
+void eh_report_json_file(struct eh_json *j, const char *key, const char *path);
+/* One outcome with its events (an object under key), as run's report lists them and replay's holds it. */
+void eh_report_json_result(struct eh_json *j, const char *key, const struct eh_result *r);
 /* One event of a trace as the JSON reports write it (an object; text is eh_event_format's line). */
 void eh_report_json_event(struct eh_json *j, const struct eh_event *ev, const char *text);
+/* The same event's fields, into an object the caller opened (and may add to). */
+void eh_report_json_event_fields(struct eh_json *j, const struct eh_event *ev, const char *text);
 
 /* Whether the per-commit report flags a failure (an outcome or a commit that should fail the run). */
 bool eh_report_commits_fail(const struct eh_results *res);

@@ -75,7 +75,17 @@ struct eh_result {
 	struct eh_result_event *events;
 	size_t nevents;
 	size_t dropped;                  /* events past the trace cap */
+	char *snippet;                   /* the snippet the run loaded, or NULL if it did not start */
+	char snippet_sha256[65];         /* ... the SHA-256 of its contents */
 };
+
+/*
+ * Fill res from a finished case run: its scenario, outcome and trace, each event
+ * with its text (the run and its image may go afterwards). eh_result_release
+ * frees what it holds.
+ */
+int eh_result_keep(struct eh_result *res, struct eh_case_run *run, struct eh_error *err);
+void eh_result_release(struct eh_result *res);
 
 struct eh_results {
 	uint64_t seed;
