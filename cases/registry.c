@@ -18,6 +18,7 @@ extern const struct eh_case eh_case_a520_2966298;
 extern const struct eh_case eh_case_a77_1508412;
 extern const struct eh_case eh_case_a53_843419;
 extern const struct eh_case eh_case_a53_835769;
+extern const struct eh_case eh_case_clean_cache;
 
 const struct eh_case *const eh_cases[] = {
 	&eh_case_tx2_219_prfm,
@@ -35,5 +36,6 @@ const struct eh_case *const eh_cases[] = {
 	&eh_case_a77_1508412,
 	&eh_case_a53_843419,
 	&eh_case_a53_835769,
+	&eh_case_clean_cache,
 	NULL,
 };

@@ -77,6 +77,7 @@ extern const struct eh_midr_range eh_tx2_family_cpus[];
 extern const struct eh_midr_range eh_a57_a72_cpus[];
 
 /* The CPUs of Linux 6.1 errata (models/caps_linux_6_1.c), shared with the errata modules (models/errata/). */
+extern const struct eh_midr_range eh_clean_cache_cpus[];      /* ARM64_WORKAROUND_CLEAN_CACHE */
 extern const struct eh_midr_range eh_repeat_tlbi_cpus[];      /* ARM64_WORKAROUND_REPEAT_TLBI, less is_kryo_midr */
 extern const struct eh_midr_range eh_erratum_1508412_cpus[];  /* ARM64_WORKAROUND_1508412 */
 extern const struct eh_midr_range eh_erratum_2966298_cpus[];  /* ARM64_WORKAROUND_SPECULATIVE_UNPRIV_LOAD */

@@ -173,7 +173,8 @@ static bool is_spectre_bhb_affected(const struct eh_capability *cap, const struc
 	return eh_id_field_value(t->model, &csv2) < 3 && !eh_cap_midr_in(spectre_bhb_safe_list, t);
 }
 
-static const struct eh_midr_range workaround_clean_cache[] = {
+/* ARM64_WORKAROUND_CLEAN_CACHE: workaround_clean_cache[] (Cortex-A53 826319/827319/824069, 819472). */
+const struct eh_midr_range eh_clean_cache_cpus[] = {
 	{ "Cortex-A53", CORTEX_A53, 0, 0, 0, 2,
 	  "CONFIG_ARM64_ERRATUM_826319|CONFIG_ARM64_ERRATUM_827319|CONFIG_ARM64_ERRATUM_824069" },
 	{ "Cortex-A53", CORTEX_A53, 0, 0, 0, 1, "CONFIG_ARM64_ERRATUM_819472" },
@@ -720,7 +721,7 @@ static const struct eh_capability linux_6_1[] = {
 		.desc = "ARM errata 826319, 827319, 824069, or 819472",
 		.config = "CONFIG_ARM64_WORKAROUND_CLEAN_CACHE",
 		.type = EH_CAP_LOCAL_CPU_ERRATUM,
-		MIDR_LIST(workaround_clean_cache),
+		MIDR_LIST(eh_clean_cache_cpus),
 	},
 	{
 		.name = "ARM64_WORKAROUND_DEVICE_LOAD_ACQUIRE",

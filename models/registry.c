@@ -90,6 +90,7 @@ extern const struct eh_erratum eh_erratum_a520_2966298;
 extern const struct eh_erratum eh_erratum_a77_1508412;
 extern const struct eh_erratum eh_erratum_arm_cortex_a53_843419;
 extern const struct eh_erratum eh_erratum_arm_cortex_a53_835769;
+extern const struct eh_erratum eh_erratum_clean_cache;
 
 const struct eh_erratum *const eh_errata[] = {
 	&eh_erratum_cavium_tx2_219,
@@ -98,6 +99,7 @@ const struct eh_erratum *const eh_errata[] = {
 	&eh_erratum_a77_1508412,
 	&eh_erratum_arm_cortex_a53_843419,
 	&eh_erratum_arm_cortex_a53_835769,
+	&eh_erratum_clean_cache,
 	NULL,
 };
 

@@ -1,7 +1,8 @@
 /*
- * The static rules of repeat-tlbi, a520-2966298 and a77-1508412 through the audit, over
- * tests/objects/errata61.S, on models either side of each erratum's range and in each boot
- * mode that decides whether KVM's nVHE code runs: the exact findings, worked out by hand.
+ * The static rules of the errata through the audit, over small objects under tests/objects/
+ * (errata61.S for repeat-tlbi, a520-2966298 and a77-1508412, one object of its own for each
+ * later erratum), on models either side of each erratum's range and in each boot mode that
+ * decides whether KVM's nVHE code runs: the exact findings, worked out by hand.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,13 +19,19 @@
 #include "test_objects.h"
 
 #define MAXF 6
+#define MAXE 3
 
-/* One model and boot mode; for each erratum, its findings as "where kind anchor", in address order. */
+/*
+ * One object (tests/objects/NAME.S), model and boot mode; the errata audited and, for
+ * each, its findings as "where kind anchor", in address order.
+ */
 struct row {
 	const char *name;
+	const char *object;
 	const char *model;
 	enum eh_boot boot;
-	const char *repeat[MAXF], *a520[MAXF], *a77[MAXF];
+	const char *errata[MAXE];
+	const char *findings[MAXE][MAXF];
 };
 
 /* On every model: the unrepeated DSB, the TLBI with no DSB before its ERET, the plain PAR_EL1 read. */
@@ -38,26 +45,37 @@ struct row {
 /* KVM's nVHE code, where it runs. */
 #define NVHE_REPEAT "__kvm_nvhe_tlbi+0x4 dsb __kvm_nvhe_tlbi+0x0"
 #define NVHE_PAR "__kvm_nvhe_par_vector+0x8 mrs par_el1 __kvm_nvhe_par_vector+0x4"
+#define ERRATA61 "repeat-tlbi", "a520-2966298", "a77-1508412"
+/* clean-cache.S: the cleans left where the alternatives are not patched in, and the plain one everywhere. */
+#define PLAIN_CVAC "clean_plain+0x4 dc cvac -"
+#define UNPATCHED_CLEANS "clean_pou+0x0 dc cvau -", "clean_poc+0x4 dc cvac -", PLAIN_CVAC
+#define NVHE_CVAU "__kvm_nvhe_clean+0x0 dc cvau -"
 
 static const struct row rows[] = {
-	{ "cortex-a55-r2p0 at EL2 with VHE: repeats patched in, nVHE code idle", "cortex-a55-r2p0", EH_BOOT_EL2,
-	  { UNREPEATED }, { NO_DSB }, { UNPATCHED_PAR } },
-	{ "cortex-a55-r2p0 with kvm-arm.mode=nvhe: nVHE code runs", "cortex-a55-r2p0", EH_BOOT_NVHE,
-	  { UNREPEATED, NVHE_REPEAT }, { NO_DSB }, { UNPATCHED_PAR, NVHE_PAR } },
-	{ "falkor-v1-r0p0 at EL2, no VHE: nVHE code runs", "falkor-v1-r0p0", EH_BOOT_EL2,
-	  { UNREPEATED, NVHE_REPEAT }, { NO_DSB }, { UNPATCHED_PAR, NVHE_PAR } },
-	{ "cortex-a510-r1p2, past 2441009: no repeat patched in", "cortex-a510-r1p2", EH_BOOT_EL2,
-	  { UNPATCHED_REPEATS }, { NO_DSB }, { UNPATCHED_PAR } },
-	{ "cortex-a510-r1p2 booted at EL1: no hypervisor", "cortex-a510-r1p2", EH_BOOT_EL1,
-	  { UNPATCHED_REPEATS }, { NO_DSB }, { UNPATCHED_PAR } },
-	{ "cortex-a520-r0p1: the TLBI patched in, the load after it found", "cortex-a520-r0p1", EH_BOOT_EL2,
-	  { UNPATCHED_REPEATS }, { "eret_cve+0x8 load eret_cve+0x0", NO_DSB }, { UNPATCHED_PAR } },
-	{ "cortex-a77-r1p0 at EL2 with VHE: the read bracketed", "cortex-a77-r1p0", EH_BOOT_EL2,
-	  { UNREPEATED }, { NO_DSB }, { PLAIN } },
-	{ "cortex-a77-r1p0 with kvm-arm.mode=nvhe: the nVHE read found", "cortex-a77-r1p0", EH_BOOT_NVHE,
-	  { UNREPEATED, NVHE_REPEAT }, { NO_DSB }, { PLAIN, NVHE_PAR } },
-	{ "cortex-a77-r1p1, past 1508412", "cortex-a77-r1p1", EH_BOOT_EL2,
-	  { UNREPEATED }, { NO_DSB }, { UNPATCHED_PAR } },
+	{ "cortex-a55-r2p0 at EL2 with VHE: repeats patched in, nVHE code idle", "errata61", "cortex-a55-r2p0", EH_BOOT_EL2,
+	  { ERRATA61 }, { { UNREPEATED }, { NO_DSB }, { UNPATCHED_PAR } } },
+	{ "cortex-a55-r2p0 with kvm-arm.mode=nvhe: nVHE code runs", "errata61", "cortex-a55-r2p0", EH_BOOT_NVHE,
+	  { ERRATA61 }, { { UNREPEATED, NVHE_REPEAT }, { NO_DSB }, { UNPATCHED_PAR, NVHE_PAR } } },
+	{ "falkor-v1-r0p0 at EL2, no VHE: nVHE code runs", "errata61", "falkor-v1-r0p0", EH_BOOT_EL2,
+	  { ERRATA61 }, { { UNREPEATED, NVHE_REPEAT }, { NO_DSB }, { UNPATCHED_PAR, NVHE_PAR } } },
+	{ "cortex-a510-r1p2, past 2441009: no repeat patched in", "errata61", "cortex-a510-r1p2", EH_BOOT_EL2,
+	  { ERRATA61 }, { { UNPATCHED_REPEATS }, { NO_DSB }, { UNPATCHED_PAR } } },
+	{ "cortex-a510-r1p2 booted at EL1: no hypervisor", "errata61", "cortex-a510-r1p2", EH_BOOT_EL1,
+	  { ERRATA61 }, { { UNPATCHED_REPEATS }, { NO_DSB }, { UNPATCHED_PAR } } },
+	{ "cortex-a520-r0p1: the TLBI patched in, the load after it found", "errata61", "cortex-a520-r0p1", EH_BOOT_EL2,
+	  { ERRATA61 }, { { UNPATCHED_REPEATS }, { "eret_cve+0x8 load eret_cve+0x0", NO_DSB }, { UNPATCHED_PAR } } },
+	{ "cortex-a77-r1p0 at EL2 with VHE: the read bracketed", "errata61", "cortex-a77-r1p0", EH_BOOT_EL2,
+	  { ERRATA61 }, { { UNREPEATED }, { NO_DSB }, { PLAIN } } },
+	{ "cortex-a77-r1p0 with kvm-arm.mode=nvhe: the nVHE read found", "errata61", "cortex-a77-r1p0", EH_BOOT_NVHE,
+	  { ERRATA61 }, { { UNREPEATED, NVHE_REPEAT }, { NO_DSB }, { PLAIN, NVHE_PAR } } },
+	{ "cortex-a77-r1p1, past 1508412", "errata61", "cortex-a77-r1p1", EH_BOOT_EL2,
+	  { ERRATA61 }, { { UNREPEATED }, { NO_DSB }, { UNPATCHED_PAR } } },
+	{ "cortex-a53-r0p2 at EL2, no VHE: every clean patched to DC CIVAC but the plain one and nVHE code's",
+	  "clean-cache", "cortex-a53-r0p2", EH_BOOT_EL2, { "clean-cache" }, { { PLAIN_CVAC, NVHE_CVAU } } },
+	{ "cortex-a53-r0p3, past CLEAN_CACHE: every clean left", "clean-cache", "cortex-a53-r0p3", EH_BOOT_EL2,
+	  { "clean-cache" }, { { UNPATCHED_CLEANS, NVHE_CVAU } } },
+	{ "cortex-a53-r0p2 booted at EL1: the nVHE clean does not run", "clean-cache", "cortex-a53-r0p2",
+	  EH_BOOT_EL1, { "clean-cache" }, { { PLAIN_CVAC } } },
 	{ 0 },
 };
 
@@ -83,29 +101,28 @@ static void check(const char *row, const struct eh_audit_result *res, const char
 
 static void run_row(void **state)
 {
-	static const char *const ids[] = { "repeat-tlbi", "a520-2966298", "a77-1508412" };
 	const struct row *r = *state;
-	const struct eh_erratum *errata[4] = { 0 };
+	const struct eh_erratum *errata[MAXE + 1] = { 0 };
 	struct eh_elf *elf = NULL;
 	struct eh_image *img = NULL;
 	struct eh_audit *audit = NULL;
 	struct eh_error err = { 0 };
 	char path[4096];
-	size_t len, i;
-	unsigned char *buf = test_object_load("errata61", &len, path, sizeof(path));
+	size_t len, i, n;
+	unsigned char *buf = test_object_load(r->object, &len, path, sizeof(path));
 
 	assert_non_null(buf);
-	for (i = 0; i < 3; i++)
-		assert_non_null(errata[i] = eh_erratum_find(ids[i]));
+	for (n = 0; n < MAXE && r->errata[n]; n++)
+		if (!(errata[n] = eh_erratum_find(r->errata[n])))
+			fail_msg("%s: no erratum %s", r->name, r->errata[n]);
 	if (eh_elf_parse(&elf, path, buf, len, &err) ||
 	    eh_image_new(&img, elf, eh_cpucaps_builtin("6.1"),
 			 &(struct eh_target){ .model = eh_model_find(r->model), .boot = r->boot }, &err) ||
 	    eh_audit_run(&audit, img, errata, &err))
 		fail_msg("%s: %s", r->name, err.msg);
-	assert_int_equal(audit->nresults, 3);
-	check(r->name, &audit->results[0], r->repeat);
-	check(r->name, &audit->results[1], r->a520);
-	check(r->name, &audit->results[2], r->a77);
+	assert_int_equal(audit->nresults, n);
+	for (i = 0; i < n; i++)
+		check(r->name, &audit->results[i], r->findings[i]);
 	eh_audit_free(audit);
 	eh_image_free(img);
 	eh_elf_free(elf);

@@ -53,18 +53,8 @@ static const struct eh_mutant mutants[] = {
 /* A run that issued no broadcast TLBI exercised nothing. */
 static void judge(struct eh_machine *m, const struct eh_variant *v, struct eh_outcome *out)
 {
-	const struct eh_trace *tr = eh_machine_trace(m);
-	size_t i;
-
 	(void)v;
-	for (i = 0; i < tr->n && !(tr->events[i].kind == EH_EV_SYS && tr->events[i].flags & EH_INSN_TLBI); i++)
-		;
-	if (i == tr->n) {
-		out->verdict = EH_VERDICT_INCOMPLETE;
-		eh_outcome_append(out, "no TLBI ran: nothing to judge");
-		return;
-	}
-	eh_case_judge_hazards(m, "repeat-tlbi", out);
+	eh_case_judge_hazards_after(m, "repeat-tlbi", EH_EV_SYS, EH_INSN_TLBI, "no TLBI ran", out);
 }
 
 const struct eh_case eh_case_repeat_tlbi = {

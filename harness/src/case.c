@@ -303,6 +303,22 @@ void eh_case_judge_hazards(struct eh_machine *m, const char *erratum, struct eh_
 			  "; %s does not have the erratum, or it does not show there", eh_machine_model(m)->name);
 }
 
+void eh_case_judge_hazards_after(struct eh_machine *m, const char *erratum, enum eh_event_kind kind, uint32_t flags,
+				 const char *missing, struct eh_outcome *out)
+{
+	const struct eh_trace *tr = eh_machine_trace(m);
+	size_t i;
+
+	for (i = 0; i < tr->n && !(tr->events[i].kind == kind && tr->events[i].flags & flags); i++)
+		;
+	if (i == tr->n) {
+		out->verdict = EH_VERDICT_INCOMPLETE;
+		eh_outcome_append(out, "%s: nothing to judge", missing);
+		return;
+	}
+	eh_case_judge_hazards(m, erratum, out);
+}
+
 void eh_outcome_append(struct eh_outcome *out, const char *fmt, ...)
 {
 	size_t n = strlen(out->evidence);

@@ -2,8 +2,9 @@
 # Builds the errata mutants of the kernel test: for each patch under tests/kernel/mutants/ (a 6.1 source
 # without an erratum's workaround), the few objects it touches, as sibling sources next to the shipped
 # ones, so the tree and its objects stay as shipped. The patch is applied to copies of the files it
-# touches; a patched assembly file is built as a sibling copy, a C file as a sibling that includes the
-# patched copies of the headers first (their include guards keep the tree's out) and then the original.
+# touches; a source the patch changes is built as a sibling copy, any other (C or assembly) as a sibling
+# that includes the patched copies of the headers first (their include guards keep the tree's out) and
+# then the original.
 # Cached by the patch's content and the tree's stamp (its compiler flags): a rerun costs nothing.
 #   build-mutants.sh WORKDIR    leaves WORKDIR/out/mutants/ERRATUM/*.o (KVM's nVHE objects as *.nvhe.o)
 set -euo pipefail
@@ -17,6 +18,7 @@ declare -A objects=(
   [repeat-tlbi]="kernel/sys_compat.c kvm/hyp/pgtable.c kvm/hyp/vhe/tlb.c kvm/hyp/nvhe/tlb.c:nvhe"
   [a520-2966298]="kernel/entry.S"
   [a77-1508412]="mm/fault.c kvm/hyp/vhe/switch.c kvm/hyp/nvhe/switch.c:nvhe"
+  [clean-cache]="mm/cache.S kernel/hibernate-asm.S"
 )
 
 for erratum in "${!objects[@]}"; do
@@ -39,15 +41,15 @@ for erratum in "${!objects[@]}"; do
     dir=$(dirname "$path")
     base=$(basename "${path%.*}")
     sibling=$dir/$base-$erratum.${path##*.}
-    if [ "${path##*.}" = S ]; then
+    if [ -f "$copy/$path" ]; then
       cp "$copy/$path" "$src/$sibling"
     else
       {
-        echo "/* $base.c with the headers tests/kernel/mutants/$erratum.patch changes as it leaves them. */"
+        echo "/* $(basename "$path") with the headers tests/kernel/mutants/$erratum.patch changes as it leaves them. */"
         for f in $touched; do
           case $f in *.h) echo "#include \"$copy/$f\"" ;; esac
         done
-        echo "#include \"$base.c\""
+        echo "#include \"$(basename "$path")\""
       } > "$src/$sibling"
     fi
     if [ "$spec" != "${spec%:nvhe}" ]; then

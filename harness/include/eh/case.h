@@ -218,6 +218,13 @@ const char *eh_case_object_path(const struct eh_case *c, const struct eh_variant
  * ran what the hazard is about.
  */
 void eh_case_judge_hazards(struct eh_machine *m, const char *erratum, struct eh_outcome *out);
+/*
+ * The same, once the trace shows that the scenario ran what the hazard is about: an
+ * event of kind whose instruction has any of flags. Without one the run is
+ * incomplete, its evidence missing ("no TLBI ran").
+ */
+void eh_case_judge_hazards_after(struct eh_machine *m, const char *erratum, enum eh_event_kind kind, uint32_t flags,
+				 const char *missing, struct eh_outcome *out);
 /* Append to out->evidence, truncating at its size. */
 void eh_outcome_append(struct eh_outcome *out, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
