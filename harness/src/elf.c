@@ -49,8 +49,9 @@ static int elf_fail(struct eh_error *err, int code, const char *name, const char
 			    elf_errno() ? ": " : "", elf_errno() ? elf_errmsg(-1) : "");
 }
 
-static int read_sections(struct eh_elf *elf, Elf *e, const char *name, size_t len,
-			 struct strbuf *sb, size_t *name_off, struct eh_error *err)
+/* Sections' contents are copied from buf, or point into it when it is the file's mapping (map). */
+static int read_sections(struct eh_elf *elf, Elf *e, const char *name, const uint8_t *buf, size_t len,
+			 uint8_t *map, struct strbuf *sb, size_t *name_off, struct eh_error *err)
 {
 	size_t shnum, shstrndx, i;
 	int oom = 0;
@@ -102,9 +103,14 @@ static int read_sections(struct eh_elf *elf, Elf *e, const char *name, size_t le
 					    "%s: section %s: address range 0x%" PRIx64 "+0x%" PRIx64
 					    " wraps around", name, sname, (uint64_t)sh.sh_addr,
 					    (uint64_t)sh.sh_size);
+		if (map) {
+			s->data = map + sh.sh_offset;
+			continue;
+		}
 		s->data = eh_alloc(sh.sh_size);
 		if (!s->data)
 			return eh_error_set(err, EH_ENOMEM, "%s: out of memory for section %s", name, sname);
+		memcpy(s->data, buf + sh.sh_offset, sh.sh_size);
 	}
 	return 0;
 }
@@ -235,7 +241,8 @@ static int index_symbols(struct eh_elf *elf, struct eh_error *err)
 	return 0;
 }
 
-int eh_elf_parse(struct eh_elf **out, const char *name, const void *buf, size_t len,
+/* eh_elf_parse; map: buf is the file's mapping, which the sections borrow and the result keeps. */
+static int parse(struct eh_elf **out, const char *name, const void *buf, size_t len, uint8_t *map,
 		 struct eh_error *err)
 {
 	struct eh_elf *elf = NULL;
@@ -310,25 +317,9 @@ int eh_elf_parse(struct eh_elf **out, const char *name, const void *buf, size_t 
 			goto out;
 		}
 	}
-	rc = read_sections(elf, e, name, len, &sb, sec_name_off, err);
+	rc = read_sections(elf, e, name, buf, len, map, &sb, sec_name_off, err);
 	if (rc)
 		goto out;
-	for (i = 0; i < elf->nsections; i++) {
-		struct eh_elf_section *s = &elf->sections[i];
-		Elf_Scn *scn;
-		Elf_Data *d;
-
-		if (!s->data)
-			continue;
-		scn = elf_getscn(e, i);
-		d = scn ? elf_rawdata(scn, NULL) : NULL;
-		if (!d || d->d_size != s->size || !d->d_buf) {
-			rc = elf_fail(err, EH_EINPUT, name, "cannot read section contents");
-			eh_error_prefix(err, "section %zu: ", i);
-			goto out;
-		}
-		memcpy(s->data, d->d_buf, s->size);
-	}
 	rc = read_symbols(elf, e, name, &sb, &sym_name_off, err);
 	if (rc)
 		goto out;
@@ -356,10 +347,15 @@ int eh_elf_parse(struct eh_elf **out, const char *name, const void *buf, size_t 
 	rc = index_symbols(elf, err);
 	if (rc)
 		goto out;
+	elf->map = map;
+	elf->map_len = len;
 	*out = elf;
 	elf = NULL;
 	rc = 0;
 out:
+	/* A failed parse leaves the mapping to its caller: nothing here may free what points into it. */
+	for (i = 0; map && elf && i < elf->nsections; i++)
+		elf->sections[i].data = NULL;
 	eh_free(sec_name_off);
 	eh_free(sym_name_off);
 	eh_free(sb.buf);
@@ -369,18 +365,26 @@ out:
 	return rc;
 }
 
+int eh_elf_parse(struct eh_elf **out, const char *name, const void *buf, size_t len,
+		 struct eh_error *err)
+{
+	return parse(out, name, buf, len, NULL, err);
+}
+
 int eh_elf_open(struct eh_elf **out, const char *path, struct eh_error *err)
 {
-	char *buf;
+	uint8_t *map;
 	size_t len;
 	int rc;
 
 	*out = NULL;
-	rc = eh_file_read(path, EH_FILE_MAX_ELF, "kernel ELF", &buf, &len, err);
+	/* Mapped, not read: a -dbg vmlinux is mostly DWARF, which the harness never touches. */
+	rc = eh_file_map(path, EH_FILE_MAX_ELF, "kernel ELF", &map, &len, err);
 	if (rc)
 		return rc;
-	rc = eh_elf_parse(out, path, buf, len, err);
-	eh_free(buf);
+	rc = parse(out, path, map, len, map, err);
+	if (rc)
+		eh_file_unmap(map, len);
 	return rc;
 }
 
@@ -390,8 +394,9 @@ void eh_elf_free(struct eh_elf *elf)
 
 	if (!elf)
 		return;
-	for (i = 0; i < elf->nsections; i++)
+	for (i = 0; !elf->map && i < elf->nsections; i++)
 		eh_free(elf->sections[i].data);
+	eh_file_unmap(elf->map, elf->map_len);
 	eh_free(elf->sections);
 	eh_free(elf->symbols);
 	eh_free(elf->by_addr);

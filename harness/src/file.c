@@ -1,4 +1,4 @@
-/* Reads a whole input file into memory for the parsers, which all work on buffers; digests one for reports. */
+/* Reads or maps a whole input file into memory for the parsers, which all work on buffers; digests one for reports. */
 #include "eh/file.h"
 
 #include <errno.h>
@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -37,27 +38,41 @@ static int check(const char *path, const struct stat *st, size_t max, const char
 	return 0;
 }
 
-int eh_file_read(const char *path, size_t max, const char *what, char **buf, size_t *len,
-		 struct eh_error *err)
+/* Open path and check it: *fd and *size on success (close *fd), or an error naming path. */
+static int open_checked(const char *path, size_t max, const char *what, int *fd, size_t *size,
+			struct eh_error *err)
 {
-	/* O_NONBLOCK: opening a FIFO must not wait for a writer before it can be refused. */
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	struct stat st;
-	size_t size;
-	int rc = 0;
+	int rc;
 
-	*buf = NULL;
-	*len = 0;
-	if (fd < 0)
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer before it can be refused. */
+	*fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (*fd < 0)
 		return eh_error_set(err, EH_EIO, "%s: cannot open: %s", path, strerror(errno));
-	if (fstat(fd, &st))
+	if (fstat(*fd, &st))
 		rc = eh_error_set(err, EH_EIO, "%s: cannot stat: %s", path, strerror(errno));
 	else
 		rc = check(path, &st, max, what, err);
-	if (rc)
-		goto out;
+	if (rc) {
+		close(*fd);
+		return rc;
+	}
 	/* What the file holds when it was checked; one that grows meanwhile is read that far. */
-	size = (size_t)st.st_size;
+	*size = (size_t)st.st_size;
+	return 0;
+}
+
+int eh_file_read(const char *path, size_t max, const char *what, char **buf, size_t *len,
+		 struct eh_error *err)
+{
+	size_t size;
+	int fd, rc;
+
+	*buf = NULL;
+	*len = 0;
+	rc = open_checked(path, max, what, &fd, &size, err);
+	if (rc)
+		return rc;
 	*buf = eh_alloc(size ? size : 1);
 	if (!*buf) {
 		rc = eh_error_set(err, EH_ENOMEM, "%s: out of memory for %zu bytes", path, size);
@@ -84,6 +99,43 @@ out:
 		*len = 0;
 	}
 	return rc;
+}
+
+int eh_file_map(const char *path, size_t max, const char *what, uint8_t **data, size_t *len,
+		struct eh_error *err)
+{
+	size_t size;
+	void *p;
+	int fd, rc;
+
+	*data = NULL;
+	*len = 0;
+	rc = open_checked(path, max, what, &fd, &size, err);
+	if (rc || !size) {
+		if (!rc)
+			close(fd);
+		return rc;
+	}
+	/*
+	 * Private and writable: a parser may change its view (relocations of an object), which copies
+	 * those pages alone; the file is opened read-only and never changes. Pages are read when first
+	 * touched, so the parts of the file nobody looks at (DWARF) cost neither reads nor memory.
+	 */
+	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	rc = p == MAP_FAILED ? errno : 0;
+	close(fd);
+	if (rc)
+		return eh_error_set(err, rc == ENOMEM ? EH_ENOMEM : EH_EIO, "%s: cannot map %zu bytes: %s", path,
+				    size, strerror(rc));
+	*data = p;
+	*len = size;
+	return 0;
+}
+
+void eh_file_unmap(uint8_t *data, size_t len)
+{
+	if (data)
+		munmap(data, len);
 }
 
 int eh_file_sha256(const char *path, char hex[EH_SHA256_HEX], struct eh_error *err)

@@ -7,13 +7,46 @@
 
 #include "alt_cb.h"
 
-static uint8_t *bytes_at(const struct eh_image *img, uint64_t addr, uint64_t len)
+static const uint8_t *bytes_at(const struct eh_image *img, uint64_t addr, uint64_t len)
 {
 	const struct eh_elf_section *s = eh_elf_section_at(img->elf, addr);
 
 	if (!s || !img->data[s->index] || len > s->size - (addr - s->addr))
 		return NULL;
 	return img->data[s->index] + (addr - s->addr);
+}
+
+/*
+ * The same bytes, to be patched: their section is copied the first time one is written, so an
+ * image costs the sections its alternatives patch (.text), not every allocated one (.rodata, .data,
+ * .BTF). NULL without contents; *oom when the copy cannot be made.
+ */
+static uint8_t *patch_at(struct eh_image *img, uint64_t addr, uint64_t len, bool *oom)
+{
+	const struct eh_elf_section *s = eh_elf_section_at(img->elf, addr);
+	uint8_t *copy;
+
+	if (!bytes_at(img, addr, len))
+		return NULL;
+	if (!img->own[s->index]) {
+		copy = eh_alloc(s->size);
+		if (!copy) {
+			*oom = true;
+			return NULL;
+		}
+		memcpy(copy, img->data[s->index], s->size);
+		img->data[s->index] = copy;
+		img->own[s->index] = true;
+	}
+	return img->data[s->index] + (addr - s->addr);
+}
+
+static int no_contents(const struct eh_image *img, const char *what, uint64_t addr, bool oom,
+		       struct eh_error *err)
+{
+	if (oom)
+		return eh_error_set(err, EH_ENOMEM, "%s: out of memory patching 0x%" PRIx64, img->elf->path, addr);
+	return eh_error_set(err, EH_EINPUT, "%s: %s at 0x%" PRIx64 " has no contents", img->elf->path, what, addr);
 }
 
 int eh_image_word(const struct eh_image *img, uint64_t addr, uint32_t *word)
@@ -34,25 +67,29 @@ bool eh_image_has_cap(const struct eh_image *img, const char *name)
 /* A callback reads the original and writes the site (__apply_alternatives calls alt_cb). */
 static int run_callback(struct eh_image *img, struct eh_alt_site *s, struct eh_error *err)
 {
-	uint8_t *p = bytes_at(img, s->orig, s->orig_len);
+	const uint8_t *p = bytes_at(img, s->orig, s->orig_len);
+	uint8_t *dst;
 	uint32_t words[256 / 4];
 	unsigned i, n = s->orig_len / 4u;
+	bool oom = false;
 	int rc;
 
 	if (!p)
-		return eh_error_set(err, EH_EINPUT, "%s: alternative at 0x%" PRIx64 " has no contents",
-				    img->elf->path, s->orig);
+		return no_contents(img, "alternative", s->orig, false, err);
 	for (i = 0; i < n; i++)
 		words[i] = (uint32_t)p[4 * i] | (uint32_t)p[4 * i + 1] << 8 | (uint32_t)p[4 * i + 2] << 16 |
 			   (uint32_t)p[4 * i + 3] << 24;
 	rc = eh_alt_cb_run(img, s, words, err);
 	if (rc || s->cb_result != EH_ALT_CB_PATCHED)
 		return rc;
+	dst = patch_at(img, s->orig, s->orig_len, &oom);
+	if (!dst)
+		return no_contents(img, "alternative", s->orig, oom, err);
 	for (i = 0; i < n; i++) {
-		p[4 * i] = (uint8_t)words[i];
-		p[4 * i + 1] = (uint8_t)(words[i] >> 8);
-		p[4 * i + 2] = (uint8_t)(words[i] >> 16);
-		p[4 * i + 3] = (uint8_t)(words[i] >> 24);
+		dst[4 * i] = (uint8_t)words[i];
+		dst[4 * i + 1] = (uint8_t)(words[i] >> 8);
+		dst[4 * i + 2] = (uint8_t)(words[i] >> 16);
+		dst[4 * i + 3] = (uint8_t)(words[i] >> 24);
 	}
 	s->applied = true;
 	return 0;
@@ -61,12 +98,12 @@ static int run_callback(struct eh_image *img, struct eh_alt_site *s, struct eh_e
 /* __apply_alternatives(): copy the replacement over the original, fixing up each word. */
 static int apply_site(struct eh_image *img, struct eh_alt_site *s, struct eh_error *err)
 {
-	uint8_t *dst = bytes_at(img, s->orig, s->orig_len);
+	bool oom = false;
+	uint8_t *dst = patch_at(img, s->orig, s->orig_len, &oom);
 	unsigned i;
 
 	if (!dst)
-		return eh_error_set(err, EH_EINPUT, "%s: alternative at 0x%" PRIx64 " has no contents",
-				    img->elf->path, s->orig);
+		return no_contents(img, "alternative", s->orig, oom, err);
 	for (i = 0; i < s->repl_len; i += 4) {
 		/* Read from the ELF, not from img: an earlier site may have patched the replacement. */
 		const struct eh_elf_section *rs = eh_elf_section_at(img->elf, s->repl + i);
@@ -75,8 +112,7 @@ static int apply_site(struct eh_image *img, struct eh_alt_site *s, struct eh_err
 		int rc;
 
 		if (!w)
-			return eh_error_set(err, EH_EINPUT, "%s: replacement at 0x%" PRIx64 " has no contents",
-					    img->elf->path, s->repl + i);
+			return no_contents(img, "replacement", s->repl + i, false, err);
 		insn = (uint32_t)w[0] | (uint32_t)w[1] << 8 | (uint32_t)w[2] << 16 |
 				(uint32_t)w[3] << 24;
 		rc = eh_alt_fixup(insn, s->repl + i, s->orig + i, s->repl, s->repl + s->repl_len,
@@ -114,23 +150,15 @@ int eh_image_new(struct eh_image **out, const struct eh_elf *elf, const struct e
 	}
 	img->target = *target;
 	img->data = eh_alloc((elf->nsections ? elf->nsections : 1) * sizeof(*img->data));
-	if (!img->data) {
+	img->own = eh_alloc((elf->nsections ? elf->nsections : 1) * sizeof(*img->own));
+	if (!img->data || !img->own) {
 		rc = eh_error_set(err, EH_ENOMEM, "%s: out of memory", elf->path);
 		goto fail;
 	}
-	for (i = 0; i < elf->nsections; i++) {
-		const struct eh_elf_section *s = &elf->sections[i];
-
-		/* SHT_NOBITS (.bss) holds no code to patch, and its size is not backed by the file. */
-		if (!(s->flags & SHF_ALLOC) || !s->data)
-			continue;
-		img->data[i] = eh_alloc(s->size);
-		if (!img->data[i]) {
-			rc = eh_error_set(err, EH_ENOMEM, "%s: out of memory for %s", elf->path, s->name);
-			goto fail;
-		}
-		memcpy(img->data[i], s->data, s->size);
-	}
+	/* SHT_NOBITS (.bss) holds no code to patch, and its size is not backed by the file. */
+	for (i = 0; i < elf->nsections; i++)
+		if (elf->sections[i].flags & SHF_ALLOC)
+			img->data[i] = elf->sections[i].data;
 	rc = eh_alt_parse(&img->sites, &img->nsites, elf, caps, err);
 	if (rc)
 		goto fail;
@@ -159,9 +187,11 @@ void eh_image_free(struct eh_image *img)
 
 	if (!img)
 		return;
-	for (i = 0; img->data && i < img->elf->nsections; i++)
-		eh_free(img->data[i]);
+	for (i = 0; img->data && img->own && i < img->elf->nsections; i++)
+		if (img->own[i])
+			eh_free(img->data[i]);
 	eh_free(img->data);
+	eh_free(img->own);
 	eh_free(img->sites);
 	eh_free(img);
 }

@@ -3,10 +3,11 @@
 #include "eh/file.h"
 
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 struct eh_kconfig {
-	char **on;      /* enabled symbols; looked up a handful of times per run */
+	char **on;      /* enabled symbols, sorted: an audit looks one up for every alternative site */
 	size_t n, cap;
 };
 
@@ -29,6 +30,11 @@ static int add_symbol(struct eh_kconfig *cfg, const char *s, size_t len)
 	memcpy(copy, s, len);
 	cfg->on[cfg->n++] = copy;
 	return 0;
+}
+
+static int cmp_symbol(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 int eh_kconfig_parse(struct eh_kconfig **out, const char *name, const char *text, size_t len,
@@ -66,6 +72,8 @@ int eh_kconfig_parse(struct eh_kconfig **out, const char *name, const char *text
 			return eh_error_set(err, EH_ENOMEM, "%s: out of memory", name);
 		}
 	}
+	if (cfg->n > 1)
+		qsort(cfg->on, cfg->n, sizeof(*cfg->on), cmp_symbol);
 	*out = cfg;
 	return 0;
 }
@@ -99,12 +107,7 @@ void eh_kconfig_free(struct eh_kconfig *cfg)
 
 bool eh_kconfig_enabled(const struct eh_kconfig *cfg, const char *symbol)
 {
-	size_t i;
-
 	if (!cfg)
 		return true;
-	for (i = 0; i < cfg->n; i++)
-		if (!strcmp(cfg->on[i], symbol))
-			return true;
-	return false;
+	return cfg->n && bsearch(&symbol, cfg->on, cfg->n, sizeof(*cfg->on), cmp_symbol);
 }

@@ -58,10 +58,15 @@ void eh_machine__hook_fail(struct eh_machine *m, int code, const char *fmt, ...)
 /* The errata and the case hear of ev (recorded in the trace or not). */
 static void notify(struct eh_machine *m, const struct eh_event *ev)
 {
-	unsigned i;
+	unsigned i, n = ev->kind == EH_EV_INSN ? m->ninsn : m->nactive;
 
-	for (i = 0; i < m->nactive; i++)
-		m->active[i].b->on_event(m, m->active[i].state + ev->thread * m->active[i].b->thread_state, ev);
+	/* Only the errata that follow every instruction hear of each one (eh_behaviour.insns). */
+	for (i = 0; i < n; i++) {
+		unsigned k = ev->kind == EH_EV_INSN ? m->insn_active[i] : i;
+		const struct eh_behaviour *b = m->active[k].b;
+
+		b->on_event(m, m->active[k].state + ev->thread * b->thread_state, ev);
+	}
 	if (m->opts.hooks->event)
 		m->opts.hooks->event(m, ev, m->opts.hooks_ctx);
 }
@@ -207,7 +212,7 @@ static void on_code(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
 		return;
 	}
 	t->cur_in_window_counted = false;
-	if (m->opts.trace_insns || m->want_insns) {
+	if (m->opts.trace_insns || m->ninsn) {
 		struct eh_event ev = {
 			.kind = EH_EV_INSN, .thread = (uint8_t)t->id, .pc = addr, .flags = in->flags,
 			.in_window = eh_machine__in_window(t), .addr = (uint64_t)word,
@@ -423,25 +428,38 @@ static void finish(struct eh_thread *t, enum eh_stop why, uint64_t pc)
 	eh_machine__emit(t->m, &ev);
 }
 
-static int thread_init(struct eh_machine *m, struct eh_thread *t, struct eh_error *err)
+/*
+ * A thread's Unicorn engine, created when the thread is first started or looked at: most scenarios
+ * on an SMT model start one thread of several, and an engine costs more to set up than a short run.
+ * It maps every region the machine has by then, zero pages included (readable and writable only).
+ */
+static int thread_engine(struct eh_thread *t, struct eh_error *err)
 {
+	struct eh_machine *m = t->m;
 	uc_hook h;
 	uc_err e;
 	size_t i;
 
+	if (t->uc)
+		return 0;
 	e = uc_open(UC_ARCH_ARM64, UC_MODE_ARM, &t->uc);
 	if (e != UC_ERR_OK) {
 		t->uc = NULL;
 		return uc_fail(err, e, "uc_open", 0);
 	}
 	e = uc_ctl_set_cpu_model(t->uc, m->model->uc_cpu);
-	if (e != UC_ERR_OK)
-		return uc_fail(err, e, "setting the CPU model", 0);
+	if (e != UC_ERR_OK) {
+		uc_fail(err, e, "setting the CPU model", 0);
+		goto fail;
+	}
 	for (i = 0; i < m->nregions; i++) {
-		e = uc_mem_map_ptr(t->uc, m->regions[i].addr, m->regions[i].size, UC_PROT_ALL,
+		e = uc_mem_map_ptr(t->uc, m->regions[i].addr, m->regions[i].size,
+				   i < m->nregions - m->nzero ? UC_PROT_ALL : UC_PROT_READ | UC_PROT_WRITE,
 				   m->regions[i].host);
-		if (e != UC_ERR_OK)
-			return uc_fail(err, e, "mapping memory", m->regions[i].addr);
+		if (e != UC_ERR_OK) {
+			uc_fail(err, e, "mapping memory", m->regions[i].addr);
+			goto fail;
+		}
 	}
 	/* Hooks go in before the first uc_emu_start: later ones may miss translated code. */
 	if ((e = uc_hook_add(t->uc, &h, UC_HOOK_CODE, on_code, t, 1, 0)) ||
@@ -450,9 +468,23 @@ static int thread_init(struct eh_machine *m, struct eh_thread *t, struct eh_erro
 	    (e = uc_hook_add(t->uc, &h, UC_HOOK_INTR, on_intr, t, 1, 0)) ||
 	    (e = uc_hook_add(t->uc, &h, UC_HOOK_INSN, on_mrs, t, 1, 0, UC_ARM64_INS_MRS)) ||
 	    (m->opts.hooks->sys &&
-	     (e = uc_hook_add(t->uc, &h, UC_HOOK_INSN, on_sys, t, 1, 0, UC_ARM64_INS_SYS))))
-		return uc_fail(err, e, "adding hooks", 0);
+	     (e = uc_hook_add(t->uc, &h, UC_HOOK_INSN, on_sys, t, 1, 0, UC_ARM64_INS_SYS)))) {
+		uc_fail(err, e, "adding hooks", 0);
+		goto fail;
+	}
 	return 0;
+fail:
+	uc_close(t->uc);
+	t->uc = NULL;
+	return EH_EEMU;
+}
+
+/* Thread t (modulo the core's threads) with its engine; NULL if Unicorn cannot create one. */
+static struct eh_thread *live_thread(struct eh_machine *m, unsigned t)
+{
+	struct eh_thread *th = &m->threads[t % m->nthreads];
+
+	return thread_engine(th, NULL) ? NULL : th;
 }
 
 int eh_machine_new(struct eh_machine **out, const struct eh_model *model, const struct eh_image *img,
@@ -492,7 +524,8 @@ int eh_machine_new(struct eh_machine **out, const struct eh_model *model, const 
 					  EH_MACHINE_ERRATA_MAX);
 			break;
 		}
-		m->want_insns |= (*e)->behaviour->insns;
+		if ((*e)->behaviour->insns)
+			m->insn_active[m->ninsn++] = (uint8_t)m->nactive;
 		m->active[m->nactive].b = (*e)->behaviour;
 		m->active[m->nactive].state = eh_alloc(EH_MAX_THREADS * (*e)->behaviour->thread_state + 1);
 		if (!m->active[m->nactive++].state)
@@ -509,9 +542,6 @@ int eh_machine_new(struct eh_machine **out, const struct eh_model *model, const 
 	for (i = 0; i < m->nthreads; i++) {
 		m->threads[i].m = m;
 		m->threads[i].id = i;
-		rc = thread_init(m, &m->threads[i], err);
-		if (rc)
-			goto fail;
 	}
 	*out = m;
 	return 0;
@@ -557,6 +587,8 @@ int eh_machine_start(struct eh_machine *m, unsigned tid, uint64_t addr, const ui
 	t = &m->threads[tid];
 	if (t->running)
 		return eh_error_set(err, EH_EINVAL, "thread %u is already running", tid);
+	if (thread_engine(t, err))
+		return EH_EEMU;
 	memset(&t->res, 0, sizeof(t->res));
 	t->stop_req = EH_STOP_NONE;
 	t->break_req = t->abort_pending = t->window_open = t->after_pending = t->skip_req = false;
@@ -714,17 +746,24 @@ const struct eh_insn *eh_machine_insn(struct eh_machine *m, uint64_t addr)
 
 uint64_t eh_machine_xreg(struct eh_machine *m, unsigned t, unsigned n)
 {
-	return eh_machine__read_reg(&m->threads[t % m->nthreads], eh_machine__xreg_id(n));
+	struct eh_thread *th = live_thread(m, t);
+
+	return th ? eh_machine__read_reg(th, eh_machine__xreg_id(n)) : 0;
 }
 
 void eh_machine_set_xreg(struct eh_machine *m, unsigned t, unsigned n, uint64_t value)
 {
-	uc_reg_write(m->threads[t % m->nthreads].uc, eh_machine__xreg_id(n), &value);
+	struct eh_thread *th = live_thread(m, t);
+
+	if (th)
+		uc_reg_write(th->uc, eh_machine__xreg_id(n), &value);
 }
 
 uint64_t eh_machine_pc(struct eh_machine *m, unsigned t)
 {
-	return eh_machine__read_reg(&m->threads[t % m->nthreads], UC_ARM64_REG_PC);
+	struct eh_thread *th = live_thread(m, t);
+
+	return th ? eh_machine__read_reg(th, UC_ARM64_REG_PC) : 0;
 }
 
 int eh_machine_sysreg(struct eh_machine *m, unsigned t, uint32_t sysreg, uint64_t *value)
@@ -734,7 +773,9 @@ int eh_machine_sysreg(struct eh_machine *m, unsigned t, uint32_t sysreg, uint64_
 		.crm = EH_SYSREG_CRM(sysreg), .op2 = EH_SYSREG_OP2(sysreg),
 	};
 
-	if (uc_reg_read(m->threads[t % m->nthreads].uc, UC_ARM64_REG_CP_REG, &cp) != UC_ERR_OK)
+	struct eh_thread *th = live_thread(m, t);
+
+	if (!th || uc_reg_read(th->uc, UC_ARM64_REG_CP_REG, &cp) != UC_ERR_OK)
 		return EH_EEMU;
 	*value = cp.val;
 	return 0;
@@ -742,7 +783,9 @@ int eh_machine_sysreg(struct eh_machine *m, unsigned t, uint32_t sysreg, uint64_
 
 int eh_machine_set_sysreg(struct eh_machine *m, unsigned t, uint32_t sysreg, uint64_t value)
 {
-	return eh_machine__write_cp(&m->threads[t % m->nthreads], sysreg, value) ? EH_EEMU : 0;
+	struct eh_thread *th = live_thread(m, t);
+
+	return !th || eh_machine__write_cp(th, sysreg, value) ? EH_EEMU : 0;
 }
 
 void eh_machine_trace_clear(struct eh_machine *m)

@@ -130,7 +130,8 @@ struct eh_machine {
 		uint8_t *state;         /* b->thread_state bytes per thread */
 	} active[EH_MACHINE_ERRATA_MAX];
 	unsigned nactive;
-	bool want_insns;            /* some erratum follows every instruction */
+	uint8_t insn_active[EH_MACHINE_ERRATA_MAX];  /* those that follow every instruction (indices) */
+	unsigned ninsn;
 	struct timespec deadline;
 	int hook_rc;                /* an error met inside a hook, reported by eh_machine_run */
 	struct eh_error hook_err;

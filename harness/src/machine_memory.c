@@ -36,12 +36,14 @@ static int map_zero_page(struct eh_machine *m, uint64_t page)
 	if (!r->raw)
 		return EH_ENOMEM;
 	r->host = (uint8_t *)(((uintptr_t)r->raw + EH_PAGE - 1) & ~(uintptr_t)(EH_PAGE - 1));
+	/* Threads without an engine yet map it when they get one. */
 	for (i = 0; i < m->nthreads; i++)
-		if (uc_mem_map_ptr(m->threads[i].uc, page, EH_PAGE, UC_PROT_READ | UC_PROT_WRITE, r->host) !=
-		    UC_ERR_OK) {
+		if (m->threads[i].uc &&
+		    uc_mem_map_ptr(m->threads[i].uc, page, EH_PAGE, UC_PROT_READ | UC_PROT_WRITE, r->host) != UC_ERR_OK) {
 			/* Unmap what was mapped: no thread may keep a view of freed memory. */
 			while (i--)
-				uc_mem_unmap(m->threads[i].uc, page, EH_PAGE);
+				if (m->threads[i].uc)
+					uc_mem_unmap(m->threads[i].uc, page, EH_PAGE);
 			eh_free(r->raw);
 			return EH_EEMU;
 		}
@@ -223,8 +225,9 @@ int eh_machine_write(struct eh_machine *m, uint64_t addr, const void *buf, size_
 	screen_code(m, addr, len);
 	/* Code may have been written: drop what the threads translated from it. */
 	for (i = 0; i < m->nthreads; i++)
-		uc_ctl_remove_cache(m->threads[i].uc, addr & ~(EH_PAGE - 1),
-				    (addr + len + EH_PAGE - 1) & ~(EH_PAGE - 1));
+		if (m->threads[i].uc)
+			uc_ctl_remove_cache(m->threads[i].uc, addr & ~(EH_PAGE - 1),
+					    (addr + len + EH_PAGE - 1) & ~(EH_PAGE - 1));
 	return 0;
 }
 

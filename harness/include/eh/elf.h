@@ -19,7 +19,7 @@ struct eh_elf_section {
 	uint64_t entsize;
 	uint64_t addralign;
 	uint64_t offset;    /* of its contents in the file (sh_offset) */
-	uint8_t *data;      /* owned copy of the contents; NULL for SHT_NOBITS */
+	uint8_t *data;      /* the contents (in the file's private mapping, or an owned copy); NULL for SHT_NOBITS */
 };
 
 struct eh_elf_symbol {
@@ -74,6 +74,8 @@ struct eh_elf {
 	/* The mapping symbols ($x, $d, $x.12, KVM's __kvm_nvhe_$d), by section and address: for eh_elf_is_data. */
 	const struct eh_elf_symbol **mapping;
 	size_t nmapping;
+	uint8_t *map;       /* the file as eh_elf_open mapped it, which sections' data point into; NULL: owned copies */
+	size_t map_len;
 };
 
 /*

@@ -1,8 +1,9 @@
-/* Reading a whole input file (ELF, .config, cpucaps header, --mem image) into memory, with a size cap; its digest. */
+/* Reading or mapping a whole input file (ELF, .config, cpucaps header, --mem image) into memory, with a size cap; its digest. */
 #ifndef EH_FILE_H
 #define EH_FILE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "eh/error.h"
 
@@ -21,6 +22,14 @@
  */
 int eh_file_read(const char *path, size_t max, const char *what, char **buf, size_t *len,
 		 struct eh_error *err);
+/*
+ * The same checks, then path mapped into memory at *data (eh_file_unmap it), *len bytes; an empty
+ * file maps to NULL, 0 bytes. The mapping is private: writing to it copies the page written, never
+ * the file. Pages are read when first touched.
+ */
+int eh_file_map(const char *path, size_t max, const char *what, uint8_t **data, size_t *len,
+		struct eh_error *err);
+void eh_file_unmap(uint8_t *data, size_t len);
 
 #define EH_SHA256_HEX 65   /* 64 hex digits and the NUL */
 

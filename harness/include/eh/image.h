@@ -17,7 +17,12 @@ struct eh_image {
 	const struct eh_cpucaps *caps;  /* borrowed */
 	const struct eh_cap_rules *rules;  /* the kernel version's, from caps->kernel */
 	struct eh_target target;        /* the model and .config borrowed */
-	uint8_t **data;                 /* per section: patched copy (NULL where the ELF has none) */
+	/*
+	 * Per section: its bytes as the target's kernel patched them (NULL where the ELF has none):
+	 * a copy of the image's own where an alternative patched it (own), else the ELF's.
+	 */
+	uint8_t **data;
+	bool *own;
 	struct eh_alt_site *sites;
 	size_t nsites;
 };
