@@ -67,19 +67,14 @@ static void judge(struct eh_machine *m, const struct eh_variant *v, struct eh_ou
 	long p[2] = { EH_A53_835769_P0, 0 };
 	uint64_t x0 = eh_machine_result(m, 0)->x[0];
 	uint64_t right = (uint64_t)host_mac(p, EH_A53_835769_A, EH_A53_835769_B, EH_A53_835769_C);
-	unsigned hazards = 0;
+	const struct eh_event *hazard;
+	size_t hazards = eh_trace_hazards(tr, e, &hazard);
 	char first[128], mac[128];
-	size_t i;
 
 	(void)v;
-	for (i = 0; i < tr->n; i++) {
-		if (tr->events[i].kind != EH_EV_HAZARD || eh_event_erratum(&tr->events[i]) != e)
-			continue;
-		if (!hazards++)
-			eh_outcome_append(out, "%s directly after %s; ",
-					  eh_machine_where(m, tr->events[i].pc, mac, sizeof(mac)),
-					  eh_machine_where(m, tr->events[i].value, first, sizeof(first)));
-	}
+	if (hazard)
+		eh_outcome_append(out, "%s directly after %s; ", eh_machine_where(m, hazard->pc, mac, sizeof(mac)),
+				  eh_machine_where(m, hazard->value, first, sizeof(first)));
 	if (x0 != right) {
 		out->verdict = EH_VERDICT_BUG;
 		eh_outcome_append(out, "the result is 0x%" PRIx64 ", not 0x%" PRIx64, x0, right);

@@ -59,19 +59,15 @@ static void judge(struct eh_machine *m, const struct eh_variant *v, struct eh_ou
 	const struct eh_erratum *e = eh_erratum_find("a53-843419");
 	const struct eh_trace *tr = eh_machine_trace(m);
 	uint64_t x0 = eh_machine_result(m, 0)->x[0];
-	unsigned hazards = 0;
+	const struct eh_event *hazard;
+	size_t hazards = eh_trace_hazards(tr, e, &hazard);
 	char from[128], to[128];
-	size_t i;
 
 	(void)v;
-	for (i = 0; i < tr->n; i++) {
-		if (tr->events[i].kind != EH_EV_HAZARD || eh_event_erratum(&tr->events[i]) != e)
-			continue;
-		if (!hazards++)
-			eh_outcome_append(out, "erratum sequence from %s to %s; ",
-					  eh_machine_where(m, tr->events[i].value, from, sizeof(from)),
-					  eh_machine_where(m, tr->events[i].pc, to, sizeof(to)));
-	}
+	if (hazard)
+		eh_outcome_append(out, "erratum sequence from %s to %s; ",
+				  eh_machine_where(m, hazard->value, from, sizeof(from)),
+				  eh_machine_where(m, hazard->pc, to, sizeof(to)));
 	if (x0 != EH_A53_843419_EXPECTED) {
 		out->verdict = EH_VERDICT_BUG;
 		eh_outcome_append(out, "the load read 0x%016" PRIx64 "%s, not 0x%016" PRIx64, x0,

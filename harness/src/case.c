@@ -282,13 +282,10 @@ void eh_case_judge_hazards(struct eh_machine *m, const char *erratum, struct eh_
 {
 	const struct eh_erratum *e = eh_erratum_find(erratum);
 	const struct eh_trace *tr = eh_machine_trace(m);
-	const struct eh_event *first = NULL;
+	const struct eh_event *first;
+	size_t n = eh_trace_hazards(tr, e, &first);
 	char where[256];
-	size_t i, n = 0;
 
-	for (i = 0; i < tr->n; i++)
-		if (tr->events[i].kind == EH_EV_HAZARD && eh_event_erratum(&tr->events[i]) == e && !n++)
-			first = &tr->events[i];
 	if (!first) {
 		out->verdict = EH_VERDICT_FIXED;
 		eh_outcome_append(out, "no hazard of erratum %s", erratum);

@@ -19,6 +19,17 @@ const char *eh_machine_where(struct eh_machine *m, uint64_t pc, char *buf, size_
 	return buf;
 }
 
+size_t eh_trace_hazards(const struct eh_trace *tr, const struct eh_erratum *e, const struct eh_event **first)
+{
+	size_t i, n = 0;
+
+	*first = NULL;
+	for (i = 0; i < tr->n; i++)
+		if (tr->events[i].kind == EH_EV_HAZARD && eh_event_erratum(&tr->events[i]) == e && !n++)
+			*first = &tr->events[i];
+	return n;
+}
+
 void eh_trace_summarise(const struct eh_trace *tr, struct eh_window_summary *out)
 {
 	size_t i;

@@ -292,6 +292,9 @@ struct eh_window_summary {
 
 void eh_trace_summarise(const struct eh_trace *tr, struct eh_window_summary *out);
 
+/* How many hazards erratum e recorded in tr (EH_EV_HAZARD events naming it); *first the first, or NULL. */
+size_t eh_trace_hazards(const struct eh_trace *tr, const struct eh_erratum *e, const struct eh_event **first);
+
 /* What the virtual EL2 did in a trace: traps taken and who handled them. */
 struct eh_hyp_summary {
 	unsigned traps;             /* guest accesses trapped to EL2 */
