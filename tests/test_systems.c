@@ -1,6 +1,7 @@
 /*
  * Systems of cores (big.LITTLE): ID registers sanitised as Linux 6.1's cpufeature.c combines
- * them, and capabilities decided at each entry's scope.
+ * them, capabilities decided at each entry's scope, and each hardware thread answering MRS with
+ * its own core's identity.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -10,7 +11,14 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include <unicorn/unicorn.h>
+
 #include "eh/cap.h"
+#include "eh/cpucaps.h"
+#include "eh/elf.h"
+#include "eh/erratum.h"
+#include "eh/image.h"
+#include "eh/machine.h"
 #include "eh/model.h"
 #include "eh/sysreg.h"
 
@@ -135,6 +143,63 @@ static void run_scope_row(void **state)
 			 r->detected ? "detected" : "not");
 }
 
+/* Each thread reads its own core's MIDR_EL1, MPIDR_EL1, REVIDR_EL1 and ID_AA64PFR1_EL1. */
+struct identity_row {
+	const char *name;
+	const char *cores[2];                 /* the boot core, the other */
+	uint64_t midr[2], mpidr[2], pfr1[2];  /* thread 0 (the boot core), thread 1; from the cores' TRMs */
+};
+
+static const struct identity_row identity_rows[] = {
+	{ "A55 r2p0 then A76 r4p0 (SSBS)", { "cortex-a55-r2p0", "cortex-a76-r4p0" }, { 0x412fd050, 0x414fd0b0 },
+	  { 0x80000000, 0x80000100 }, { 0, 0x10 } },
+	{ "A76 r4p0 then A55 r2p0", { "cortex-a76-r4p0", "cortex-a55-r2p0" }, { 0x414fd0b0, 0x412fd050 },
+	  { 0x80000000, 0x80000100 }, { 0x10, 0 } },
+	{ "A53 r0p4 then A72 r0p3", { "cortex-a53-r0p4", "cortex-a72" }, { 0x410fd034, 0x410fd083 },
+	  { 0x80000000, 0x80000100 }, { 0, 0 } },
+	{ "A510 r1p1 then A710 r0p0", { "cortex-a510-r1p1", "cortex-a710-r0p0" }, { 0x411fd461, 0x410fd470 },
+	  { 0x80000000, 0x80000100 }, { 0x221, 0x221 } },
+};
+
+static void run_identity_row(void **state)
+{
+	const struct identity_row *r = *state;
+	const struct eh_model *cores[] = { eh_model_find(r->cores[0]), eh_model_find(r->cores[1]), NULL };
+	const struct eh_model sys = { .name = "sys", .uc_cpu = UC_CPU_ARM64_MAX, .cores = cores };
+	const struct eh_model *model = &sys;
+	struct eh_elf *elf = NULL;
+	struct eh_image *img = NULL;
+	struct eh_machine *m = NULL;
+	struct eh_error err = { 0 };
+	uint64_t entry, arg = 0;
+	unsigned t;
+
+	if (!cores[0] || !cores[1])
+		fail_msg("%s: no model %s or %s", r->name, r->cores[0], r->cores[1]);
+	if (eh_elf_open(&elf, EH_TEST_ELF_DIR "/engine-tests.elf", &err) ||
+	    eh_image_new(&img, elf, eh_cpucaps_builtin("5.4"), &(struct eh_target){ .model = model }, &err) ||
+	    eh_elf_resolve(elf, "read_ids", &entry, &err) || eh_machine_new(&m, model, img, NULL, &err))
+		fail_msg("%s: %s", r->name, err.msg);
+	assert_int_equal(eh_machine_threads(m), 2);
+	for (t = 0; t < 2; t++)
+		if (eh_machine_start(m, t, entry, &arg, 1, &err))
+			fail_msg("%s: thread %u: %s", r->name, t, err.msg);
+	if (eh_machine_run(m, &err))
+		fail_msg("%s: %s", r->name, err.msg);
+	for (t = 0; t < 2; t++) {
+		const struct eh_thread_result *res = eh_machine_result(m, t);
+
+		if (res->x[0] != r->midr[t] || res->x[1] != r->mpidr[t] || res->x[2] != 0 || res->x[3] != r->pfr1[t])
+			fail_msg("%s: thread %u read MIDR 0x%llx MPIDR 0x%llx REVIDR 0x%llx PFR1 0x%llx", r->name, t,
+				 (unsigned long long)res->x[0], (unsigned long long)res->x[1],
+				 (unsigned long long)res->x[2], (unsigned long long)res->x[3]);
+		assert_ptr_equal(eh_machine_thread_core(m, t), cores[t]);
+	}
+	eh_machine_free(m);
+	eh_image_free(img);
+	eh_elf_free(elf);
+}
+
 #define ROWS(rows, fn) \
 	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) \
 		tests[n++] = (struct CMUnitTest){ .name = rows[i].name, .test_func = (fn), \
@@ -147,6 +212,7 @@ int main(void)
 
 	ROWS(sanitise_rows, run_sanitise_row);
 	ROWS(scope_rows, run_scope_row);
+	ROWS(identity_rows, run_identity_row);
 	tests[n++] = (struct CMUnitTest){ .name = "unlisted registers, threads and MPIDR of a system",
 					  .test_func = test_unlisted_registers };
 	return _cmocka_run_group_tests("systems", tests, n, NULL, NULL);
