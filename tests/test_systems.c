@@ -1,7 +1,7 @@
 /*
  * Systems of cores (big.LITTLE): ID registers sanitised as Linux 6.1's cpufeature.c combines
- * them, capabilities decided at each entry's scope, and each hardware thread answering MRS with
- * its own core's identity.
+ * them, capabilities decided at each entry's scope, errata of any core, and each hardware thread
+ * answering MRS with its own core's identity.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -143,6 +143,129 @@ static void run_scope_row(void **state)
 			 r->detected ? "detected" : "not");
 }
 
+/*
+ * Every capability of Linux 6.1 on every system, booted each way, against what the kernel's
+ * rules make of its cores' own decisions: a local-CPU entry when any core detects it, a
+ * boot-CPU entry when the boot CPU does, a system entry when every core does (each field the
+ * rules read is lower safe, so the sanitised minimum passes exactly when every core's value
+ * does). The system's answer comes from its sanitised registers; these from each core alone.
+ */
+static void test_every_system_by_scope(void **state)
+{
+	const struct eh_cap_rules *rules = eh_cap_rules_find("6.1");
+	const struct eh_model *const *m, *const *c;
+	const struct eh_capability *cap;
+	unsigned nsystems = 0, boot;
+
+	(void)state;
+	for (m = eh_models; *m; m++) {
+		if (!(*m)->cores)
+			continue;
+		nsystems++;
+		for (boot = 0; eh_boot_names[boot]; boot++)
+			for (cap = rules->caps; cap->name; cap++) {
+				struct eh_target t = { .model = *m, .boot = (enum eh_boot)boot }, ct = t;
+				bool any = false, all = true, expected;
+
+				for (c = (*m)->cores; *c; c++) {
+					ct.model = *c;
+					any |= eh_cap_detected(rules, &ct, cap->name);
+					all &= eh_cap_detected(rules, &ct, cap->name);
+				}
+				ct.model = (*m)->cores[0];
+				expected = (cap->type & 7) == 1 ? any :
+					   (cap->type & 7) == 4 ? eh_cap_detected(rules, &ct, cap->name) : all;
+				if (eh_cap_detected(rules, &t, cap->name) != expected)
+					fail_msg("%s booted at %s: %s (%s scope) %s, its cores say %s", (*m)->name,
+						 eh_boot_names[boot], cap->name, eh_cap_scope_name(cap->type),
+						 expected ? "not detected" : "detected",
+						 expected ? "detected" : "not detected");
+			}
+	}
+	assert_int_equal(nsystems, 3);
+}
+
+/* A capability on a real system, and on one of its cores alone, with the kernel's reason. */
+struct system_row {
+	const char *name;
+	const char *system, *cap;
+	bool on_system;
+	const char *core;   /* a core of the system that decides the other way alone, or the same */
+	bool on_core;
+};
+
+static const struct system_row system_rows[] = {
+	/* ID_AA64PFR1_EL1.SSBS: 1 on Cortex-A76 (TRM B2), 0 on Cortex-A55; SYSTEM_FEATURE. */
+	{ "system-a55-a76: ARM64_SSBS off, the A55 lacks it", "system-a55-a76", "ARM64_SSBS", false,
+	  "cortex-a76-r4p0", true },
+	/* ID_AA64PFR0_EL1.EL0: 1 (AArch64 only) on Cortex-A510, 2 on A710; SYSTEM_FEATURE. */
+	{ "system-a510-a710: no 32-bit EL0, the A510 is AArch64 only", "system-a510-a710",
+	  "ARM64_HAS_32BIT_EL0_DO_NOT_USE", false, "cortex-a710-r0p0", true },
+	/* ID_AA64PFR0_EL1.RAS: 1 on A55 and A76: on for the system. */
+	{ "system-a55-a76: RAS on, both cores have it", "system-a55-a76", "ARM64_HAS_RAS_EXTN", true, "cortex-a55-r2p0",
+	  true },
+	/* Local-CPU errata of one core (cpu_errata.c MIDR lists): on system-wide. */
+	{ "system-a53-a72: 843419 of the A53 r0p4", "system-a53-a72", "ARM64_WORKAROUND_843419", true, "cortex-a72",
+	  false },
+	{ "system-a53-a72: 1319367 of the A72 (SPECULATIVE_AT)", "system-a53-a72", "ARM64_WORKAROUND_SPECULATIVE_AT", true,
+	  "cortex-a53-r0p4", false },
+	{ "system-a55-a76: 3194386 of the A76 (SPECULATIVE_SSBS)", "system-a55-a76",
+	  "ARM64_WORKAROUND_SPECULATIVE_SSBS", true, "cortex-a55-r2p0", false },
+	{ "system-a55-a76: 1530923 of the A55 r2p0 (SPECULATIVE_AT)", "system-a55-a76",
+	  "ARM64_WORKAROUND_SPECULATIVE_AT", true, "cortex-a76-r4p0", false },
+	{ "system-a510-a710: 2054223 of the A710 (TSB_FLUSH_FAILURE)", "system-a510-a710",
+	  "ARM64_WORKAROUND_TSB_FLUSH_FAILURE", true, "cortex-a510-r1p1", false },
+	/* A weak local CPU feature: 2457168 of the A510 r1p1 (ARM64_CPUCAP_WEAK_LOCAL_CPU_FEATURE). */
+	{ "system-a510-a710: 2457168 of the A510 (BROKEN_AMU_CONSTCNT)", "system-a510-a710",
+	  "ARM64_WORKAROUND_BROKEN_AMU_CONSTCNT", true, "cortex-a710-r0p0", false },
+};
+
+static void run_system_row(void **state)
+{
+	const struct system_row *r = *state;
+	const struct eh_cap_rules *rules = eh_cap_rules_find("6.1");
+	const struct eh_target sys = { .model = eh_model_find(r->system) };
+	const struct eh_target core = { .model = eh_model_find(r->core) };
+
+	if (!sys.model || !core.model)
+		fail_msg("%s: no model %s or %s", r->name, r->system, r->core);
+	if (eh_cap_detected(rules, &core, r->cap) != r->on_core)
+		fail_msg("%s: %s alone: %s %s", r->name, r->core, r->cap, r->on_core ? "not detected" : "detected");
+	if (eh_cap_detected(rules, &sys, r->cap) != r->on_system)
+		fail_msg("%s: %s %s", r->name, r->cap, r->on_system ? "not detected" : "detected");
+}
+
+/* Errata by system: affected when a core is (the cores' rows of tests/test_model_errata.c). */
+struct erratum_row {
+	const char *name;
+	const char *system, *erratum;
+	bool affected;
+};
+
+static const struct erratum_row erratum_rows[] = {
+	{ "system-a53-a72: a53-843419 (A53 r0p4)", "system-a53-a72", "a53-843419", true },
+	{ "system-a53-a72: a53-835769 (A53 r0p4)", "system-a53-a72", "a53-835769", true },
+	{ "system-a53-a72: no clean-cache (A53 past r0p2)", "system-a53-a72", "clean-cache", false },
+	{ "system-a53-a72: no repeat-tlbi", "system-a53-a72", "repeat-tlbi", false },
+	{ "system-a55-a76: repeat-tlbi (both cores)", "system-a55-a76", "repeat-tlbi", true },
+	{ "system-a55-a76: no a53-843419", "system-a55-a76", "a53-843419", false },
+	{ "system-a510-a710: repeat-tlbi (A510 r1p1, A710)", "system-a510-a710", "repeat-tlbi", true },
+	{ "system-a510-a710: no a520-2966298", "system-a510-a710", "a520-2966298", false },
+	{ "system-a510-a710: no tx2-219", "system-a510-a710", "tx2-219", false },
+};
+
+static void run_erratum_row(void **state)
+{
+	const struct erratum_row *r = *state;
+	const struct eh_model *m = eh_model_find(r->system);
+	const struct eh_erratum *e = eh_erratum_find(r->erratum);
+
+	if (!m || !e)
+		fail_msg("%s: no model %s or erratum %s", r->name, r->system, r->erratum);
+	if (eh_erratum_affects(e, m) != r->affected || eh_erratum_shows(e, m) != r->affected)
+		fail_msg("%s: %s %s", r->name, r->erratum, r->affected ? "does not affect it" : "affects it");
+}
+
 /* Each thread reads its own core's MIDR_EL1, MPIDR_EL1, REVIDR_EL1 and ID_AA64PFR1_EL1. */
 struct identity_row {
 	const char *name;
@@ -212,8 +335,12 @@ int main(void)
 
 	ROWS(sanitise_rows, run_sanitise_row);
 	ROWS(scope_rows, run_scope_row);
+	ROWS(system_rows, run_system_row);
+	ROWS(erratum_rows, run_erratum_row);
 	ROWS(identity_rows, run_identity_row);
 	tests[n++] = (struct CMUnitTest){ .name = "unlisted registers, threads and MPIDR of a system",
 					  .test_func = test_unlisted_registers };
+	tests[n++] = (struct CMUnitTest){ .name = "every capability on every system, by scope",
+					  .test_func = test_every_system_by_scope };
 	return _cmocka_run_group_tests("systems", tests, n, NULL, NULL);
 }
