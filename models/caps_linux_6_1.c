@@ -310,7 +310,8 @@ static const struct eh_midr_range trbe_overwrite_fill_mode_cpus[] = {
 	{ 0 },
 };
 
-static const struct eh_midr_range tsb_flush_fail_cpus[] = {
+/* ARM64_WORKAROUND_TSB_FLUSH_FAILURE: tsb_flush_fail_cpus[] (Neoverse N2 2067961, Cortex-A710 2054223). */
+const struct eh_midr_range eh_tsb_flush_fail_cpus[] = {
 	{ "Neoverse N2", NEOVERSE_N2, 0, 0, 0xf, 0xf, "CONFIG_ARM64_ERRATUM_2067961" },
 	{ "Microsoft Azure Cobalt 100", MICROSOFT_AZURE_COBALT_100, 0, 0, 0xf, 0xf, "CONFIG_ARM64_ERRATUM_2067961" },
 	{ "Cortex-A710", CORTEX_A710, 0, 0, 0xf, 0xf, "CONFIG_ARM64_ERRATUM_2054223" },
@@ -920,7 +921,7 @@ static const struct eh_capability linux_6_1[] = {
 		.desc = "ARM erratum 2067961 or 2054223",
 		.config = "CONFIG_ARM64_WORKAROUND_TSB_FLUSH_FAILURE",
 		.type = EH_CAP_LOCAL_CPU_ERRATUM,
-		MIDR_LIST(tsb_flush_fail_cpus),
+		MIDR_LIST(eh_tsb_flush_fail_cpus),
 	},
 	{
 		.name = "ARM64_WORKAROUND_TRBE_WRITE_OUT_OF_RANGE",

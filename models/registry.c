@@ -97,6 +97,7 @@ extern const struct eh_erratum eh_erratum_a77_1508412;
 extern const struct eh_erratum eh_erratum_arm_cortex_a53_843419;
 extern const struct eh_erratum eh_erratum_arm_cortex_a53_835769;
 extern const struct eh_erratum eh_erratum_clean_cache;
+extern const struct eh_erratum eh_erratum_tsb_flush_failure;
 
 const struct eh_erratum *const eh_errata[] = {
 	&eh_erratum_cavium_tx2_219,
@@ -106,6 +107,7 @@ const struct eh_erratum *const eh_errata[] = {
 	&eh_erratum_arm_cortex_a53_843419,
 	&eh_erratum_arm_cortex_a53_835769,
 	&eh_erratum_clean_cache,
+	&eh_erratum_tsb_flush_failure,
 	NULL,
 };
 

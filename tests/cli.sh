@@ -75,14 +75,14 @@ else echo "ok - after-kaslr injects nothing"; fi
 # replay --format json: the inputs (the snippet with its SHA-256), the outcome and its events.
 "$eh" replay tx2-219-prfm --model thunderx2 --variant before --seed 6 --format json > "$tmp/replay.json"
 "$eh" replay tx2-219-tvm --model thunderx2 --variant after --format json > "$tmp/replay-tvm.json"
-expect "replay JSON documents as replay-v1.json says" 0 "^2 documents conform" \
-  "$(dirname "$0")/check-schema.py" "$(dirname "$0")/../harness/schema/replay-v1.json" "$tmp"/replay*.json
+expect "replay JSON documents as replay-v2.json says" 0 "^2 documents conform" \
+  "$(dirname "$0")/check-schema.py" "$(dirname "$0")/../harness/schema/replay-v2.json" "$tmp"/replay*.json
 expect "replay JSON: the snippet with its SHA-256" 0 \
   "^tx2-219-prfm.elf $(sha256sum < "$("$eh" replay tx2-219-prfm --model thunderx2 --variant before --format json |
     jq -r .inputs.snippet.path)" | cut -d' ' -f1)$" \
   jq -r '"\(.inputs.snippet.path | split("/") | last) \(.inputs.snippet.sha256)"' "$tmp/replay.json"
 expect "replay JSON: the abort's FAR is the culprit load's data address" 0 "^true$" \
-  jq '[.result.events[] | select(.kind == "inject")][0].addr as $a |
+  jq '[.result.events[] | select(.kind == "inject")][0].address as $a |
       [.result.events[] | select(.kind == "exception")][0].far == $a' "$tmp/replay.json"
 expect "replay --format tap: refused by name" 2 "replay: --format: 'tap' is neither text nor json" \
   "$eh" replay tx2-219-prfm --model thunderx2 --variant before --format tap

@@ -103,8 +103,8 @@ expect "svg to stdout: exit 2" 2 "--svg needs a file name" "${run[@]}" --symbol 
 
 "${run[@]}" --symbol eret_stop --model cortex-a520-r0p1 --format json > "$tmp/hazard.json"
 "${run[@]}" --symbol eret_stop --model cortex-a72 --format json > "$tmp/benign.json"
-expect "every exec JSON document as exec-v1.json says" 0 "^4 documents conform" \
-  "$(dirname "$0")/check-schema.py" "$(dirname "$0")/../harness/schema/exec-v1.json" "$tmp"/*.json
+expect "every exec JSON document as exec-v2.json says" 0 "^4 documents conform" \
+  "$(dirname "$0")/check-schema.py" "$(dirname "$0")/../harness/schema/exec-v2.json" "$tmp"/*.json
 expect "A520 2966298: an ERET to EL0 with no TLBI after the last access is its hazard: exit 1" 1 \
   "^summary: +errata marking: a520-2966298;" "${run[@]}" --symbol eret_stop --model cortex-a520-r0p1 --summary
 expect "... one hazard, where the erratum shows" 0 '^1 1 \[\{"id":"a520-2966298","shows":true\}\]$' \

@@ -19,7 +19,7 @@ py=/usr/bin/python3
 . "$here/expect.sh"
 
 obj=$objs/report.o
-k=(--kernel 6.1)
+k=(--kernel 6.1 --width 0)  # whole lines, for the patterns below; the width is checked on its own
 check() {  # check NAME WANT GOT
   if [ "$2" = "$3" ]; then echo "ok - $1"; else echo "not ok - $1: expected '$2', got '$3'"; failures=$((failures + 1)); fi
 }
@@ -59,7 +59,13 @@ awk -v n="$nerrata" 'NR > 6 && NF >= 4 && /^[a-z0-9-]+ +[a-z0-9-]+ +[0-9]+  / &&
   s = $0; sub(/^[^ ]+ +[^ ]+ +[0-9]+  /, "", s); print $1, $2, s; c++ }' "$tmp/report.txt" > "$tmp/got"
 check "one line per erratum and model ($nerrata x $nmodels)" "$((nerrata * nmodels))" "$(wc -l < "$tmp/got")"
 check "each line as the models' errata say" "" "$(diff "$tmp/want" "$tmp/got")"
-check "every line fits 80 columns" 0 "$(awk 'length > 80' "$tmp/report.txt" | wc -l)"
+"$eh" report "$obj" --kernel 6.1 > "$tmp/report-80.txt"
+check "by default every line fits 80 columns" 0 "$(awk 'length > 80' "$tmp/report-80.txt" | wc -l)"
+check "... a status too long for its column wrapped under it, not cut" 0 "$(grep -c '\.\.\.$' "$tmp/report-80.txt")"
+"$eh" report "$obj" --kernel 6.1 --width 60 > "$tmp/report-60.txt"
+check "--width 60: every line fits 60 columns" 0 "$(awk 'length > 60' "$tmp/report-60.txt" | wc -l)"
+check "... and says what --width 0 does, word for word" "$(tr -s ' \n' ' ' < "$tmp/report.txt")" \
+  "$(tr -s ' \n' ' ' < "$tmp/report-60.txt")"
 expect "the load in ttbr_load's window, with its anchor" 1 \
   "^    HAZARD      ttbr_load\+0x4: ldr x3, \[x2, #8\]  \(load, anchor ttbr_load\+0x0\)$" "$eh" report "$obj" "${k[@]}"
 expect "the unrepeated TLBI's DSB" 1 "^    HAZARD      tlbi_once\+0x8: dsb ish  \(dsb, anchor tlbi_once\+0x4\)$" \
@@ -77,7 +83,7 @@ expect "--config: tx2-219's workaround configured out" 1 "^tx2-219 +thunderx2 +[
   "$eh" report "$obj" "${k[@]}" --config "$tmp/tx2-off.config"
 expect "... the PRFM it leaves in the window (a long line wrapped)" 0 \
   "~    HAZARD      ttbr_prfm\+0x4: prfm plil1strm, \[x30, #0x400\]  \(prefetch, anchor~ {16}ttbr_prfm\+0x0\)~" \
-  tr '\n' '~' < <("$eh" report "$obj" "${k[@]}" --config "$tmp/tx2-off.config")
+  tr '\n' '~' < <("$eh" report "$obj" --kernel 6.1 --config "$tmp/tx2-off.config")
 expect "... and a clean erratum configured out says so" 1 "^a520-2966298 +cortex-a520-r0p1 +[0-9]+  clean, workaround configured out$" \
   "$eh" report "$obj" "${k[@]}" --config "$tmp/tx2-off.config"
 
@@ -114,7 +120,7 @@ echo keep > "$tmp/kept.txt"
 expect "--output with bad input: exit 2" 2 "z80" "$eh" report "$obj" "${k[@]}" --model z80 --output "$tmp/kept.txt"
 check "... leaves the file as it was" keep "$(cat "$tmp/kept.txt")"
 expect "--output into a missing directory: exit 2" 2 "nodir/r.txt" "$eh" report "$obj" "${k[@]}" --output "$tmp/nodir/r.txt"
-check "no temporary file left behind" "" "$(ls "$tmp" | grep -v -E '^(errata-of|want|got|report.txt|out|out.txt|kept.txt|truncated.o|tx2-off.config|all.supp|stale.supp)$')"
+check "no temporary file left behind" "" "$(ls "$tmp" | grep -v -E '^(errata-of|want|got|report.txt|report-80.txt|report-60.txt|out|out.txt|kept.txt|truncated.o|tx2-off.config|all.supp|stale.supp)$')"
 
 # ---- JSON ------------------------------------------------------------------------------------------
 "$eh" report "$obj" "${k[@]}" --format json > "$tmp/report.json"

@@ -49,7 +49,7 @@ static const struct eh_rule par_rule = {
 	.scan = &(const struct eh_scan_rule){ .visit = par_visit },
 };
 
-/* The window rule: after a write of CONTEXTIDR_EL1 (not of XZR), no store before the next ISB. */
+/* The window rule: after a write of CONTEXTIDR_EL1 (not of XZR), no store or write of TPIDR_EL1 before the next ISB. */
 static bool msr_contextidr(uint32_t word)
 {
 	return (word & 0xffffffe0) == 0xd518d020;  /* MSR CONTEXTIDR_EL1, Xt */
@@ -62,6 +62,12 @@ static int contextidr_write(struct eh_rule_ctx *ctx, const struct eh_insn *in, c
 		return -1;
 	*why = in->rt == 31 ? "the write of xzr" : NULL;
 	return in->rt == 31;
+}
+
+/* Beyond stores, the window rule finds writes of TPIDR_EL1 (what no class of eh/insn.h names). */
+static bool msr_tpidr_el1(const struct eh_insn *in)
+{
+	return in->flags & EH_INSN_MSR && in->sysreg == EH_SYSREG(3, 0, 13, 0, 4);
 }
 
 static const struct eh_window_class contextidr_classes[] = {
@@ -77,6 +83,7 @@ static const struct eh_rule contextidr_rule = {
 		.classes = contextidr_classes,
 		.closes = EH_INSN_ISB,
 		.finds = EH_INSN_STORE,
+		.found = msr_tpidr_el1,
 		.anchors = "CONTEXTIDR_EL1 writes",
 		.classified_by = "the value written",
 		.explain = "a store before the ISB",
@@ -131,7 +138,7 @@ struct rules_row {
 	const char *name;
 	const char *model;
 	const char *par[6];          /* "where kind anchor: explanation", in address order */
-	const char *contextidr[6];   /* "where kind anchor", then the open paths */
+	const char *contextidr[8];   /* "where kind anchor", then the open paths */
 };
 
 #define PAR_EVERYWHERE \
@@ -140,7 +147,7 @@ struct rules_row {
 	"par_no_after+0x4 mrs par_el1 par_no_after+0x8: before: dmb sy; after: dmb ish"
 #define PAR_LAST "par_last+0x4 mrs par_el1 -: before: dmb sy; after: -"
 #define CONTEXTIDR_EVERYWHERE \
-	{ "ctx_store+0x8 store ctx_store+0x0", "ctx_branches+0x14 store ctx_branches+0x0", \
+	{ "ctx_store+0x8 store ctx_store+0x0", "ctx_store+0x10 msr ctx_store+0x0", "ctx_branches+0x14 store ctx_branches+0x0", \
 	  "ctx_helper+0x0 store ctx_branches+0x0", "ctx_branches+0x18 open ctx_branches+0x0" }
 
 static const struct rules_row rows[] = {

@@ -43,7 +43,7 @@ static const struct cli_use exec_uses[] = {
 	  "(default 1)" },
 	{ &cli_options[CLI_OPT_SVG] },
 	{ &cli_options[CLI_OPT_FORMAT], false, "the trace as text (default) or json "
-	  "(harness/schema/exec-v1.json)" },
+	  "(harness/schema/exec-v2.json)" },
 	{ &cli_options[CLI_OPT_SUMMARY] },
 	{ &cli_options[CLI_OPT_HELP] },
 	{ 0 },
@@ -269,7 +269,7 @@ static void print_text(const struct exec_args *a, const struct eh_exec *x,
 	eh_text_hang(stdout, &style, "summary:", 10, summary_line(x, model, line, sizeof(line)));
 }
 
-/* harness/schema/exec-v1.json: the inputs, where the run started and stopped, what the errata did, the events. */
+/* harness/schema/exec-v2.json: the inputs, where the run started and stopped, what the errata did, the events. */
 static void print_json(const struct exec_args *a, const struct eh_exec *x, const struct eh_model *model)
 {
 	const struct eh_trace *tr = eh_machine_trace(x->machine);
@@ -283,7 +283,7 @@ static void print_json(const struct exec_args *a, const struct eh_exec *x, const
 	eh_trace_summarise(tr, &s);
 	eh_json_begin(&j, stdout);
 	eh_json_object(&j, NULL, false);
-	eh_report_json_header(&j, "errata-harness-exec", 1);
+	eh_report_json_header(&j, "errata-harness-exec", 2);
 	eh_json_object(&j, "inputs", false);
 	eh_report_json_file(&j, "file", a->file);
 	eh_json_str(&j, "model", model->name);

@@ -145,7 +145,7 @@ static const struct cli_use replay_uses[] = {
 	{ &cli_options[CLI_OPT_VARIANT], false, "the case's variant" },
 	USE(SEED), USE(BUDGET), USE(SVG),
 	{ &cli_options[CLI_OPT_FORMAT], false, "text (default: the trace) or json "
-	  "(harness/schema/replay-v1.json: the inputs, the outcome and every event)" },
+	  "(harness/schema/replay-v2.json: the inputs, the outcome and every event)" },
 	USE(CASES_DIR), USE(HELP), { 0 },
 };
 
@@ -324,7 +324,7 @@ static void print_alternatives(struct eh_case_run *r)
 	}
 }
 
-/* harness/schema/replay-v1.json: the inputs (the snippet with its SHA-256), the outcome and its events. */
+/* harness/schema/replay-v2.json: the inputs (the snippet with its SHA-256), the outcome and its events. */
 static int print_replay_json(struct eh_case_run *r, const struct cli *cli)
 {
 	struct eh_result res = { 0 };
@@ -338,7 +338,7 @@ static int print_replay_json(struct eh_case_run *r, const struct cli *cli)
 	}
 	eh_json_begin(&j, stdout);
 	eh_json_object(&j, NULL, false);
-	eh_report_json_header(&j, "errata-harness-replay", 1);
+	eh_report_json_header(&j, "errata-harness-replay", 2);
 	eh_json_object(&j, "inputs", false);
 	eh_json_str(&j, "case", r->c->id);
 	eh_json_str(&j, "variant", r->v->name);

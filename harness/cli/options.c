@@ -16,7 +16,7 @@ const struct cli_option cli_options[CLI_OPTIONS_MAX] = {
 	[CLI_OPT_SHARD] = { CLI_OPT_SHARD, "shard", 0, "K/N",
 			    "only part K of N of the selection: every N-th scenario from the K-th" },
 	[CLI_OPT_FORMAT] = { CLI_OPT_FORMAT, "format", 0, "F",
-			     "text (default), tap (TAP 13), junit (JUnit XML) or json (harness/schema/run-v2.json)" },
+			     "text (default), tap (TAP 13), junit (JUnit XML) or json (harness/schema/run-v3.json)" },
 	[CLI_OPT_OUTPUT] = { CLI_OPT_OUTPUT, "output", 'o', "FILE",
 			     "write the report to FILE (complete, or not at all) instead of stdout" },
 	[CLI_OPT_BY_COMMIT] = { CLI_OPT_BY_COMMIT, "by-commit", 0, NULL,

@@ -9,8 +9,6 @@
 #include "eh/report.h"
 #include "eh/text.h"
 
-static const struct eh_text_style style = { .width = EH_TEXT_WIDTH };
-
 static const struct cli_use report_uses[] = {
 	{ &cli_options[CLI_OPT_MODEL], true,
 	  "only these CPU models: NAME,NAME,... or the option repeated (default: all, every model)" },
@@ -30,6 +28,7 @@ static const struct cli_use report_uses[] = {
 	  "text (default), json (harness/schema/report-v1.json), junit (a testcase per erratum and "
 	  "model) or sarif (SARIF 2.1.0: a rule per erratum, a result per finding)" },
 	{ &cli_options[CLI_OPT_OUTPUT] },
+	{ &cli_options[CLI_OPT_WIDTH] },
 	{ &cli_options[CLI_OPT_HELP] },
 	{ 0 },
 };
@@ -73,6 +72,7 @@ static int on_option(void *ctx, const struct cli_option *opt, const char *value)
 	case CLI_OPT_SUPPRESS: o->suppress = value; return 0;
 	case CLI_OPT_OUTPUT: o->output = value; return 0;
 	case CLI_OPT_FORMAT: o->format = value; return 0;
+	case CLI_OPT_WIDTH: o->width_given = true; return cli_parse_width(value, &o->style.width);
 	default: return usage_error("report: --%s is not an option of report", opt->name);
 	}
 }
@@ -151,6 +151,7 @@ static int widest(const struct report *r, bool errata)
 static void text_findings(const struct report *r, size_t e, const struct eh_model **models)
 {
 	const struct eh_erratum *er = r->pick.errata[e];
+	const struct eh_text_style *st = &r->o->style;
 	const char *explained = NULL;
 	char line[512], names[2048], what[512];
 	size_t g, i, n;
@@ -164,27 +165,27 @@ static void text_findings(const struct report *r, size_t e, const struct eh_mode
 			continue;
 		if (!header) {
 			fputs("\n", r->f);
-			eh_text_linef(r->f, &style, "erratum %s: %s", er->id, er->title);
+			eh_text_paraf(r->f, st, 0, "erratum %s: %s", er->id, er->title);
 			header = true;
 		}
 		snprintf(line, sizeof(line), "image %zu, %zu finding%s, on %s:", g + 1, t->res->nfindings,
 			 t->res->nfindings == 1 ? "" : "s", names_of(models, n, names, sizeof(names)));
-		eh_text_wrap(r->f, &style, 2, line);
+		eh_text_wrap(r->f, st, 2, line);
 		for (i = 0; i < t->res->nfindings; i++) {
 			const struct eh_finding *f = &t->res->findings[i];
 			const char *tag = t->sup[i] ? "SUPPRESSED" : shows ? "HAZARD" : "benign";
 
 			snprintf(line, sizeof(line), "    %s", tag);
 			snprintf(names, sizeof(names), "%s: %s", f->where, report_finding_text(f, what, sizeof(what)));
-			eh_text_hang(r->f, &style, line, 16, names);
+			eh_text_hang(r->f, st, line, 16, names);
 			if (t->sup[i]) {
 				snprintf(line, sizeof(line), "suppressed by %s:%u: %s", r->sup->path, t->sup[i]->line,
 					 t->sup[i]->justification);
-				eh_text_wrap(r->f, &style, 6, line);
+				eh_text_wrap(r->f, st, 6, line);
 			}
 			if (!f->open && (!explained || strcmp(explained, f->explain))) {
 				snprintf(line, sizeof(line), "why: %s", explained = f->explain);
-				eh_text_wrap(r->f, &style, 6, line);
+				eh_text_wrap(r->f, st, 6, line);
 			}
 		}
 	}
@@ -194,17 +195,18 @@ static void write_text(const struct report *r)
 {
 	const struct eh_model **models = eh_alloc((r->pick.nmodels + 1) * sizeof(*models));
 	size_t count[4] = { 0 }, out = 0, i, e;
+	const struct eh_text_style *st = &r->o->style;
 	int we = widest(r, true), wm = widest(r, false);
-	char text[96];
+	char text[96], lead[160];
 
-	eh_text_linef(r->f, &style, "errata-harness %s report of %s", eh_version(), r->elf->path);
-	eh_text_linef(r->f, &style, "  capabilities numbered as in %s", r->caps->source);
-	eh_text_linef(r->f, &style, "  config %s; booted at %s; suppressions %s", r->cfg.source, eh_boot_names[r->in.boot],
+	eh_text_paraf(r->f, st, 0, "errata-harness %s report of %s", eh_version(), r->elf->path);
+	eh_text_paraf(r->f, st, 2, "capabilities numbered as in %s", r->caps->source);
+	eh_text_paraf(r->f, st, 2, "config %s; booted at %s; suppressions %s", r->cfg.source, eh_boot_names[r->in.boot],
 		      r->o->suppress ? r->o->suppress : "none");
-	eh_text_linef(r->f, &style, "  %zu errata x %zu models, %zu patched images", r->pick.nerrata, r->pick.nmodels,
+	eh_text_paraf(r->f, st, 2, "%zu errata x %zu models, %zu patched images", r->pick.nerrata, r->pick.nmodels,
 		      r->mx->nimages);
 	fputs("\n", r->f);
-	eh_text_linef(r->f, &style, "%-*s %-*s %5s  %s", we, "erratum", wm, "model", "image", "status");
+	eh_text_linef(r->f, st, "%-*s %-*s %5s  %s", we, "erratum", wm, "model", "image", "status");
 	for (e = 0; e < r->pick.nerrata; e++)
 		for (i = 0; i < r->pick.nmodels; i++) {
 			struct eh_audit_cell c = eh_audit_matrix_cell(r->mx, i, e);
@@ -215,16 +217,17 @@ static void write_text(const struct report *r)
 			if (c.status != EH_AUDIT_NOT_AFFECTED && c.t->suppressed)
 				snprintf(text + strlen(text), sizeof(text) - strlen(text), ", %zu suppressed",
 					 c.t->suppressed);
-			eh_text_linef(r->f, &style, "%-*s %-*s %5zu  %s", we, r->pick.errata[e]->id, wm,
-				      r->pick.models[i]->name, r->mx->image_of[i] + 1, text);
+			snprintf(lead, sizeof(lead), "%-*s %-*s %5zu", we, r->pick.errata[e]->id, wm,
+				 r->pick.models[i]->name, r->mx->image_of[i] + 1);
+			eh_text_hang(r->f, st, lead, (unsigned)(we + wm + 9), text);
 		}
 	for (e = 0; models && e < r->pick.nerrata; e++)
 		text_findings(r, e, models);
 	fputs("\n", r->f);
 	cli_print_stale(r->sup, &r->pick, NULL, r->f);
-	eh_text_linef(r->f, &style, "summary: %zu clean, %zu with findings, %zu not affected, %zu not exposed",
+	eh_text_paraf(r->f, st, 0, "summary: %zu clean, %zu with findings, %zu not affected, %zu not exposed",
 		      count[EH_AUDIT_SHOWS], count[3], count[EH_AUDIT_NOT_AFFECTED], count[EH_AUDIT_NOT_EXPOSED]);
-	eh_text_linef(r->f, &style, "  of %zu errata x %zu models; %zu with the workaround configured out",
+	eh_text_paraf(r->f, st, 2, "of %zu errata x %zu models; %zu with the workaround configured out",
 		      r->pick.nerrata, r->pick.nmodels, out);
 	eh_free(models);
 }
@@ -417,6 +420,7 @@ int cli_report(int argc, char **argv)
 		rc = cli_open_output(&out, o.output);
 	if (!rc) {
 		r.f = out.f;
+		cli_text_width(&o.style, o.width_given, r.f);
 		formats[fmt].write(&r);
 		rc = cli_close_output(&out);
 	}

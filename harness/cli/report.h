@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "eh/audit_matrix.h"
 #include "eh/json.h"
+#include "eh/text.h"
 
 /* How many times --model (and --erratum) may be given; each may be a comma list. */
 #define REPORT_MAX_OPTIONS 32
@@ -19,6 +20,8 @@ struct report_opts {
 	size_t nmodels;
 	const char *errata[REPORT_MAX_OPTIONS];   /* ids, comma lists */
 	size_t nerrata;
+	struct eh_text_style style;               /* text: --width, else the terminal's or 80 columns */
+	bool width_given;
 };
 
 /* One report: its inputs, the audit's matrix over them, and where it is written. */

@@ -431,7 +431,7 @@ static int follow(struct eh_rule_ctx *ctx, struct step st)
 	if (in->flags & wk->rule->closes)
 		return add_end(wk, EH_AUDIT_CLOSED, st.addr, NULL, in->text);
 	/* What the rule finds first: an access Capstone cannot name is still one (eh/insn.h). */
-	if (in->flags & wk->rule->finds && (rc = add_inside(ctx, in)))
+	if ((in->flags & wk->rule->finds || (wk->rule->found && wk->rule->found(in))) && (rc = add_inside(ctx, in)))
 		return rc;
 	if (in->flags & EH_INSN_INVALID)
 		return add_end(wk, EH_AUDIT_LEFT, st.addr, NULL, in->text);

@@ -1,4 +1,4 @@
-/* The JSON report: every outcome with its events and the per-commit summary, as harness/schema/run-v2.json describes. */
+/* The JSON report: every outcome with its events and the per-commit summary, as harness/schema/run-v3.json describes. */
 #include <inttypes.h>
 
 #include "eh/json.h"
@@ -55,7 +55,7 @@ void eh_report_json_event_fields(struct eh_json *j, const struct eh_event *ev, c
 		break;
 	case EH_EV_HAZARD:
 		eh_json_str(j, "erratum", erratum_id(ev));
-		eh_json_hex(j, "addr", ev->addr);
+		eh_json_hex(j, "address", ev->addr);
 		eh_json_hex(j, "value", ev->value);
 		break;
 	case EH_EV_EL2_ACCESS:
@@ -68,7 +68,7 @@ void eh_report_json_event_fields(struct eh_json *j, const struct eh_event *ev, c
 		break;
 	case EH_EV_ACCESS:
 		eh_json_str(j, "access", eh_insn_access_name(ev->flags));
-		eh_json_hex(j, "addr", ev->addr);
+		eh_json_hex(j, "address", ev->addr);
 		eh_json_uint(j, "size", ev->size);
 		eh_json_bool(j, "in_window", ev->in_window);
 		if (ev->flags & EH_INSN_STORE)
@@ -80,13 +80,13 @@ void eh_report_json_event_fields(struct eh_json *j, const struct eh_event *ev, c
 		eh_json_uint(j, "accesses", ev->count);
 		if (ev->count) {
 			eh_json_hex(j, "first_access_pc", ev->value);
-			eh_json_hex(j, "first_access_addr", ev->addr);
+			eh_json_hex(j, "first_access_address", ev->addr);
 		}
 		break;
 	case EH_EV_INJECT:
 		eh_json_str(j, "erratum", erratum_id(ev));
 		eh_json_str(j, "culprit_access", eh_insn_access_name(ev->flags));
-		eh_json_hex(j, "addr", ev->addr);
+		eh_json_hex(j, "address", ev->addr);
 		eh_json_uint(j, "victim", ev->victim);
 		eh_json_bool(j, "taken", ev->taken);
 		break;
@@ -99,7 +99,7 @@ void eh_report_json_event_fields(struct eh_json *j, const struct eh_event *ev, c
 	case EH_EV_STOP:
 		eh_json_str(j, "stop", eh_stop_name(ev->stop));
 		if (ev->stop == EH_STOP_FAULT)
-			eh_json_hex(j, "addr", ev->addr);
+			eh_json_hex(j, "address", ev->addr);
 		break;
 	case EH_EV_SCREENED:
 		eh_json_hex(j, "value", ev->value);

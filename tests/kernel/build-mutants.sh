@@ -19,6 +19,7 @@ declare -A objects=(
   [a520-2966298]="kernel/entry.S"
   [a77-1508412]="mm/fault.c kvm/hyp/vhe/switch.c kvm/hyp/nvhe/switch.c:nvhe"
   [clean-cache]="mm/cache.S kernel/hibernate-asm.S"
+  [tsb-flush-failure]="kvm/hyp/nvhe/debug-sr.c:nvhe"
 )
 
 for erratum in "${!objects[@]}"; do

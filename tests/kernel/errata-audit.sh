@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The static rules of repeat-tlbi, a520-2966298, a77-1508412 and clean-cache on real 6.1 code. The unmodified
+# The static rules of repeat-tlbi, a520-2966298, a77-1508412, clean-cache and tsb-flush-failure on real 6.1 code. The unmodified
 # arm64-built-in.o (build-arm64.sh) is clean for them on every model the erratum affects, booted at EL2
 # and at EL1; booted with kvm-arm.mode=nvhe, a77-1508412 finds the six unbracketed reads of PAR_EL1 in
 # KVM's nVHE host vector, and nothing else (see tests/kernel/nvhe-host-vector.suppress for why they are
@@ -15,7 +15,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/check.sh"
 
 kernel_objects "$here" "$work" mutants
-errata=(repeat-tlbi a520-2966298 a77-1508412 clean-cache)
+errata=(repeat-tlbi a520-2966298 a77-1508412 clean-cache tsb-flush-failure)
 
 # The models that have erratum $1, as `models` lists them (the erratum modules decide; test_errata checks
 # them against the kernel's capability rules).
@@ -138,6 +138,15 @@ for o in mm/cache kernel/hibernate-asm; do
     "$(cleans "$src/$o.o")" "$(sites "$src/$o.o" ARM64_WORKAROUND_CLEAN_CACHE)"
   check_mutant clean-cache "$m/clean-cache/$(basename "$o").o" el2 "$(cleans "$m/clean-cache/$(basename "$o").o")" dc
 done
+# tsb_csync() is a TSB CSYNC and, behind an alternative, a second one: the shipped debug-sr.nvhe.o has two
+# and a site for each one the mutant has alone; booted nvhe (only KVM's nVHE code drains the trace), each
+# lone one is flagged where the erratum shows.
+tsbs() { aarch64-linux-gnu-objdump -d "$1" | grep -cE $'\ttsb\tcsync' || true; }
+shipped=$src/kvm/hyp/nvhe/debug-sr.nvhe.o
+mut=$m/tsb-flush-failure/debug-sr.nvhe.o
+check "the shipped debug-sr.nvhe.o: two TSB CSYNCs and a site for each the mutant has" \
+  "$(( 2 * $(tsbs "$mut") )) $(tsbs "$mut")" "$(tsbs "$shipped") $(sites "$shipped" ARM64_WORKAROUND_TSB_FLUSH_FAILURE)"
+check_mutant tsb-flush-failure "$mut" nvhe "$(tsbs "$mut")" tsb
 
 echo "# $failures failed; total $(( $(date +%s) - start )) s"
 [ "$failures" -eq 0 ]

@@ -47,12 +47,17 @@ par_patched_in:
 	.popsection
 	ret
 
-	/* A store before the ISB is what the window rule finds; a load is not. */
+	/*
+	 * A store before the ISB is what the window rule finds; a load is not. Nor is a write of
+	 * a system register, but one of TPIDR_EL1, which the rule's found picks.
+	 */
 	.globl	ctx_store
 ctx_store:
 	msr	contextidr_el1, x0
 	ldr	x1, [x2]
 	str	x1, [x3]
+	msr	tpidrro_el0, x6
+	msr	tpidr_el1, x5
 	isb
 	ret
 

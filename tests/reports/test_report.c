@@ -233,7 +233,7 @@ static const struct writer_row writer_rows[] = {
 	{ "junit: events in system-out", EH_FORMAT_JUNIT,
 	  "t0 INJECT &quot;quoted&quot; &lt;culprit&gt;\n</system-out>" },
 	{ "json: format and version", EH_FORMAT_JSON,
-	  "\"format\": \"errata-harness-run\",\n  \"schema_version\": 2,\n" },
+	  "\"format\": \"errata-harness-run\",\n  \"schema_version\": 3,\n" },
 	{ "json: seed", EH_FORMAT_JSON, "\n  \"seed\": 42,\n" },
 	{ "json: unsharded is 1 of 1", EH_FORMAT_JSON, "\"shard\": {\"index\": 1, \"count\": 1}" },
 	{ "json: summary", EH_FORMAT_JSON,
@@ -245,7 +245,7 @@ static const struct writer_row writer_rows[] = {
 	{ "json: event fields", EH_FORMAT_JSON,
 	  "{\"seq\": 9, \"thread\": 0, \"kind\": \"inject\", \"text\": \"INJECT \\\"quoted\\\" <culprit>\", "
 	  "\"pc\": \"0xffff80000801041c\", \"erratum\": null, \"culprit_access\": \"load\", "
-	  "\"addr\": \"0xffff800008010438\", "
+	  "\"address\": \"0xffff800008010438\", "
 	  "\"victim\": 1, \"taken\": false}" },
 	{ "text: incomplete", EH_FORMAT_TEXT,
 	  "FAIL incomplete tx2-219-prfm/after/vulcan, expected residual: tramp_entry_after did not complete\n"

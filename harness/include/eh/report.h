@@ -12,12 +12,12 @@ enum eh_format {
 	EH_FORMAT_TEXT,    /* one line per scenario, for people */
 	EH_FORMAT_TAP,     /* TAP version 13, as kselftest and KUnit print it */
 	EH_FORMAT_JUNIT,   /* JUnit XML: a testsuite per case, a testcase per (variant, model) */
-	EH_FORMAT_JSON,    /* everything, events included: harness/schema/run-v2.json */
+	EH_FORMAT_JSON,    /* everything, events included: harness/schema/run-v3.json */
 	EH_FORMAT_COUNT,
 };
 
 /* The version of the JSON report's schema (harness/schema/run-v<N>.json). */
-#define EH_JSON_SCHEMA_VERSION 2
+#define EH_JSON_SCHEMA_VERSION 3
 
 int eh_format_parse(const char *name, enum eh_format *out, struct eh_error *err);
 const char *eh_format_name(enum eh_format fmt);

@@ -54,6 +54,11 @@ struct eh_window_rule {
 	const struct eh_window_class *classes;  /* at most EH_RULE_MAX_CLASSES, ends with { 0 } */
 	uint32_t closes;          /* enum eh_insn_flag: an instruction with any of these closes the window */
 	uint32_t finds;           /* ... one with any of these inside the window is a finding */
+	/*
+	 * ... and one this picks, when set: what no class of eh/insn.h names (a
+	 * write of one system register, say). NULL: finds alone.
+	 */
+	bool (*found)(const struct eh_insn *in);
 	const char *anchors;      /* what the anchors are, plural: "TTBR writes" */
 	const char *classified_by;/* what their class says: "the regime they change" */
 	const char *explain;      /* why an instruction that finds is a hazard inside the window */
