@@ -728,7 +728,7 @@ static void print_report(struct audit_ctx *a)
 		if (a->pick.nmodels == 1) {
 			/* One model: the image's own object, with the stale suppressions. */
 			print_image_json(&j, a, &a->mx->images[0], true);
-			cli_print_stale(a->sup, &a->pick, &j, stdout);
+			cli_print_stale(a->sup, &a->pick, &j, stdout, NULL);
 			eh_json_end(&j);
 			return;
 		}
@@ -743,7 +743,7 @@ static void print_report(struct audit_ctx *a)
 			eh_json_end(&j);
 		}
 		eh_json_end(&j);
-		cli_print_stale(a->sup, &a->pick, &j, stdout);
+		cli_print_stale(a->sup, &a->pick, &j, stdout, NULL);
 		eh_json_end(&j);
 		return;
 	}
@@ -756,7 +756,7 @@ static void print_report(struct audit_ctx *a)
 		printf("\n");
 		print_matrix_text(a);
 	}
-	cli_print_stale(a->sup, &a->pick, NULL, stdout);
+	cli_print_stale(a->sup, &a->pick, NULL, stdout, &a->o->style);
 }
 
 static void audit_ctx_free(struct audit_ctx *a)
