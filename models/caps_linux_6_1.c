@@ -45,7 +45,8 @@ static const struct eh_midr_range kpti_safe_list[] = {
 	{ 0 },
 };
 
-static const struct eh_midr_range cavium_erratum_27456_cpus[] = {
+/* ARM64_WORKAROUND_CAVIUM_27456: cavium_erratum_27456_cpus[]. */
+const struct eh_midr_range eh_cavium_27456_cpus[] = {
 	{ "Cavium ThunderX T88", THUNDERX, 0, 0, 1, 1, NULL },      /* pass 1.x - 2.1 */
 	{ "Cavium ThunderX T81", THUNDERX_81XX, 0, 0, 0, 0, NULL },  /* pass 1.0 */
 	{ 0 },
@@ -62,7 +63,7 @@ static bool kaslr_requires_kpti(const struct eh_target *t)
 	if (eh_kconfig_enabled(t->config, "CONFIG_ARM64_E0PD") && eh_id_field_value(t->model, &e0pd))
 		return false;
 	if (eh_kconfig_enabled(t->config, "CONFIG_CAVIUM_ERRATUM_27456") &&
-	    eh_cap_midr_in(cavium_erratum_27456_cpus, t))
+	    eh_cap_midr_in(eh_cavium_27456_cpus, t))
 		return false;
 	return true;
 }
@@ -773,7 +774,7 @@ static const struct eh_capability linux_6_1[] = {
 		.desc = "Cavium erratum 27456",
 		.config = "CONFIG_CAVIUM_ERRATUM_27456",
 		.type = EH_CAP_LOCAL_CPU_ERRATUM,
-		MIDR_LIST(cavium_erratum_27456_cpus),
+		MIDR_LIST(eh_cavium_27456_cpus),
 	},
 	{
 		.name = "ARM64_WORKAROUND_CAVIUM_30115",

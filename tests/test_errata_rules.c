@@ -60,6 +60,10 @@ struct row {
 #define TRAMP_FINDINGS "tramp_plain+0x0 msr ttbr1_el1 tramp_plain+0x0", \
 	"tramp_order+0x0 msr ttbr1_el1 tramp_order+0x0", "tramp_last_level+0x0 msr ttbr1_el1 tramp_last_level+0x0"
 
+/* cavium-27456.S: the switches of the user's address space with no IC IALLU; DSB; ISB on every model. */
+#define SWITCH_FINDINGS "switch_plain+0x8 msr ttbr0_el1 switch_plain+0x8", \
+	"switch_no_dsb+0x8 msr ttbr0_el1 switch_no_dsb+0x8"
+
 static const struct row rows[] = {
 	{ "cortex-a55-r2p0 at EL2 with VHE: repeats patched in, nVHE code idle", "errata61", "cortex-a55-r2p0", EH_BOOT_EL2,
 	  { ERRATA61 }, { { UNREPEATED }, { NO_DSB }, { UNPATCHED_PAR } } },
@@ -96,6 +100,13 @@ static const struct row rows[] = {
 	{ "kryo2xx-gold-rap1, not Falkor v1 r0p0: the invalidation left out", "falkor-e1003", "kryo2xx-gold-rap1",
 	  EH_BOOT_EL1, { "falkor-e1003" }, { { "tramp_alternative+0x0 msr ttbr1_el1 tramp_alternative+0x0",
 					       TRAMP_FINDINGS } } },
+	{ "thunderx-t88-r1p1: the invalidation patched in, the plain switch and the one without a DSB left",
+	  "cavium-27456", "thunderx-t88-r1p1", EH_BOOT_EL1, { "cavium-27456" }, { { SWITCH_FINDINGS } } },
+	{ "thunderx-t88-r1p1 booted nvhe: KVM's writes of a guest's TTBRs are no switch", "cavium-27456",
+	  "thunderx-t88-r1p1", EH_BOOT_NVHE, { "cavium-27456" }, { { SWITCH_FINDINGS } } },
+	{ "thunderx-t88-r1p2, past 27456: the invalidation left out", "cavium-27456", "thunderx-t88-r1p2",
+	  EH_BOOT_EL1, { "cavium-27456" }, { { "switch_alternative+0x8 msr ttbr0_el1 switch_alternative+0x8",
+					       SWITCH_FINDINGS } } },
 	{ 0 },
 };
 
