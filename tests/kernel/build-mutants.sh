@@ -22,6 +22,7 @@ declare -A objects=(
   [tsb-flush-failure]="kvm/hyp/nvhe/debug-sr.c:nvhe"
   [a53-845719]="kernel/entry.S"
   [falkor-e1003]="kernel/entry.S"
+  [cavium-27456]="mm/context.c"
 )
 
 for erratum in "${!objects[@]}"; do

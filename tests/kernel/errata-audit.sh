@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The static rules of repeat-tlbi, a520-2966298, a77-1508412, clean-cache, tsb-flush-failure, a53-845719 and
-# falkor-e1003 on real 6.1 code. The unmodified arm64-built-in.o (build-arm64.sh) is clean for them on every model the
+# The static rules of repeat-tlbi, a520-2966298, a77-1508412, clean-cache, tsb-flush-failure, a53-845719,
+# falkor-e1003 and cavium-27456 on real 6.1 code. The unmodified arm64-built-in.o (build-arm64.sh) is clean for them on every model the
 # erratum affects, booted at EL2 and at EL1; booted with kvm-arm.mode=nvhe, a77-1508412 finds the six unbracketed reads of PAR_EL1 in
 # KVM's nVHE host vector, and nothing else (see tests/kernel/nvhe-host-vector.suppress for why they are
 # left to a suppression). The mutants of build-mutants.sh, each object without its erratum's workaround,
@@ -15,7 +15,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/check.sh"
 
 kernel_objects "$here" "$work" mutants
-errata=(repeat-tlbi a520-2966298 a77-1508412 clean-cache tsb-flush-failure a53-845719 falkor-e1003)
+errata=(repeat-tlbi a520-2966298 a77-1508412 clean-cache tsb-flush-failure a53-845719 falkor-e1003 cavium-27456)
 
 # The models that have erratum $1, as `models` lists them (the erratum modules decide; test_errata checks
 # them against the kernel's capability rules).
@@ -175,6 +175,18 @@ check "the shipped entry.o has an E1003 site after each switch into the kernel a
   "$(( $(maps "$out/entry.o") + $(tramp "$out/entry.o" | grep -c $'\tret$') ))" \
   "$(sites "$out/entry.o" ARM64_WORKAROUND_QCOM_FALKOR_E1003)"
 check_mutant falkor-e1003 "$m/falkor-e1003/entry.o" el2 "$(maps "$m/falkor-e1003/entry.o")" msr
+
+# cpu_do_switch_mm() writes TTBR1_EL1 (the ASID), then TTBR0_EL1, then calls post_ttbr_update_workaround(),
+# whose alternative is the shipped context.o's one CAVIUM_27456 site; without it, each TTBR0_EL1 write that
+# objdump shows a few instructions after a TTBR1_EL1 write is flagged where 27456 is.
+switches() {
+  aarch64-linux-gnu-objdump -d --no-show-raw-insn "$1" |
+    awk '/\tmsr\tttbr1_el1, / { since = 0 } /\tmsr\tttbr0_el1, / && since < 4 { n++ } { since++ } BEGIN { since = 99 }
+      END { print n + 0 }'
+}
+check "the shipped context.o has one site of the 27456 workaround" 1 \
+  "$(sites "$src/mm/context.o" ARM64_WORKAROUND_CAVIUM_27456)"
+check_mutant cavium-27456 "$m/cavium-27456/context.o" el2 "$(switches "$m/cavium-27456/context.o")" msr
 
 echo "# $failures failed; total $(( $(date +%s) - start )) s"
 [ "$failures" -eq 0 ]
