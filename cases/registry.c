@@ -21,6 +21,7 @@ extern const struct eh_case eh_case_a53_835769;
 extern const struct eh_case eh_case_clean_cache;
 extern const struct eh_case eh_case_tsb_flush_failure;
 extern const struct eh_case eh_case_speculative_at;
+extern const struct eh_case eh_case_a53_845719;
 
 const struct eh_case *const eh_cases[] = {
 	&eh_case_tx2_219_prfm,
@@ -41,5 +42,6 @@ const struct eh_case *const eh_cases[] = {
 	&eh_case_clean_cache,
 	&eh_case_tsb_flush_failure,
 	&eh_case_speculative_at,
+	&eh_case_a53_845719,
 	NULL,
 };

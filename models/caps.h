@@ -83,6 +83,7 @@ extern const struct eh_midr_range eh_erratum_1508412_cpus[];  /* ARM64_WORKAROUN
 extern const struct eh_midr_range eh_erratum_2966298_cpus[];  /* ARM64_WORKAROUND_SPECULATIVE_UNPRIV_LOAD */
 extern const struct eh_midr_range eh_tsb_flush_fail_cpus[];   /* ARM64_WORKAROUND_TSB_FLUSH_FAILURE */
 extern const struct eh_midr_range eh_speculative_at_cpus[];   /* ARM64_WORKAROUND_SPECULATIVE_AT */
+extern const struct eh_midr_range eh_erratum_845719_cpus[];   /* ARM64_WORKAROUND_845719 */
 
 /* is_kernel_in_hyp_mode(): booted at EL2 on a VHE CPU. */
 bool eh_caps_runs_at_el2(const struct eh_capability *cap, const struct eh_target *t);

@@ -188,7 +188,8 @@ static const struct eh_capability erratum_843419_list[] = {
 	{ 0 },
 };
 
-static const struct eh_midr_range erratum_845719_list[] = {
+/* ARM64_WORKAROUND_845719: erratum_845719_list[]. */
+const struct eh_midr_range eh_erratum_845719_cpus[] = {
 	{ "Cortex-A53", CORTEX_A53, 0, 0, 0, 4, NULL },
 	{ "Brahma-B53", BRAHMA_B53, 0, 0, 0, 0, NULL },
 	{ "Kryo 2XX Silver", QCOM_KRYO_2XX_SILVER, 0xa, 4, 0xa, 4, NULL },
@@ -753,7 +754,7 @@ static const struct eh_capability linux_6_1[] = {
 		.desc = "ARM erratum 845719",
 		.config = "CONFIG_ARM64_ERRATUM_845719",
 		.type = EH_CAP_LOCAL_CPU_ERRATUM,
-		MIDR_LIST(erratum_845719_list),
+		MIDR_LIST(eh_erratum_845719_cpus),
 	},
 	{
 		.name = "ARM64_WORKAROUND_CAVIUM_23154",

@@ -153,9 +153,16 @@ expect "boot el2 on a VHE CPU: kernel code at EL2&0" 1 "kernel_switch\+0x0 .*\[l
   "$eh" audit --width 0 "$reg" --model thunderx2 --kernel 6.1 --boot el2
 expect "boot nvhe: kernel code at EL1&0" 1 "kernel_switch\+0x0 .*\[live EL1&0: kernel code at EL1\]" \
   "$eh" audit --width 0 "$reg" --model thunderx2 --kernel 6.1 --boot nvhe
-expect "the guest's TTBR from nVHE hyp code: listed, no window" 1 \
+expect "the guest's TTBR from nVHE hyp code: listed with -v, no window" 1 \
   "__kvm_nvhe_restore\+0x0 .*\[guest EL1&0 from EL2: nVHE hyp code \(a __kvm_nvhe_ symbol\)\]" \
+  "$eh" audit --width 0 "$reg" --model thunderx2 --kernel 6.1 --boot nvhe -v
+absent "... without -v, an anchor without a finding is only counted" "__kvm_nvhe_restore" \
   "$eh" audit --width 0 "$reg" --model thunderx2 --kernel 6.1 --boot nvhe
+anchors() { "$eh" audit --width 0 "$reg" --model thunderx2 --kernel 6.1 --boot nvhe --erratum tx2-219 "$@" |
+  grep -c '^  [A-Za-z0-9_.$]*+0x[0-9a-f]* (0x'; }
+expect "... counted: what -v lists and the default does not" 1 \
+  "^  $(( $(anchors -v) - $(anchors) )) without a finding \(-v lists them\)$" \
+  "$eh" audit --width 0 "$reg" --model thunderx2 --kernel 6.1 --boot nvhe --erratum tx2-219
 expect "every class with its rule" 1 "guest EL1&0 from EL2 +[0-9]+ +EL2's own accesses" \
   "$eh" audit --width 0 "$reg" --model thunderx2 --kernel 6.1 --boot nvhe
 expect "bad boot mode: exit 2" 2 "--boot: 'el3' is none of el2, nvhe, el1" \

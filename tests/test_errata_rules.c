@@ -51,6 +51,11 @@ struct row {
 #define UNPATCHED_CLEANS "clean_pou+0x0 dc cvau -", "clean_poc+0x4 dc cvac -", PLAIN_CVAC
 #define NVHE_CVAU "__kvm_nvhe_clean+0x0 dc cvau -"
 
+/* a53-845719.S: the AArch32 checks with no write on their AArch32 side, and the one an alternative fixes. */
+#define EXIT_PLAIN "exit_plain+0x4 aarch32 return exit_plain+0xc"
+#define EXIT_FORK "exit_fork+0x4 aarch32 return exit_fork+0x10"
+#define EXIT_UNPATCHED "exit_alternative+0x4 aarch32 return exit_alternative+0xc"
+
 static const struct row rows[] = {
 	{ "cortex-a55-r2p0 at EL2 with VHE: repeats patched in, nVHE code idle", "errata61", "cortex-a55-r2p0", EH_BOOT_EL2,
 	  { ERRATA61 }, { { UNREPEATED }, { NO_DSB }, { UNPATCHED_PAR } } },
@@ -76,6 +81,12 @@ static const struct row rows[] = {
 	  { "clean-cache" }, { { UNPATCHED_CLEANS, NVHE_CVAU } } },
 	{ "cortex-a53-r0p2 booted at EL1: the nVHE clean does not run", "clean-cache", "cortex-a53-r0p2",
 	  EH_BOOT_EL1, { "clean-cache" }, { { PLAIN_CVAC } } },
+	{ "cortex-a53-r0p2 at EL2: kernel_exit's write patched in, the plain and the forking side left",
+	  "a53-845719", "cortex-a53-r0p2", EH_BOOT_EL2, { "a53-845719" }, { { EXIT_PLAIN, EXIT_FORK } } },
+	{ "cortex-a53-r0p2 booted nvhe: KVM's nVHE return into a guest is not checked", "a53-845719",
+	  "cortex-a53-r0p2", EH_BOOT_NVHE, { "a53-845719" }, { { EXIT_PLAIN, EXIT_FORK } } },
+	{ "cortex-a72, past 845719: kernel_exit's write left out", "a53-845719", "cortex-a72", EH_BOOT_EL2,
+	  { "a53-845719" }, { { EXIT_UNPATCHED, EXIT_PLAIN, EXIT_FORK } } },
 	{ 0 },
 };
 

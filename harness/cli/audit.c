@@ -63,6 +63,9 @@ static const struct cli_use audit_uses[] = {
 	{ &cli_options[CLI_OPT_BASELINE] },
 	{ &cli_options[CLI_OPT_WIDTH], false, "text: N columns a line, each item wrapped under itself "
 	  "(default: the terminal's, or 80; 0: no limit)" },
+	{ &cli_options[CLI_OPT_VERBOSE], false, "text: every anchor of a window rule (a TTBR write, say) with "
+	  "the alternatives its window passes and where it closes; without it, only the anchors with a "
+	  "finding or an open path, and how many closed cleanly" },
 	{ &cli_options[CLI_OPT_HELP] },
 	{ 0 },
 };
@@ -132,6 +135,7 @@ static int on_option(void *ctx, const struct cli_option *opt, const char *value)
 	case CLI_OPT_SUPPRESS: o->suppress = value; return 0;
 	case CLI_OPT_LIST_ALTERNATIVES: o->list = true; return 0;
 	case CLI_OPT_BASELINE: o->baseline = value; return 0;
+	case CLI_OPT_VERBOSE: o->style.verbose = true; return 0;
 	case CLI_OPT_WIDTH:
 		o->width_given = true;
 		return cli_parse_width(value, &o->style.width);
@@ -378,19 +382,27 @@ static void print_finding_text(const struct audit_ctx *a, const struct eh_audit_
 		eh_text_paraf(stdout, &a->o->style, 6, "why: %s", *explained = f->explain);
 }
 
-/* A window rule's anchors: each with its class, what its window runs through, finds and how it ends. */
+/*
+ * A window rule's anchors: each with its class, what its window runs through, finds and how it
+ * ends; without -v only those with a finding (an open path is one), the others counted.
+ */
 static void print_windows_text(const struct audit_ctx *a, const struct eh_image *img, const struct eh_audit_tally *r)
 {
 	const struct eh_audit_result *res = r->res;
 	const struct eh_window_rule *rule = res->erratum->rule->window;
 	const char *explained = NULL;
-	size_t i, j;
+	size_t i, j, quiet = 0;
 	char loc[160];
 
 	eh_text_paraf(stdout, &a->o->style, 0, "%s: %zu", rule->anchors, res->nwindows);
 	for (i = 0; i < res->nwindows; i++) {
 		const struct eh_audit_window *w = &res->windows[i];
 		size_t k = w->first;
+
+		if (!a->o->style.verbose && !w->nfindings) {
+			quiet++;
+			continue;
+		}
 
 		eh_text_paraf(stdout, &a->o->style, 2, "%s (0x%016" PRIx64 "): %s  [%s%s%s]",
 			      where(a, w->anchor, loc, sizeof(loc)), w->anchor, w->text, rule->classes[w->cls].name,
@@ -409,6 +421,9 @@ static void print_windows_text(const struct audit_ctx *a, const struct eh_image 
 				print_finding_text(a, r, k++, &explained);
 		}
 	}
+	if (quiet)
+		eh_text_paraf(stdout, &a->o->style, 2, "%zu without a finding (-v lists them)",
+			      quiet);
 	eh_text_paraf(stdout, &a->o->style, 0, "%s by %s:", rule->anchors, rule->classified_by);
 	for (i = 0; rule->classes[i].name; i++)
 		if (res->nclass[i])
@@ -713,7 +728,7 @@ static void print_report(struct audit_ctx *a)
 		if (a->pick.nmodels == 1) {
 			/* One model: the image's own object, with the stale suppressions. */
 			print_image_json(&j, a, &a->mx->images[0], true);
-			cli_print_stale(a->sup, &a->pick, &j, stdout);
+			cli_print_stale(a->sup, &a->pick, &j, stdout, NULL);
 			eh_json_end(&j);
 			return;
 		}
@@ -728,7 +743,7 @@ static void print_report(struct audit_ctx *a)
 			eh_json_end(&j);
 		}
 		eh_json_end(&j);
-		cli_print_stale(a->sup, &a->pick, &j, stdout);
+		cli_print_stale(a->sup, &a->pick, &j, stdout, NULL);
 		eh_json_end(&j);
 		return;
 	}
@@ -741,7 +756,7 @@ static void print_report(struct audit_ctx *a)
 		printf("\n");
 		print_matrix_text(a);
 	}
-	cli_print_stale(a->sup, &a->pick, NULL, stdout);
+	cli_print_stale(a->sup, &a->pick, NULL, stdout, &a->o->style);
 }
 
 static void audit_ctx_free(struct audit_ctx *a)

@@ -211,9 +211,10 @@ int cli_pick(struct cli_pick *p, const char *cmd, const char *const *models, siz
 void cli_pick_free(struct cli_pick *p);
 /*
  * The suppressions of the picked errata that matched nothing (stale): as a "stale" array
- * of j, or (j NULL) a line each on f. Returns how many.
+ * of j, or (j NULL) a paragraph each on f within style's width. Returns how many.
  */
-size_t cli_print_stale(const struct eh_suppressions *sup, const struct cli_pick *pick, struct eh_json *j, FILE *f);
+size_t cli_print_stale(const struct eh_suppressions *sup, const struct cli_pick *pick, struct eh_json *j, FILE *f,
+		       const struct eh_text_style *style);
 /* A suppression file (NULL: none, *out NULL), its errata checked against the registry; EXIT_BAD_INPUT naming it. */
 int cli_suppress_open(struct eh_suppressions **out, const char *cmd, const char *path);
 void cli_inputs_close(struct cli_inputs *in);

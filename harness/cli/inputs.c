@@ -11,6 +11,7 @@
 #include "eh/kconfig.h"
 #include "eh/model.h"
 #include "eh/suppress.h"
+#include "eh/text.h"
 
 /* "2 GiB", "64 MiB": the limits are whole powers of 1024. */
 static const char *size_text(size_t n, char *buf, size_t len)
@@ -267,7 +268,8 @@ static bool picked(const struct cli_pick *pick, const char *id)
 	return false;
 }
 
-size_t cli_print_stale(const struct eh_suppressions *sup, const struct cli_pick *pick, struct eh_json *j, FILE *f)
+size_t cli_print_stale(const struct eh_suppressions *sup, const struct cli_pick *pick, struct eh_json *j, FILE *f,
+		       const struct eh_text_style *style)
 {
 	size_t i, n = 0;
 
@@ -289,8 +291,8 @@ size_t cli_print_stale(const struct eh_suppressions *sup, const struct cli_pick 
 			eh_json_str(j, "justification", e->justification);
 			eh_json_end(j);
 		} else {
-			fprintf(f, "stale suppression %s:%u: %s %s matches no finding\n", sup->path, e->line, e->erratum,
-				place);
+			eh_text_paraf(f, style, 0, "stale suppression %s:%u: %s %s matches no finding", sup->path, e->line,
+				      e->erratum, place);
 		}
 	}
 	if (j)

@@ -224,7 +224,7 @@ static void write_text(const struct report *r)
 	for (e = 0; models && e < r->pick.nerrata; e++)
 		text_findings(r, e, models);
 	fputs("\n", r->f);
-	cli_print_stale(r->sup, &r->pick, NULL, r->f);
+	cli_print_stale(r->sup, &r->pick, NULL, r->f, st);
 	eh_text_paraf(r->f, st, 0, "summary: %zu clean, %zu with findings, %zu not affected, %zu not exposed",
 		      count[EH_AUDIT_SHOWS], count[3], count[EH_AUDIT_NOT_AFFECTED], count[EH_AUDIT_NOT_EXPOSED]);
 	eh_text_paraf(r->f, st, 2, "of %zu errata x %zu models; %zu with the workaround configured out",
@@ -358,7 +358,7 @@ static void write_json(const struct report *r)
 	for (e = 0; models && e < r->pick.nerrata; e++)
 		json_erratum(&j, r, e, models);
 	eh_json_end(&j);
-	cli_print_stale(r->sup, &r->pick, &j, NULL);
+	cli_print_stale(r->sup, &r->pick, &j, NULL, NULL);
 	eh_json_end(&j);
 	eh_free(models);
 }

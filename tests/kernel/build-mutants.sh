@@ -21,6 +21,7 @@ declare -A objects=(
   [clean-cache]="mm/cache.S kernel/hibernate-asm.S"
   [tsb-flush-failure]="kvm/hyp/nvhe/debug-sr.c:nvhe"
   [speculative-at]="kvm/hyp/vhe/tlb.c kvm/hyp/vhe/switch.c kvm/hyp/nvhe/switch.c:nvhe"
+  [a53-845719]="kernel/entry.S"
 )
 
 for erratum in "${!objects[@]}"; do

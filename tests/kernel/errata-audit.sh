@@ -1,10 +1,9 @@
 #!/usr/bin/env bash
-# The static rules of repeat-tlbi, a520-2966298, a77-1508412, clean-cache, tsb-flush-failure and speculative-at on
-# real 6.1 code. The unmodified
-# arm64-built-in.o (build-arm64.sh) is clean for them on every model the erratum affects, booted at EL2
-# and at EL1; booted with kvm-arm.mode=nvhe, a77-1508412 finds the six unbracketed reads of PAR_EL1 in
-# KVM's nVHE host vector, and nothing else (see tests/kernel/nvhe-host-vector.suppress for why they are
-# left to a suppression). The mutants of build-mutants.sh, each object without its erratum's workaround,
+# The static rules of repeat-tlbi, a520-2966298, a77-1508412, clean-cache, tsb-flush-failure, a53-845719 and
+# speculative-at on real 6.1 code. The unmodified arm64-built-in.o (build-arm64.sh) is clean for them on every
+# model the erratum affects, booted at EL2 and at EL1; booted with kvm-arm.mode=nvhe, a77-1508412 finds the
+# six unbracketed reads of PAR_EL1 in KVM's nVHE host vector, and nothing else (see
+# tests/kernel/nvhe-host-vector.suppress for why they are left to a suppression). The mutants of build-mutants.sh, each object without its erratum's workaround,
 # are flagged on exactly the models the erratum affects, at the places objdump shows, as many as the
 # workaround had.
 #   errata-audit.sh ERRATA_HARNESS WORKDIR
@@ -16,7 +15,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/check.sh"
 
 kernel_objects "$here" "$work" mutants
-errata=(repeat-tlbi a520-2966298 a77-1508412 clean-cache tsb-flush-failure speculative-at)
+errata=(repeat-tlbi a520-2966298 a77-1508412 clean-cache tsb-flush-failure a53-845719 speculative-at)
 
 # The models that have erratum $1, as `models` lists them (the erratum modules decide; test_errata checks
 # them against the kernel's capability rules).
@@ -144,6 +143,16 @@ mut=$m/tsb-flush-failure/debug-sr.nvhe.o
 check "the shipped debug-sr.nvhe.o: two TSB CSYNCs and a site for each the mutant has" \
   "$(( 2 * $(tsbs "$mut") )) $(tsbs "$mut")" "$(tsbs "$shipped") $(sites "$shipped" ARM64_WORKAROUND_TSB_FLUSH_FAILURE)"
 check_mutant tsb-flush-failure "$mut" nvhe "$(tsbs "$mut")" tsb
+
+# kernel_exit 0's return to an AArch32 task writes CONTEXTIDR_EL1 behind one alternative; without it, the
+# check of SPSR's AArch32 bit (the b.eq after tst x22, #0x10, as objdump shows it) is flagged where 845719 is.
+check "the shipped entry.o has one site of the 845719 workaround" 1 "$(sites "$out/entry.o" ARM64_WORKAROUND_845719)"
+aarch32_checks() {
+  aarch64-linux-gnu-objdump -d --no-show-raw-insn "$1" | awk '/^[0-9a-f]+ <ret_to_user>:$/ { f = 1; next }
+    /^[0-9a-f]+ </ { f = 0 } f && tst { if (/\tb\.eq\t/) n++ } f { tst = /\ttst\tx22, #0x10$/ } END { print n + 0 }'
+}
+check "the shipped entry.o tests ret_to_user's SPSR for AArch32 once" 1 "$(aarch32_checks "$out/entry.o")"
+check_mutant a53-845719 "$m/a53-845719/entry.o" el2 "$(aarch32_checks "$m/a53-845719/entry.o")" b.eq
 
 # __load_stage2()'s ISB is an alternative whose NOP follows each write of a register to VTTBR_EL2 in the
 # shipped objects; the mutants have none. Without it KVM writes HCR_EL2 (clearing TGE under VHE, a vcpu's

@@ -75,7 +75,7 @@ check "the load is inside the window" "true" \
 tramp_ttbr=$(aarch64-linux-gnu-objdump -d "$out/entry.o" |
   awk '/^[0-9a-f]+ <tramp_vectors>:/{f=1;next} /^[0-9a-f]+ </{f=0} f' | grep -cE $'\tmsr\tttbr1_el1, x30')
 rc=0; "$harness" audit --width 0 "$out/entry-noisb.o" --baseline "$out/entry.o" --model thunderx2 "${caps[@]}" \
-  --format json > "$work/baseline.json" || rc=$?
+  --erratum tx2-219 --format json > "$work/baseline.json" || rc=$?
 j=$work/baseline.json
 check "audit --baseline entry.o entry-noisb.o exits 1" 1 "$rc"
 check "report names both builds" "$out/entry.o $out/entry-noisb.o" "$(jq -r '"\(.baseline) \(.file)"' "$j")"
