@@ -64,5 +64,5 @@ bool eh_caps_kryo(const struct eh_capability *cap, const struct eh_target *t)
 {
 	/* Implementer, architecture and the top digit of the part (MIDR_EL1 31:24, 19:16, 15:12). */
 	(void)cap;
-	return (t->model->midr & 0xff0ff000u) == QCOM_KRYO;
+	return (eh_model_boot_core(t->model)->midr & 0xff0ff000u) == QCOM_KRYO;
 }

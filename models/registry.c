@@ -42,6 +42,9 @@ extern const struct eh_model eh_model_thunderx_t81_r0p0;
 extern const struct eh_model eh_model_thunderx_t81_r0p1;
 extern const struct eh_model eh_model_falkor_v1_r0p0;
 extern const struct eh_model eh_model_kryo2xx_gold_rap1;
+extern const struct eh_model eh_model_system_a53_a72;
+extern const struct eh_model eh_model_system_a55_a76;
+extern const struct eh_model eh_model_system_a510_a710;
 
 const struct eh_model *const eh_models[] = {
 	&eh_model_cortex_a72,
@@ -81,6 +84,9 @@ const struct eh_model *const eh_models[] = {
 	&eh_model_thunderx_t81_r0p1,
 	&eh_model_falkor_v1_r0p0,
 	&eh_model_kryo2xx_gold_rap1,
+	&eh_model_system_a53_a72,
+	&eh_model_system_a55_a76,
+	&eh_model_system_a510_a710,
 	NULL,
 };
 

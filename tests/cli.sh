@@ -36,6 +36,28 @@ if grep -q ARM64_HAS_VIRT_HOST_EXTN <<<"$nvhe"; then echo "not ok - models --boo
 expect "models --boot: a bad mode" 2 "--boot: 'vhe' is not el2, nvhe or el1" "$eh" models --boot vhe
 expect "models --kernel: no rules" 2 "no capability rules for '4.19'" "$eh" models --kernel 4.19
 expect "models --rules: every 6.1 capability, one JSON document" 0 '"kernel": "6.1"' "$eh" models --rules --format json
+# models of a system: its cores (MIDR_EL1 from the Cortex-A55 r2p0 and A76 r4p0 TRMs), the errata of any
+# core, the ID registers sanitised (ID_AA64PFR1_EL1.SSBS is 1 on the A76 alone: the lower value, 0), a
+# system feature one core lacks off, a local-CPU erratum of one core on.
+sys=$("$eh" models --model system-a55-a76 | tr '\n' '~')
+expect "models --model system-a55-a76: the system alone" 0 '^system-a55-a76$' "$eh" models --model system-a55-a76
+expect "... its cores, the boot CPU first" 0 \
+  'cores \(boot CPU first, 2 threads\): cortex-a55-r2p0 \(MIDR_EL1 0x412fd050,[ ~]+REVIDR_EL1 0x00000000\), cortex-a76-r4p0 \(MIDR_EL1[ ~]+0x414fd0b0' \
+  printf '%s' "$sys"
+expect "... repeat-tlbi, which both cores have" 0 '^  errata: repeat-tlbi \(cortex-a55-r2p0, cortex-a76-r4p0\)$' \
+  "$eh" models --model system-a55-a76
+expect "... ID_AA64PFR1_EL1 sanitised: no SSBS" 0 '^    ID_AA64PFR1_EL1 +0x0000000000000000$' "$eh" models --model system-a55-a76
+expect "... the A76's ID_AA64PFR1_EL1 has SSBS" 0 '^    ID_AA64PFR1_EL1 +0x0000000000000010$' "$eh" models --model cortex-a76-r4p0
+expect "... the A76's erratum 3194386, patched in system-wide" 0 \
+  '^    ARM64_WORKAROUND_SPECULATIVE_SSBS \(cortex-a76-r4p0\)$' "$eh" models --model system-a55-a76
+expect "... LSE atomics on the sanitised ISAR0" 0 \
+  'ARM64_HAS_LSE_ATOMICS \(system-wide: sanitised\)~ +ID_AA64ISAR0_EL1.Atomic \[23:20\] >= 2 \(is 2\)' printf '%s' "$sys"
+if grep -q 'ARM64_SSBS' <<<"${sys//ARM64_WORKAROUND_SPECULATIVE_SSBS/}"; then
+  echo "not ok - models --model system-a55-a76 detects ARM64_SSBS, which the A55 lacks"; failures=$((failures + 1))
+else echo "ok - models --model system-a55-a76: no ARM64_SSBS, which the A55 lacks"; fi
+if "$eh" models --model cortex-a76-r4p0 | grep -q '^    ARM64_SSBS$'; then
+  echo "ok - ... which the A76 alone detects"
+else echo "not ok - models --model cortex-a76-r4p0 does not detect ARM64_SSBS"; failures=$((failures + 1)); fi
 
 before=$("$eh" replay tx2-219-prfm --model thunderx2 --variant before)
 expect "replay before: the TTBR1_EL1 write opens the window" 0 'window +opened by the write to TTBR1_EL1' echo "$before"

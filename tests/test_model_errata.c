@@ -170,6 +170,15 @@ static const struct errata_row rows[] = {
 	  EH_BOOT_EL2, { "CAVIUM_TX2_219_PRFM" } },
 	{ "vulcan: 219 PRFM and TVM", "vulcan", EH_MIDR(0x42, 0, 0x516, 0), 0, 4, NULL, EH_BOOT_EL2,
 	  { "CAVIUM_TX2_219_TVM", "CAVIUM_TX2_219_PRFM" } },
+	/* Systems (models/systems.c): the boot CPU's identity, the threads of every core, the union of the cores' rows. */
+	{ "system-a53-a72: the A53 r0p4's and the A72's", "system-a53-a72", A53(4), 0, 2, NULL, EH_BOOT_EL2,
+	  { "843419", "845719", "SPECULATIVE_AT", "1742098" } },
+	{ "system-a55-a76: the A55 r2p0's and the A76 r4p0's", "system-a55-a76", EH_MIDR(0x41, 2, 0xd05, 0), 0, 2, NULL,
+	  EH_BOOT_EL2, { "REPEAT_TLBI", "SPECULATIVE_AT", "SPECULATIVE_SSBS" } },
+	{ "system-a510-a710: the A510 r1p1's and the A710's", "system-a510-a710", EH_MIDR(0x41, 1, 0xd46, 1), 0, 2, NULL,
+	  EH_BOOT_EL2,
+	  { "REPEAT_TLBI", "BROKEN_AMU_CONSTCNT", "2658417", "TRBE_OVERWRITE_FILL_MODE", "TSB_FLUSH_FAILURE",
+	    "TRBE_WRITE_OUT_OF_RANGE", "SPECULATIVE_SSBS" } },
 };
 
 #define NROWS (sizeof(rows) / sizeof(rows[0]))
@@ -217,9 +226,11 @@ static void run_row(void **state)
 		fail_msg("%s: the row expects %s, which is not a checked capability", r->name, typo);
 	if (!m)
 		fail_msg("%s: no model called %s", r->name, r->model);
-	if (m->midr != r->midr || m->revidr != r->revidr || m->threads_per_core != r->threads)
-		fail_msg("%s: MIDR_EL1 0x%08x, REVIDR_EL1 0x%x, %u threads; expected 0x%08x, 0x%x, %u", r->name, m->midr,
-			 m->revidr, m->threads_per_core, r->midr, r->revidr, r->threads);
+	if (eh_model_boot_core(m)->midr != r->midr || eh_model_boot_core(m)->revidr != r->revidr ||
+	    eh_model_threads(m) != r->threads)
+		fail_msg("%s: MIDR_EL1 0x%08x, REVIDR_EL1 0x%x, %u threads; expected 0x%08x, 0x%x, %u", r->name,
+			 eh_model_boot_core(m)->midr, eh_model_boot_core(m)->revidr, eh_model_threads(m), r->midr,
+			 r->revidr, r->threads);
 	if (r->config && eh_kconfig_parse(&cfg, r->name, r->config, strlen(r->config), NULL))
 		fail_msg("%s: bad config in the row", r->name);
 	t.config = cfg;
@@ -232,7 +243,8 @@ static void run_row(void **state)
 	}
 	eh_kconfig_free(cfg);
 	if (used)
-		fail_msg("%s: Linux 6.1 on MIDR_EL1 0x%08x REVIDR_EL1 0x%x:%s", r->name, m->midr, m->revidr, wrong);
+		fail_msg("%s: Linux 6.1 on MIDR_EL1 0x%08x REVIDR_EL1 0x%x:%s", r->name, eh_model_boot_core(m)->midr,
+			 eh_model_boot_core(m)->revidr, wrong);
 }
 
 /* Every model has a row, so a new model cannot join without its errata worked out here. */

@@ -85,6 +85,46 @@ static bool first_entry(const struct eh_cap_rules *rules, const struct eh_capabi
 	return true;
 }
 
+/* A system's cores, each with its identity, boot CPU first. */
+static void print_cores(const struct eh_model *m)
+{
+	const struct eh_model *const *c;
+	char line[1024];
+	size_t n = 0;
+
+	n += (size_t)snprintf(line, sizeof(line), "cores (boot CPU first, %u threads):", eh_model_threads(m));
+	for (c = m->cores; *c && n < sizeof(line); c++)
+		n += (size_t)snprintf(line + n, sizeof(line) - n, "%s %s (MIDR_EL1 0x%08x, REVIDR_EL1 0x%08x)",
+				      c == m->cores ? "" : ",", (*c)->name, (*c)->midr, (*c)->revidr);
+	eh_text_wrap(stdout, &wrap, 2, line);
+}
+
+/*
+ * After an erratum or a local-CPU capability of a system: the cores that have it. Returns the
+ * first (a capability's rule is explained on it), or NULL.
+ */
+static const struct eh_model *print_which_cores(const struct eh_model *m, const struct eh_erratum *e,
+						const struct eh_cap_rules *rules, const struct eh_target *t,
+						const char *cap)
+{
+	const struct eh_model *const *c, *first = NULL;
+	struct eh_target core = *t;
+
+	if (!m->cores)
+		return NULL;
+	for (c = m->cores; *c; c++) {
+		core.model = *c;
+		if (e ? eh_erratum_affects(e, *c) : eh_cap_detected(rules, &core, cap)) {
+			printf("%s%s", first ? ", " : " (", (*c)->name);
+			if (!first)
+				first = *c;
+		}
+	}
+	if (first)
+		printf(")");
+	return first;
+}
+
 static void print_model(const struct eh_model *m, const struct eh_cap_rules *rules, const struct eh_target *t,
 			const char *config)
 {
@@ -93,21 +133,30 @@ static void print_model(const struct eh_model *m, const struct eh_cap_rules *rul
 	const struct eh_capability *c, *rule;
 	char name[32], why[512];
 	unsigned n = 0, total = 0;
+	uint64_t v;
 
-	printf("%s\n  %s\n  MIDR_EL1 0x%08x, REVIDR_EL1 0x%08x, %u thread%s per core\n", m->name, m->desc, m->midr,
-	       m->revidr, m->threads_per_core, m->threads_per_core == 1 ? "" : "s");
+	if (m->cores) {
+		printf("%s\n  %s\n", m->name, m->desc);
+		print_cores(m);
+	} else {
+		printf("%s\n  %s\n  MIDR_EL1 0x%08x, REVIDR_EL1 0x%08x, %u thread%s per core\n", m->name, m->desc,
+		       m->midr, m->revidr, m->threads_per_core, m->threads_per_core == 1 ? "" : "s");
+	}
 	printf("  errata:");
 	for (e = eh_errata; *e; e++)
 		if (eh_erratum_affects(*e, m)) {
 			printf(" %s%s", (*e)->id, eh_erratum_shows(*e, m) ? "" : " (not exposed)");
+			print_which_cores(m, *e, rules, t, NULL);
 			n++;
 		}
 	printf("%s\n", n ? "" : " none");
 	n = 0;
 	snprintf(why, sizeof(why), "ID registers (%s):", m->id_source);
 	eh_text_wrap(stdout, &wrap, 2, why);
-	for (r = m->id_regs; r && r->reg; r++)
-		printf("    %-18s 0x%016" PRIx64 "\n", eh_sysreg_name(r->reg, name, sizeof(name)), r->value);
+	/* A system's registers are those of its boot CPU's list, each read system-wide (sanitised). */
+	for (r = eh_model_boot_core(m)->id_regs; r && r->reg; r++)
+		if (!eh_model_id_reg(m, r->reg, &v))
+			printf("    %-18s 0x%016" PRIx64 "\n", eh_sysreg_name(r->reg, name, sizeof(name)), v);
 	for (c = rules->caps; c->name; c++) {
 		if (!first_entry(rules, c))
 			continue;
@@ -120,8 +169,18 @@ static void print_model(const struct eh_model *m, const struct eh_cap_rules *rul
 	for (c = rules->caps; c->name; c++)
 		if (first_entry(rules, c) && eh_cap_decide(rules, t, c->name, &rule) == EH_CAP_DETECTED)
 		{
-			printf("    %s\n", c->name);
-			eh_text_wrap(stdout, &wrap, 6, eh_cap_explain(rule, t, why, sizeof(why)));
+			struct eh_target on = *t;  /* where the rule is explained: a core of a system, but at system scope */
+
+			printf("    %s", c->name);
+			if (m->cores && (c->type & 7) == 1) {
+				on.model = print_which_cores(m, NULL, rules, t, c->name);
+			} else if (m->cores) {
+				printf(" (%s)", (c->type & 7) == 4 ? "the boot CPU" : "system-wide: sanitised");
+				if ((c->type & 7) == 4)
+					on.model = eh_model_boot_core(m);
+			}
+			printf("\n");
+			eh_text_wrap(stdout, &wrap, 6, eh_cap_explain(rule, &on, why, sizeof(why)));
 		}
 }
 

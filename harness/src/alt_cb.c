@@ -215,7 +215,7 @@ static enum eh_alt_cb_result cb_get_kimage_voffset(struct cb_ctx *c)
 	return result(c, EH_ALT_CB_PATCHED, "kimage_voffset of the modelled layout");
 }
 
-/* kvm_compute_final_ctr_el0 (arch/arm64/kvm/va_layout.c): the sanitised CTR_EL0 of one kind of CPU. */
+/* kvm_compute_final_ctr_el0 (arch/arm64/kvm/va_layout.c): the sanitised CTR_EL0 (a system's, combined across its cores). */
 static enum eh_alt_cb_result cb_compute_final_ctr_el0(struct cb_ctx *c)
 {
 	uint64_t ctr;
@@ -310,9 +310,9 @@ enum bhb { BHB_HW, BHB_INSN, BHB_LOOP, BHB_FW };
  * _3 are not modelled: where the kernel's choice turns on them the answer is
  * FIRMWARE. Also gives max_bhb_k, which needs no firmware.
  */
-static enum tri bhb_mitigation(const struct eh_image *img, enum bhb which, unsigned *max_k)
+static enum tri core_bhb_mitigation(const struct eh_image *img, const struct eh_model *m, enum bhb which,
+				    unsigned *max_k)
 {
-	const struct eh_model *m = img->target.model;
 	bool clearbhb = id_field(m, EH_ID_AA64ISAR2_EL1, 28), v2_known;
 	enum bhb chosen;
 
@@ -336,6 +336,29 @@ static enum tri bhb_mitigation(const struct eh_image *img, enum bhb which, unsig
 	if (chosen != which)
 		return NO;
 	return v2_known && chosen != BHB_FW ? YES : FIRMWARE;
+}
+
+/*
+ * The same for the whole target: each CPU picks its own mitigation, and the callbacks read
+ * system_bhb_mitigations (a bit set by any CPU) and max_bhb_k (the largest of any CPU's k);
+ * a system's cores are taken in turn, the strongest answer winning (yes, then firmware).
+ */
+static enum tri bhb_mitigation(const struct eh_image *img, enum bhb which, unsigned *max_k)
+{
+	const struct eh_model *one[] = { img->target.model, NULL };
+	const struct eh_model *const *m = img->target.model->cores ? img->target.model->cores : one;
+	enum tri best = NO, got;
+	unsigned k;
+
+	*max_k = 0;
+	for (; *m; m++) {
+		got = core_bhb_mitigation(img, *m, which, &k);
+		if (k > *max_k)
+			*max_k = k;
+		if (got == YES || (got == FIRMWARE && best == NO))
+			best = got;
+	}
+	return best;
 }
 
 static const char bhb_firmware[] = "turns on the firmware's SMCCC ARCH_WORKAROUND answers: not modelled";

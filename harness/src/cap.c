@@ -84,7 +84,7 @@ bool eh_cap_has_field(const struct eh_capability *cap, const struct eh_target *t
 
 bool eh_cap_midr_in(const struct eh_midr_range *ranges, const struct eh_target *t)
 {
-	uint32_t midr = t->model->midr;
+	uint32_t midr = eh_model_boot_core(t->model)->midr;
 	const struct eh_midr_range *r;
 
 	for (r = ranges; r && r->model; r++) {
@@ -103,12 +103,13 @@ bool eh_midr_affected(const struct eh_midr_range *ranges, const struct eh_midr_f
 		      const struct eh_target *t)
 {
 	const struct eh_midr_fix *f;
-	uint32_t rv = t->model->midr & MIDR_VAR_REV_MASK;
+	const struct eh_model *cpu = eh_model_boot_core(t->model);
+	uint32_t rv = cpu->midr & MIDR_VAR_REV_MASK;
 
 	if (!eh_cap_midr_in(ranges, t))
 		return false;
 	for (f = fixed; f && f->revidr_mask; f++)
-		if (rv == MIDR_VAR_REV(f->var, f->rev) && (t->model->revidr & f->revidr_mask))
+		if (rv == MIDR_VAR_REV(f->var, f->rev) && (cpu->revidr & f->revidr_mask))
 			return false;
 	return true;
 }
@@ -128,6 +129,36 @@ bool eh_cap_any(const struct eh_capability *cap, const struct eh_target *t)
 	return false;
 }
 
+/*
+ * Whether entry c matches on target t. On a system of cores, at the scope of its type, as
+ * Linux detects capabilities (cpufeature.c): a local-CPU entry (errata, weak local features)
+ * is checked on each CPU as it comes up and set when any matches (update_cpu_capabilities()
+ * with SCOPE_LOCAL_CPU); a boot-CPU entry on the boot CPU alone (setup_boot_cpu_capabilities());
+ * a system entry once, on the sanitised ID registers (eh_model_id_reg() of the system).
+ */
+static bool entry_matches(const struct eh_capability *c, const struct eh_target *t)
+{
+	struct eh_target core = *t;
+	const struct eh_model *const *m;
+
+	if (!t->model->cores)
+		return c->matches(c, t);
+	switch (c->type & 7) {
+	case 1:
+		for (m = t->model->cores; *m; m++) {
+			core.model = *m;
+			if (c->matches(c, &core))
+				return true;
+		}
+		return false;
+	case 4:
+		core.model = eh_model_boot_core(t->model);
+		return c->matches(c, &core);
+	default:
+		return c->matches(c, t);
+	}
+}
+
 enum eh_cap_state eh_cap_decide(const struct eh_cap_rules *rules, const struct eh_target *t, const char *name,
 				const struct eh_capability **rule)
 {
@@ -142,7 +173,7 @@ enum eh_cap_state eh_cap_decide(const struct eh_cap_rules *rules, const struct e
 			continue;
 		if (!built)
 			built = c;
-		if (c->matches(c, t)) {
+		if (entry_matches(c, t)) {
 			if (rule)
 				*rule = c;
 			return EH_CAP_DETECTED;
@@ -238,7 +269,7 @@ const char *eh_cap_explain(const struct eh_capability *cap, const struct eh_targ
 	buf[0] = 0;
 	explain(cap, t, buf, len, &pos);
 	if (t && cap->matches == eh_cap_midr_affected)
-		put(buf, len, &pos, " (MIDR_EL1 0x%08x)", t->model->midr);
+		put(buf, len, &pos, " (MIDR_EL1 0x%08x)", eh_model_boot_core(t->model)->midr);
 	if (cap->assumed)
 		put(buf, len, &pos, "; assumed: %s", cap->assumed);
 	return buf;

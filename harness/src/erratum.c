@@ -16,11 +16,27 @@ const struct eh_erratum *eh_erratum_find(const char *id)
 bool eh_erratum_affects(const struct eh_erratum *e, const struct eh_model *model)
 {
 	const struct eh_target target = { .model = model };
+	const struct eh_model *const *c;
 
+	/* A system is affected when one of its cores is: the kernel patches its workaround in for all. */
+	if (model->cores) {
+		for (c = model->cores; *c; c++)
+			if (eh_erratum_affects(e, *c))
+				return true;
+		return false;
+	}
 	return eh_midr_affected(e->cpus, e->fixed, &target) || (e->also_affects && e->also_affects(model));
 }
 
 bool eh_erratum_shows(const struct eh_erratum *e, const struct eh_model *model)
 {
+	const struct eh_model *const *c;
+
+	if (model->cores) {
+		for (c = model->cores; *c; c++)
+			if (eh_erratum_shows(e, *c))
+				return true;
+		return false;
+	}
 	return eh_erratum_affects(e, model) && (!e->shows || e->shows(model));
 }

@@ -283,7 +283,10 @@ static void on_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int
 		      type == UC_MEM_WRITE ? (uint64_t)value : 0);
 }
 
-/* Identity and ID registers come from the model (MPIDR per thread); the rest from Unicorn. */
+/*
+ * Identity and ID registers come from the thread's core (MPIDR per thread, MIDR, REVIDR and the
+ * ID registers of the core it belongs to on a system of cores); the rest from Unicorn.
+ */
 static uint32_t on_mrs(uc_engine *uc, uc_arm64_reg reg, const uc_arm64_cp_reg *cp, void *user)
 {
 	struct eh_thread *t = user;
@@ -299,7 +302,7 @@ static uint32_t on_mrs(uc_engine *uc, uc_arm64_reg reg, const uc_arm64_cp_reg *c
 		return 0;
 	if (sysreg == EH_MPIDR_EL1)
 		value = eh_model_mpidr(t->m->model, t->id);
-	else if (eh_model_id_reg(t->m->model, sysreg, &value))
+	else if (eh_model_id_reg(t->core, sysreg, &value))
 		return 0;
 	if (uc_reg_write(uc, reg, &value) != UC_ERR_OK)
 		return 0;
@@ -447,7 +450,7 @@ static int thread_engine(struct eh_thread *t, struct eh_error *err)
 		t->uc = NULL;
 		return uc_fail(err, e, "uc_open", 0);
 	}
-	e = uc_ctl_set_cpu_model(t->uc, m->model->uc_cpu);
+	e = uc_ctl_set_cpu_model(t->uc, t->core->uc_cpu);
 	if (e != UC_ERR_OK) {
 		uc_fail(err, e, "setting the CPU model", 0);
 		goto fail;
@@ -496,9 +499,9 @@ int eh_machine_new(struct eh_machine **out, const struct eh_model *model, const 
 	int rc = 0;
 
 	*out = NULL;
-	if (model->threads_per_core < 1 || model->threads_per_core > EH_MAX_THREADS)
-		return eh_error_set(err, EH_EINVAL, "model %s: %u threads per core (1 to %d supported)",
-				    model->name, model->threads_per_core, EH_MAX_THREADS);
+	if (eh_model_threads(model) < 1 || eh_model_threads(model) > EH_MAX_THREADS)
+		return eh_error_set(err, EH_EINVAL, "model %s: %u hardware threads (1 to %d supported)",
+				    model->name, eh_model_threads(model), EH_MAX_THREADS);
 	m = eh_alloc(sizeof(*m));
 	if (!m)
 		return eh_error_set(err, EH_ENOMEM, "out of memory for a machine");
@@ -538,10 +541,11 @@ int eh_machine_new(struct eh_machine **out, const struct eh_model *model, const 
 	rc = eh_machine__map_image(m, err);
 	if (rc)
 		goto fail;
-	m->nthreads = model->threads_per_core;
+	m->nthreads = eh_model_threads(model);
 	for (i = 0; i < m->nthreads; i++) {
 		m->threads[i].m = m;
 		m->threads[i].id = i;
+		m->threads[i].core = eh_model_thread_core(model, i, NULL, NULL);
 	}
 	*out = m;
 	return 0;
@@ -712,6 +716,11 @@ unsigned eh_machine_threads(const struct eh_machine *m)
 const struct eh_model *eh_machine_model(const struct eh_machine *m)
 {
 	return m->model;
+}
+
+const struct eh_model *eh_machine_thread_core(const struct eh_machine *m, unsigned tid)
+{
+	return tid < m->nthreads ? m->threads[tid].core : NULL;
 }
 
 const struct eh_image *eh_machine_image(const struct eh_machine *m)

@@ -71,6 +71,7 @@ struct region {
 struct eh_thread {
 	struct eh_machine *m;
 	unsigned id;
+	const struct eh_model *core;  /* the core it belongs to: the model, or one of a system's cores */
 	uc_engine *uc;
 	struct eh_thread_result res;
 	bool running;

@@ -79,6 +79,13 @@ for boot in el2 nvhe el1; do
   check "every model booted $boot: no finding for any erratum on any model" 0 \
     "$(jq '[.matrix[] | select(.hazards > 0 or (.affected and .open > 0) or (.status | IN("clean", "not affected", "not exposed") | not))]
            | length' "$j")"
+  # Systems of cores (models/systems.c) are among them: repeat-tlbi affects a core of system-a55-a76 (both)
+  # and of system-a510-a710 (both), the A53 errata the A53 r0p4 of system-a53-a72.
+  check "every model booted $boot: the systems' rows where a core has repeat-tlbi or an A53 erratum" \
+    "a53-835769 system-a53-a72 clean,a53-843419 system-a53-a72 clean,repeat-tlbi system-a510-a710 clean,repeat-tlbi system-a55-a76 clean" \
+    "$(jq -r '.matrix[] | select((.model | startswith("system-")) and .affected and
+                                 (.erratum | IN("repeat-tlbi", "a53-843419", "a53-835769")))
+              | "\(.erratum) \(.model) \(.status)"' "$j" | sort | paste -sd,)"
 done
 
 # Every report above as harness/schema/audit-v1.json says.

@@ -107,6 +107,10 @@ unrepeated() {
   aarch64-linux-gnu-objdump -d --no-show-raw-insn "$1" |
     awk 'dsb && !/\ttlbi\t[a-z0-9]+(is|os)(,|$)/ { n++ } { dsb = /\tdsb\tish$/ } END { print n + 0 }'
 }
+# Systems of cores (models/systems.c) are models like the others: those with a core repeat-tlbi affects
+# (Cortex-A55, A76, A510 r1p1, A710) must be flagged too.
+check "repeat-tlbi: the systems with an affected core among its models" "system-a510-a710 system-a55-a76" \
+  "$(having repeat-tlbi | tr ' ' '\n' | grep '^system-' | paste -sd' ')"
 for o in kernel/sys_compat:el2 kvm/hyp/pgtable:el2 kvm/hyp/vhe/tlb:el2 kvm/hyp/nvhe/tlb.nvhe:nvhe; do
   boot=${o#*:}
   o=${o%:*}

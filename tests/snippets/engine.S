@@ -83,6 +83,8 @@ wild_load:
 read_ids:
 	mrs	x0, midr_el1
 	mrs	x1, mpidr_el1
+	mrs	x2, revidr_el1
+	mrs	x3, id_aa64pfr1_el1
 	ret
 
 	/* EL2 registers live in the virtual EL2 register file. */

@@ -180,6 +180,8 @@ int eh_machine_run(struct eh_machine *m, struct eh_error *err);
 
 unsigned eh_machine_threads(const struct eh_machine *m);
 const struct eh_model *eh_machine_model(const struct eh_machine *m);
+/* The core hardware thread tid belongs to (the model, or one of a system's cores); NULL when there is none. */
+const struct eh_model *eh_machine_thread_core(const struct eh_machine *m, unsigned tid);
 const struct eh_image *eh_machine_image(const struct eh_machine *m);
 const struct eh_trace *eh_machine_trace(const struct eh_machine *m);
 const struct eh_thread_result *eh_machine_result(const struct eh_machine *m, unsigned t);
