@@ -1,5 +1,8 @@
 /* Tests erratum 219's window rule through the audit on relocatable objects, and that hostile objects are input errors that name the file. */
 #include <stdarg.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
@@ -531,9 +534,54 @@ static void test_alloc_failures(void **state)
 	free(buf);
 }
 
+/*
+ * One scan shared by the images of several models (as the audit's matrix shares it) finds in each
+ * what an audit of that image alone finds: the TTBR write win_patched_in's alternative brings in on
+ * thunderx2 only, after an image without it and before one with it again.
+ */
+static void test_shared_scan(void **state)
+{
+	static const char *const models[] = { "thunderx2", "cortex-a72", "thunderx2" };
+	char path[4096];
+	size_t len, i, w;
+	unsigned char *buf = test_object_load("rel61", &len, path, sizeof(path));
+	struct eh_audit_scan *scan = NULL;
+	struct eh_error err = { 0 };
+	struct eh_elf *elf = NULL;
+
+	(void)state;
+	assert_non_null(buf);
+	if (eh_elf_parse(&elf, path, buf, len, &err) || eh_audit_scan_new(&scan, elf, tx2_219(), &err))
+		fail_msg("%s", err.msg);
+	for (i = 0; i < sizeof(models) / sizeof(models[0]); i++) {
+		struct eh_image *img = NULL;
+		struct eh_audit *shared = NULL, *alone = NULL;
+		bool patched_in = false;
+
+		if (eh_image_new(&img, elf, eh_cpucaps_builtin("6.1"),
+				 &(struct eh_target){ .model = eh_model_find(models[i]) }, &err) ||
+		    eh_audit_run_scan(&shared, img, scan, &err) || eh_audit_run(&alone, img, tx2_219(), &err))
+			fail_msg("%s: %s", models[i], err.msg);
+		assert_int_equal(shared->results[0].nwindows, alone->results[0].nwindows);
+		assert_int_equal(shared->results[0].nfindings, alone->results[0].nfindings);
+		for (w = 0; w < shared->results[0].nwindows; w++) {
+			assert_int_equal(shared->results[0].windows[w].anchor, alone->results[0].windows[w].anchor);
+			assert_string_equal(shared->results[0].windows[w].text, alone->results[0].windows[w].text);
+			patched_in |= shared->results[0].windows[w].anchor == eh_elf_symbol_by_name(elf, "win_patched_in")->value;
+		}
+		assert_int_equal(patched_in, !strcmp(models[i], "thunderx2"));
+		eh_audit_free(shared);
+		eh_audit_free(alone);
+		eh_image_free(img);
+	}
+	eh_audit_scan_free(scan);
+	eh_elf_free(elf);
+	free(buf);
+}
+
 int main(void)
 {
-	struct CMUnitTest tests[sizeof(rows) / sizeof(rows[0]) + sizeof(hostile) / sizeof(hostile[0]) + 3];
+	struct CMUnitTest tests[sizeof(rows) / sizeof(rows[0]) + sizeof(hostile) / sizeof(hostile[0]) + 4];
 	size_t i, n = 0;
 
 	for (i = 0; rows[i].name; i++)
@@ -545,5 +593,6 @@ int main(void)
 						  .initial_state = (void *)&hostile[i] };
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_overlap);
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_alloc_failures);
+	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_shared_scan);
 	return _cmocka_run_group_tests("audit", tests, n, NULL, NULL);
 }

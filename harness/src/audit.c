@@ -635,12 +635,92 @@ static int start_results(struct eh_audit *a, struct eh_audit__rule_state **state
 	return 0;
 }
 
+struct eh_audit_scan {
+	const struct eh_elf *elf;
+	const struct eh_erratum *const *errata;
+	struct eh_decoder *dec;
+	uint64_t **wanted;      /* per section: the offsets of the words some rule wants, ascending */
+	size_t *nwanted;
+};
+
+static uint32_t word_at(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* Whether some rule of errata wants word. */
+static bool wanted(const struct eh_erratum *const *errata, uint32_t word)
+{
+	size_t i;
+
+	for (i = 0; errata[i]; i++)
+		if (errata[i]->rule && (!errata[i]->rule->wants || errata[i]->rule->wants(word)))
+			return true;
+	return false;
+}
+
+/* The executable sections with contents are the ones audited. */
+static bool audited(const struct eh_elf_section *s)
+{
+	return (s->flags & SHF_ALLOC) && (s->flags & SHF_EXECINSTR) && s->data;
+}
+
+int eh_audit_scan_new(struct eh_audit_scan **out, const struct eh_elf *elf, const struct eh_erratum *const *errata,
+		      struct eh_error *err)
+{
+	struct eh_audit_scan *scan = eh_alloc(sizeof(*scan));
+	size_t n = elf->nsections ? elf->nsections : 1, i, cap;
+	uint64_t off;
+	int rc;
+
+	*out = NULL;
+	if (!scan)
+		return eh_error_set(err, EH_ENOMEM, "%s: out of memory", elf->path);
+	scan->elf = elf;
+	scan->errata = errata;
+	scan->wanted = eh_alloc(n * sizeof(*scan->wanted));
+	scan->nwanted = eh_alloc(n * sizeof(*scan->nwanted));
+	rc = scan->wanted && scan->nwanted ? eh_decoder_new(&scan->dec, err) : EH_ENOMEM;
+	for (i = 0; i < elf->nsections && !rc; i++) {
+		const struct eh_elf_section *s = &elf->sections[i];
+
+		if (!audited(s))
+			continue;
+		for (off = 0, cap = 0; off + 4 <= s->size && !rc; off += 4)
+			if (wanted(errata, word_at(s->data + off))) {
+				rc = eh_audit__grow(&scan->wanted[i], &cap, scan->nwanted[i], sizeof(*scan->wanted[i]));
+				if (!rc)
+					scan->wanted[i][scan->nwanted[i]++] = off;
+			}
+	}
+	if (rc) {
+		eh_audit_scan_free(scan);
+		return rc == EH_ENOMEM ? eh_error_set(err, rc, "%s: out of memory", elf->path) : rc;
+	}
+	*out = scan;
+	return 0;
+}
+
+void eh_audit_scan_free(struct eh_audit_scan *scan)
+{
+	size_t i;
+
+	if (!scan)
+		return;
+	for (i = 0; scan->wanted && i < scan->elf->nsections; i++)
+		eh_free(scan->wanted[i]);
+	eh_free(scan->wanted);
+	eh_free(scan->nwanted);
+	eh_decoder_free(scan->dec);
+	eh_free(scan);
+}
+
 /* Hand the word at addr to every rule that wants it, decoded once. */
 static int visit_word(struct eh_rule_ctx *ctx, struct eh_audit *a, struct eh_audit__rule_state *states,
 		      uint64_t addr, uint32_t word)
 {
-	struct eh_insn in;
-	bool decoded = false;
+	const struct eh_insn *in = NULL;
+	struct eh_insn own;
 	size_t r;
 	int rc;
 
@@ -649,27 +729,65 @@ static int visit_word(struct eh_rule_ctx *ctx, struct eh_audit *a, struct eh_aud
 
 		if (rule->wants && !rule->wants(word))
 			continue;
-		if (!decoded) {
+		if (!in) {
 			if (eh_audit__is_replacement(ctx, addr))
 				return 0;
-			eh_decoder_decode(ctx->dec, addr, word, &in);
-			decoded = true;
+			in = eh_decoder_get(ctx->dec, addr, word);
+			if (!in) {
+				eh_decoder_decode(ctx->dec, addr, word, &own);
+				in = &own;
+			}
 		}
 		ctx->res = &a->results[r];
 		ctx->state = &states[r];
-		rc = rule->window ? window_anchor(ctx, &in) : rule->scan->visit(ctx, &in);
+		rc = rule->window ? window_anchor(ctx, in) : rule->scan->visit(ctx, in);
 		if (rc)
 			return rc;
 	}
 	return 0;
 }
 
-int eh_audit_run(struct eh_audit **out, const struct eh_image *img, const struct eh_erratum *const *errata,
-		 struct eh_error *err)
+/*
+ * The words of section i to visit in img, in address order: those the scan found
+ * outside the alternatives img applies, and every word inside them (sorted by
+ * original address in ctx->by_orig). *at: the address visited last, for errors.
+ */
+static int visit_section(struct eh_rule_ctx *ctx, struct eh_audit *a, struct eh_audit__rule_state *states,
+			 const struct eh_audit_scan *scan, size_t i, uint64_t *at)
+{
+	const struct eh_elf_section *s = &scan->elf->sections[i];
+	const uint8_t *data = ctx->img->data[i];
+	const uint64_t *w = scan->wanted[i];
+	size_t nw = scan->nwanted[i], k = 0, j;
+	uint64_t done = 0, off;
+	int rc = 0;
+
+	for (j = 0; j <= ctx->img->nsites && !rc; j++) {
+		const struct eh_alt_site *site = j < ctx->img->nsites ? ctx->by_orig[j] : NULL;
+		uint64_t lo = s->size, hi = s->size;
+
+		if (site) {
+			if (!site->applied || site->orig < s->addr || site->orig - s->addr >= s->size)
+				continue;
+			lo = site->orig - s->addr;
+			hi = lo + site->orig_len < s->size ? lo + site->orig_len : s->size;
+		}
+		for (; k < nw && w[k] < lo && !rc; k++)
+			if (w[k] >= done)
+				rc = visit_word(ctx, a, states, *at = s->addr + w[k], word_at(data + w[k]));
+		for (off = lo > done ? lo : done; off + 4 <= hi && !rc; off += 4)
+			rc = visit_word(ctx, a, states, *at = s->addr + off, word_at(data + off));
+		done = hi > done ? hi : done;
+	}
+	return rc;
+}
+
+int eh_audit_run_scan(struct eh_audit **out, const struct eh_image *img, struct eh_audit_scan *scan,
+		      struct eh_error *err)
 {
 	const struct eh_elf *elf = img->elf;
 	struct eh_audit__walk wk = { 0 };
-	struct eh_rule_ctx ctx = { .img = img, .walk = &wk };
+	struct eh_rule_ctx ctx = { .img = img, .walk = &wk, .dec = scan->dec };
 	struct eh_audit__rule_state *states = NULL;
 	struct eh_audit *a;
 	size_t i;
@@ -677,33 +795,21 @@ int eh_audit_run(struct eh_audit **out, const struct eh_image *img, const struct
 	int rc;
 
 	*out = NULL;
+	if (elf != scan->elf)
+		return eh_error_set(err, EH_EINVAL, "%s: an image audited with the scan of %s", elf->path,
+				    scan->elf->path);
 	a = eh_alloc(sizeof(*a));
 	if (!a)
 		return eh_error_set(err, EH_ENOMEM, "%s: out of memory", elf->path);
 	a->img = img;
-	rc = eh_decoder_new(&ctx.dec, err);
-	if (rc)
-		goto out;
-	rc = start_results(a, &states, errata, err);
+	rc = start_results(a, &states, scan->errata, err);
 	if (!rc)
 		rc = index_sites(&ctx);
 	if (!rc && !(wk.seen = eh_alloc(SEEN_SLOTS * sizeof(*wk.seen))))
 		rc = EH_ENOMEM;
-	for (i = 0; i < elf->nsections && !rc; i++) {
-		const struct eh_elf_section *s = &elf->sections[i];
-		uint64_t off;
-
-		if (!(s->flags & SHF_ALLOC) || !(s->flags & SHF_EXECINSTR) || !img->data[i])
-			continue;
-		for (off = 0; off + 4 <= s->size && !rc; off += 4) {
-			const uint8_t *p = img->data[i] + off;
-			uint32_t word = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-					(uint32_t)p[3] << 24;
-
-			at = s->addr + off;
-			rc = visit_word(&ctx, a, states, at, word);
-		}
-	}
+	for (i = 0; i < elf->nsections && !rc; i++)
+		if (audited(&elf->sections[i]) && img->data[i])
+			rc = visit_section(&ctx, a, states, scan, i, &at);
 	if (rc == EH_ENOMEM) {
 		eh_error_set(err, rc, "%s: out of memory auditing", elf->path);
 	} else if (rc && ctx.res) {
@@ -724,7 +830,19 @@ out:
 	eh_free(wk.calls);
 	eh_free(ctx.by_orig);
 	eh_free(ctx.by_repl);
-	eh_decoder_free(ctx.dec);
 	eh_audit_free(a);
+	return rc;
+}
+
+int eh_audit_run(struct eh_audit **out, const struct eh_image *img, const struct eh_erratum *const *errata,
+		 struct eh_error *err)
+{
+	struct eh_audit_scan *scan;
+	int rc = eh_audit_scan_new(&scan, img->elf, errata, err);
+
+	*out = NULL;
+	if (!rc)
+		rc = eh_audit_run_scan(out, img, scan, err);
+	eh_audit_scan_free(scan);
 	return rc;
 }

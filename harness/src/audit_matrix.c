@@ -67,7 +67,7 @@ static int tally(struct eh_suppressions *sup, struct eh_audit_tally *t)
 }
 
 /* The image of model i: a new one, or (freed again) the first one equal to it. */
-static int place_model(struct eh_audit_matrix *m, size_t i, struct eh_error *err)
+static int place_model(struct eh_audit_matrix *m, size_t i, struct eh_audit_scan *scan, struct eh_error *err)
 {
 	const struct eh_audit_matrix_opts *o = &m->o;
 	struct eh_audit_image *im = &m->images[m->nimages];
@@ -89,7 +89,7 @@ static int place_model(struct eh_audit_matrix *m, size_t i, struct eh_error *err
 		im->tallies = eh_alloc((m->nerrata + 1) * sizeof(*im->tallies));
 		if (!im->models || !im->tallies)
 			return eh_error_set(err, EH_ENOMEM, "%s: out of memory", o->elf->path);
-		rc = o->patch_only ? 0 : eh_audit_run(&im->au, im->img, o->errata, err);
+		rc = o->patch_only ? 0 : eh_audit_run_scan(&im->au, im->img, scan, err);
 		if (rc)
 			return rc;
 	}
@@ -101,6 +101,7 @@ static int place_model(struct eh_audit_matrix *m, size_t i, struct eh_error *err
 int eh_audit_matrix_new(struct eh_audit_matrix **out, const struct eh_audit_matrix_opts *o, struct eh_error *err)
 {
 	struct eh_audit_matrix *m;
+	struct eh_audit_scan *scan = NULL;
 	size_t i, g, r;
 	int rc = 0;
 
@@ -115,8 +116,11 @@ int eh_audit_matrix_new(struct eh_audit_matrix **out, const struct eh_audit_matr
 	m->image_of = eh_alloc((o->nmodels + 1) * sizeof(*m->image_of));
 	if (!m->images || !m->image_of)
 		rc = eh_error_set(err, EH_ENOMEM, "out of memory");
+	if (!rc && !o->patch_only)
+		rc = eh_audit_scan_new(&scan, o->elf, o->errata, err);
 	for (i = 0; !rc && i < o->nmodels; i++)
-		rc = place_model(m, i, err);
+		rc = place_model(m, i, scan, err);
+	eh_audit_scan_free(scan);
 	for (g = 0; !rc && !o->patch_only && g < m->nimages; g++) {
 		struct eh_audit_image *im = &m->images[g];
 

@@ -59,12 +59,17 @@ bool eh_audit__is_replacement(const struct eh_rule_ctx *ctx, uint64_t addr)
 static int insn_in(struct eh_rule_ctx *ctx, const struct eh_elf_section *s, uint64_t addr, struct eh_insn *out)
 {
 	uint64_t off = addr - (s ? s->addr : 0);
+	const struct eh_insn *cached;
 	uint32_t word;
 
 	if (!s || !(s->flags & SHF_EXECINSTR) || off >= s->size || s->size - off < 4 || addr & 3 ||
 	    eh_image_word(ctx->img, addr, &word) || eh_audit__is_replacement(ctx, addr))
 		return EH_ENOENT;
-	eh_decoder_decode(ctx->dec, addr, word, out);
+	cached = eh_decoder_get(ctx->dec, addr, word);
+	if (cached)
+		*out = *cached;
+	else
+		eh_decoder_decode(ctx->dec, addr, word, out);
 	return 0;
 }
 

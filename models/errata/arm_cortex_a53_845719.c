@@ -61,10 +61,10 @@ static const struct eh_behaviour behaviour = {
 	.on_event = on_event,
 };
 
-/* TBZ and TBNZ, and B.cond: the branches an AArch32 check ends in. */
+/* TBZ and TBNZ of bit 4, and B.EQ and B.NE: the branches an AArch32 check ends in. */
 static bool check_branch_word(uint32_t word)
 {
-	return (word & 0x7e000000) == 0x36000000 || (word & 0xff000010) == 0x54000000;
+	return (word & 0x7ef80000) == 0x36200000 || (word & 0xff00001e) == 0x54000000;
 }
 
 /* TST Xn or Wn, #0x10 (ANDS to ZR of a single bit 4, A64 logical immediate): PSR_MODE32_BIT. */
@@ -129,8 +129,8 @@ static int visit(struct eh_rule_ctx *ctx, const struct eh_insn *in)
 	long d;
 	size_t n;
 
-	if (!eh_rule_runs(ctx, in, &why) || eh_rule_run_el(ctx, in, &why) == EH_RUN_EL2_NVHE ||
-	    !mode32_check(ctx, in, &reg, &aarch32, &native))
+	if (!mode32_check(ctx, in, &reg, &aarch32, &native) || !eh_rule_runs(ctx, in, &why) ||
+	    eh_rule_run_el(ctx, in, &why) == EH_RUN_EL2_NVHE)
 		return 0;
 	func = eh_elf_symbol_at(eh_rule_elf(ctx), in->addr, &off);
 	for (d = 1; d <= SPSR_MAX_WORDS && !eret && !eh_rule_neighbour(ctx, in, d, &cur) &&

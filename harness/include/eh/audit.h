@@ -92,10 +92,26 @@ struct eh_audit {
 };
 
 /*
- * Run the rules of errata (NULL-terminated; those without a rule are left
- * out) over the executable sections of the patched image, in one pass over its
- * words that skips replacement code, which only runs once copied to its site.
+ * What the audits of every image patched from one ELF share: the words some
+ * rule of errata (NULL-terminated, borrowed) wants, found in one pass over the
+ * file's executable sections (an image differs from the file only inside the
+ * alternatives it applies, whose words each audit looks at again), and one
+ * decoder, whose cache re-decodes a word an image changed.
  */
+struct eh_audit_scan;
+int eh_audit_scan_new(struct eh_audit_scan **out, const struct eh_elf *elf, const struct eh_erratum *const *errata,
+		      struct eh_error *err);
+void eh_audit_scan_free(struct eh_audit_scan *scan);
+
+/*
+ * Run the rules of the scan's errata (those without a rule are left out) over
+ * the executable sections of img, patched from the scan's ELF: every word a rule
+ * wants, in address order, except replacement code, which only runs once copied
+ * to its site.
+ */
+int eh_audit_run_scan(struct eh_audit **out, const struct eh_image *img, struct eh_audit_scan *scan,
+		      struct eh_error *err);
+/* The same for one image: a scan of its ELF made for it alone. */
 int eh_audit_run(struct eh_audit **out, const struct eh_image *img, const struct eh_erratum *const *errata,
 		 struct eh_error *err);
 void eh_audit_free(struct eh_audit *a);
