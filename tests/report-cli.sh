@@ -76,6 +76,11 @@ expect "--model and --erratum pick" 0 "~tx2-219 +thunderx2 +[0-9]+  1 finding~tx
   tr '\n' '~' < <("$eh" report "$obj" "${k[@]}" --model thunderx2,cortex-a72 --erratum tx2-219)
 expect "a model without findings: exit 0" 0 "^tx2-219 +cortex-a72 +1  not affected" \
   "$eh" report "$obj" "${k[@]}" --model cortex-a72
+# Systems of cores (models/systems.c): an erratum of any core is the system's.
+expect "a system with a core that has repeat-tlbi: its finding, exit 1" 1 "^repeat-tlbi +system-a55-a76 +1  1 finding" \
+  "$eh" report "$obj" "${k[@]}" --model system-a55-a76
+expect "a system none of whose cores has it: not affected, exit 0" 0 "^repeat-tlbi +system-a53-a72 +1  not affected" \
+  "$eh" report "$obj" "${k[@]}" --model system-a53-a72
 
 # --config: the workarounds off but REPEAT_TLBI's; the PRFM stays on ThunderX2 and is a second finding.
 printf 'CONFIG_ARM64_WORKAROUND_REPEAT_TLBI=y\n# CONFIG_CAVIUM_TX2_ERRATUM_219 is not set\n' > "$tmp/tx2-off.config"

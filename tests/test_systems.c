@@ -14,6 +14,7 @@
 #include <unicorn/unicorn.h>
 
 #include "eh/cap.h"
+#include "eh/case.h"
 #include "eh/cpucaps.h"
 #include "eh/elf.h"
 #include "eh/erratum.h"
@@ -270,17 +271,20 @@ static void run_erratum_row(void **state)
 struct identity_row {
 	const char *name;
 	const char *cores[2];                 /* the boot core, the other */
-	uint64_t midr[2], mpidr[2], pfr1[2];  /* thread 0 (the boot core), thread 1; from the cores' TRMs */
+	unsigned first_core;                  /* eh_machine_opts.first_core: the core thread 0 is pinned to */
+	uint64_t midr[2], mpidr[2], pfr1[2];  /* thread 0, thread 1; from the cores' TRMs */
 };
 
 static const struct identity_row identity_rows[] = {
-	{ "A55 r2p0 then A76 r4p0 (SSBS)", { "cortex-a55-r2p0", "cortex-a76-r4p0" }, { 0x412fd050, 0x414fd0b0 },
+	{ "A55 r2p0 then A76 r4p0 (SSBS)", { "cortex-a55-r2p0", "cortex-a76-r4p0" }, 0, { 0x412fd050, 0x414fd0b0 },
 	  { 0x80000000, 0x80000100 }, { 0, 0x10 } },
-	{ "A76 r4p0 then A55 r2p0", { "cortex-a76-r4p0", "cortex-a55-r2p0" }, { 0x414fd0b0, 0x412fd050 },
+	{ "A76 r4p0 then A55 r2p0", { "cortex-a76-r4p0", "cortex-a55-r2p0" }, 0, { 0x414fd0b0, 0x412fd050 },
 	  { 0x80000000, 0x80000100 }, { 0x10, 0 } },
-	{ "A53 r0p4 then A72 r0p3", { "cortex-a53-r0p4", "cortex-a72" }, { 0x410fd034, 0x410fd083 },
+	{ "A55 r2p0 then A76 r4p0, pinned to the A76: thread 0 is core 1", { "cortex-a55-r2p0", "cortex-a76-r4p0" }, 1,
+	  { 0x414fd0b0, 0x412fd050 }, { 0x80000100, 0x80000000 }, { 0x10, 0 } },
+	{ "A53 r0p4 then A72 r0p3", { "cortex-a53-r0p4", "cortex-a72" }, 0, { 0x410fd034, 0x410fd083 },
 	  { 0x80000000, 0x80000100 }, { 0, 0 } },
-	{ "A510 r1p1 then A710 r0p0", { "cortex-a510-r1p1", "cortex-a710-r0p0" }, { 0x411fd461, 0x410fd470 },
+	{ "A510 r1p1 then A710 r0p0", { "cortex-a510-r1p1", "cortex-a710-r0p0" }, 0, { 0x411fd461, 0x410fd470 },
 	  { 0x80000000, 0x80000100 }, { 0x221, 0x221 } },
 };
 
@@ -301,7 +305,8 @@ static void run_identity_row(void **state)
 		fail_msg("%s: no model %s or %s", r->name, r->cores[0], r->cores[1]);
 	if (eh_elf_open(&elf, EH_TEST_ELF_DIR "/engine-tests.elf", &err) ||
 	    eh_image_new(&img, elf, eh_cpucaps_builtin("5.4"), &(struct eh_target){ .model = model }, &err) ||
-	    eh_elf_resolve(elf, "read_ids", &entry, &err) || eh_machine_new(&m, model, img, NULL, &err))
+	    eh_elf_resolve(elf, "read_ids", &entry, &err) ||
+	    eh_machine_new(&m, model, img, &(struct eh_machine_opts){ .first_core = r->first_core }, &err))
 		fail_msg("%s: %s", r->name, err.msg);
 	assert_int_equal(eh_machine_threads(m), 2);
 	for (t = 0; t < 2; t++)
@@ -316,11 +321,99 @@ static void run_identity_row(void **state)
 			fail_msg("%s: thread %u read MIDR 0x%llx MPIDR 0x%llx REVIDR 0x%llx PFR1 0x%llx", r->name, t,
 				 (unsigned long long)res->x[0], (unsigned long long)res->x[1],
 				 (unsigned long long)res->x[2], (unsigned long long)res->x[3]);
-		assert_ptr_equal(eh_machine_thread_core(m, t), cores[t]);
+		assert_ptr_equal(eh_machine_thread_core(m, t), cores[(t + r->first_core) % 2]);
 	}
 	eh_machine_free(m);
 	eh_image_free(img);
 	eh_elf_free(elf);
+}
+
+/*
+ * A hazard is a bug only on a thread whose core has the erratum: repeat-tlbi's `before` (a store
+ * after one broadcast TLBI;DSB) on a made-up system of a Cortex-A53 r0p4 (no REPEAT_TLBI) and an
+ * A55 r2p0 (2441007), pinned to one core or the other.
+ */
+struct hazard_row {
+	const char *name;
+	unsigned first_core;
+	enum eh_verdict verdict;
+};
+
+static const struct hazard_row hazard_rows[] = {
+	{ "repeat-tlbi's hazard on the A53 of an A53 + A55 system: benign", 0, EH_VERDICT_BENIGN },
+	{ "repeat-tlbi's hazard on the A55 of an A53 + A55 system: bug", 1, EH_VERDICT_BUG },
+};
+
+static void run_hazard_row(void **state)
+{
+	const struct hazard_row *r = *state;
+	const struct eh_model *cores[] = { eh_model_find("cortex-a53-r0p4"), eh_model_find("cortex-a55-r2p0"), NULL };
+	const struct eh_model sys = { .name = "sys", .uc_cpu = UC_CPU_ARM64_MAX, .cores = cores };
+	const struct eh_case *c = eh_case_find("repeat-tlbi");
+	struct eh_outcome out = { 0 };
+	struct eh_elf *elf = NULL;
+	struct eh_image *img = NULL;
+	struct eh_machine *m = NULL;
+	struct eh_error err = { 0 };
+	uint64_t entry;
+
+	if (!c || !cores[0] || !cores[1])
+		fail_msg("%s: no case repeat-tlbi or no model", r->name);
+	if (eh_elf_open(&elf, EH_CASES_DIR "/repeat-tlbi.elf", &err) ||
+	    eh_image_new(&img, elf, eh_cpucaps_builtin("6.1"), &(struct eh_target){ .model = &sys }, &err) ||
+	    eh_elf_resolve(elf, eh_case_variant(c, "before")->entry, &entry, &err) ||
+	    eh_machine_new(&m, &sys, img, &(struct eh_machine_opts){ .first_core = r->first_core }, &err) ||
+	    eh_machine_start(m, 0, entry, NULL, 0, &err) || eh_machine_run(m, &err))
+		fail_msg("%s: %s", r->name, err.msg);
+	eh_case_judge_hazards(m, "repeat-tlbi", &out);
+	if (out.verdict != r->verdict)
+		fail_msg("%s: %s (%s)", r->name, eh_verdict_name(out.verdict), out.evidence);
+	eh_machine_free(m);
+	eh_image_free(img);
+	eh_elf_free(elf);
+}
+
+/*
+ * A case on a system runs where its expectation row selects a core (a row by erratum: the first
+ * core that has it), and the bug shows there.
+ */
+struct case_row {
+	const char *name;
+	const char *case_id, *variant, *system;
+	const char *core;        /* thread 0's */
+	enum eh_verdict verdict;
+};
+
+static const struct case_row case_rows[] = {
+	{ "tsb-flush-failure before on system-a510-a710: on the A710, bug", "tsb-flush-failure", "before",
+	  "system-a510-a710", "cortex-a710-r0p0", EH_VERDICT_BUG },
+	{ "tsb-flush-failure after on system-a510-a710: on the A710, fixed", "tsb-flush-failure", "after",
+	  "system-a510-a710", "cortex-a710-r0p0", EH_VERDICT_FIXED },
+	{ "a53-843419 before on system-a53-a72: on the A53, bug", "a53-843419", "before", "system-a53-a72",
+	  "cortex-a53-r0p4", EH_VERDICT_BUG },
+	{ "repeat-tlbi before on system-a55-a76: on the boot A55, bug", "repeat-tlbi", "before", "system-a55-a76",
+	  "cortex-a55-r2p0", EH_VERDICT_BUG },
+	{ "a53-843419 after on system-a53-a72: on the A53, fixed", "a53-843419", "after", "system-a53-a72",
+	  "cortex-a53-r0p4", EH_VERDICT_FIXED },
+};
+
+static void run_case_row(void **state)
+{
+	const struct case_row *r = *state;
+	const struct eh_case *c = eh_case_find(r->case_id);
+	const struct eh_model *model = eh_model_find(r->system);
+	struct eh_run_opts opts = { .cases_dir = EH_CASES_DIR, .seed = 1 };
+	struct eh_case_run *run = NULL;
+	struct eh_error err = { 0 };
+
+	if (!c || !model || !eh_case_variant(c, r->variant))
+		fail_msg("%s: no case %s, variant %s or model %s", r->name, r->case_id, r->variant, r->system);
+	if (eh_case_run(&run, c, eh_case_variant(c, r->variant), model, &opts, &err))
+		fail_msg("%s: %s", r->name, err.msg);
+	if (strcmp(eh_machine_thread_core(run->machine, 0)->name, r->core) || run->outcome.verdict != r->verdict)
+		fail_msg("%s: ran on %s, %s (%s)", r->name, eh_machine_thread_core(run->machine, 0)->name,
+			 eh_verdict_name(run->outcome.verdict), run->outcome.evidence);
+	eh_case_run_free(run);
 }
 
 #define ROWS(rows, fn) \
@@ -338,6 +431,8 @@ int main(void)
 	ROWS(system_rows, run_system_row);
 	ROWS(erratum_rows, run_erratum_row);
 	ROWS(identity_rows, run_identity_row);
+	ROWS(hazard_rows, run_hazard_row);
+	ROWS(case_rows, run_case_row);
 	tests[n++] = (struct CMUnitTest){ .name = "unlisted registers, threads and MPIDR of a system",
 					  .test_func = test_unlisted_registers };
 	tests[n++] = (struct CMUnitTest){ .name = "every capability on every system, by scope",

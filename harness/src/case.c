@@ -76,6 +76,27 @@ const char *eh_models_describe(const struct eh_models *who, char *buf, size_t le
 	return buf;
 }
 
+/*
+ * Where a scenario runs on a system of cores: the first core that the expectation row selecting
+ * the system selects on its own (a row by erratum: a core that has it), so that a `before` shows
+ * its bug on a core that has the bug, as the kernel's code would meet it there; else the boot CPU.
+ */
+static unsigned pinned_core(const struct eh_case *c, const char *variant, const struct eh_model *model)
+{
+	const struct eh_expect *e;
+	unsigned i;
+
+	if (!model->cores)
+		return 0;
+	for (e = c->expect; e->variant; e++)
+		if (!strcmp(e->variant, variant) && eh_models_match(c, &e->who, model))
+			break;
+	for (i = 0; e->variant && model->cores[i]; i++)
+		if (eh_models_match(c, &e->who, model->cores[i]))
+			return i;
+	return 0;
+}
+
 int eh_case_expected(const struct eh_case *c, const char *variant, const struct eh_model *model,
 		     enum eh_verdict *out)
 {
@@ -235,6 +256,7 @@ int eh_case_run(struct eh_case_run **out, const struct eh_case *c, const struct 
 	if (rc)
 		goto fail;
 	mopts.hooks_ctx = r;
+	mopts.first_core = pinned_core(c, v->name, model);
 	rc = eh_machine_new(&r->machine, model, r->img, &mopts, err);
 	if (rc)
 		goto fail;
@@ -282,8 +304,9 @@ void eh_case_judge_hazards(struct eh_machine *m, const char *erratum, struct eh_
 {
 	const struct eh_erratum *e = eh_erratum_find(erratum);
 	const struct eh_trace *tr = eh_machine_trace(m);
-	const struct eh_event *first;
-	size_t n = eh_trace_hazards(tr, e, &first);
+	const struct eh_event *first, *shown = NULL;
+	const struct eh_model *core;
+	size_t i, n = eh_trace_hazards(tr, e, &first);
 	char where[256];
 
 	if (!first) {
@@ -291,13 +314,25 @@ void eh_case_judge_hazards(struct eh_machine *m, const char *erratum, struct eh_
 		eh_outcome_append(out, "no hazard of erratum %s", erratum);
 		return;
 	}
-	out->verdict = eh_erratum_shows(e, eh_machine_model(m)) ? EH_VERDICT_BUG : EH_VERDICT_BENIGN;
+	/* A bug where a hazard ran on a core the erratum shows on (on a system, not every core has it). */
+	for (i = 0; i < tr->n && !shown; i++)
+		if (tr->events[i].kind == EH_EV_HAZARD && eh_event_erratum(&tr->events[i]) == e &&
+		    eh_machine_thread_core(m, tr->events[i].thread) &&
+		    eh_erratum_shows(e, eh_machine_thread_core(m, tr->events[i].thread)))
+			shown = &tr->events[i];
+	out->verdict = shown ? EH_VERDICT_BUG : EH_VERDICT_BENIGN;
 	eh_outcome_append(out, "%zu hazard%s of erratum %s, the first at %s", n, n == 1 ? "" : "s", erratum,
 			  eh_machine_where(m, first->pc, where, sizeof(where)));
 	if (first->value && eh_machine_insn(m, first->value))
 		eh_outcome_append(out, " (with %s)", eh_machine_where(m, first->value, where, sizeof(where)));
-	eh_outcome_append(out, out->verdict == EH_VERDICT_BUG ? "; the erratum shows on %s" :
-			  "; %s does not have the erratum, or it does not show there", eh_machine_model(m)->name);
+	core = eh_machine_thread_core(m, (shown ? shown : first)->thread);
+	if (core == eh_machine_model(m))
+		eh_outcome_append(out, shown ? "; the erratum shows on %s" :
+				  "; %s does not have the erratum, or it does not show there", core->name);
+	else
+		eh_outcome_append(out, shown ? "; the erratum shows on %s's %s" :
+				  "; %s's %s does not have the erratum, or it does not show there",
+				  eh_machine_model(m)->name, core ? core->name : "?");
 }
 
 void eh_case_judge_hazards_after(struct eh_machine *m, const char *erratum, enum eh_event_kind kind, uint32_t flags,

@@ -301,7 +301,7 @@ static uint32_t on_mrs(uc_engine *uc, uc_arm64_reg reg, const uc_arm64_cp_reg *c
 	if (!((eh_machine__read_reg(t, UC_ARM64_REG_PSTATE) >> 2) & 3))
 		return 0;
 	if (sysreg == EH_MPIDR_EL1)
-		value = eh_model_mpidr(t->m->model, t->id);
+		value = t->mpidr;
 	else if (eh_model_id_reg(t->core, sysreg, &value))
 		return 0;
 	if (uc_reg_write(uc, reg, &value) != UC_ERR_OK)
@@ -490,12 +490,27 @@ static struct eh_thread *live_thread(struct eh_machine *m, unsigned t)
 	return thread_engine(th, NULL) ? NULL : th;
 }
 
+/* The model's number of the first thread of a system's core (0 for one core, or a core it does not have). */
+static unsigned first_thread(const struct eh_model *model, unsigned core)
+{
+	unsigned i, n = 0;
+
+	if (!model->cores)
+		return 0;
+	for (i = 0; i < core; i++) {
+		if (!model->cores[i])
+			return 0;
+		n += model->cores[i]->threads_per_core;
+	}
+	return model->cores[core] ? n : 0;
+}
+
 int eh_machine_new(struct eh_machine **out, const struct eh_model *model, const struct eh_image *img,
 		   const struct eh_machine_opts *opts, struct eh_error *err)
 {
 	struct eh_machine *m;
 	const struct eh_erratum *const *e;
-	unsigned i;
+	unsigned i, first;
 	int rc = 0;
 
 	*out = NULL;
@@ -542,10 +557,14 @@ int eh_machine_new(struct eh_machine **out, const struct eh_model *model, const 
 	if (rc)
 		goto fail;
 	m->nthreads = eh_model_threads(model);
+	first = first_thread(model, m->opts.first_core);
 	for (i = 0; i < m->nthreads; i++) {
+		unsigned hw = (first + i) % m->nthreads;  /* the model's numbering: cores in order */
+
 		m->threads[i].m = m;
 		m->threads[i].id = i;
-		m->threads[i].core = eh_model_thread_core(model, i, NULL, NULL);
+		m->threads[i].core = eh_model_thread_core(model, hw, NULL, NULL);
+		m->threads[i].mpidr = eh_model_mpidr(model, hw);
 	}
 	*out = m;
 	return 0;

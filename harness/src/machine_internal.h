@@ -72,6 +72,7 @@ struct eh_thread {
 	struct eh_machine *m;
 	unsigned id;
 	const struct eh_model *core;  /* the core it belongs to: the model, or one of a system's cores */
+	uint64_t mpidr;               /* its MPIDR_EL1 */
 	uc_engine *uc;
 	struct eh_thread_result res;
 	bool running;

@@ -137,7 +137,7 @@ static void on_event(struct eh_machine *m, void *state, const struct eh_event *e
 		return;
 	if (last->insn.addr + 4 == ev->pc && eh_a53_835769_pair(&last->insn, word)) {
 		eh_machine_hazard(m, self, ev, last->insn.addr);
-		if (eh_erratum_shows(self, eh_machine_model(m)))
+		if (eh_erratum_shows(self, eh_machine_thread_core(m, ev->thread)))
 			corrupt(m, ev);
 	}
 	last->insn = (struct eh_insn){ .addr = ev->pc, .word = word, .flags = ev->flags };

@@ -285,7 +285,7 @@ static void on_event(struct eh_machine *m, void *state, const struct eh_event *e
 		if (!ends_sequence(h, n))
 			continue;
 		eh_machine_hazard(m, self, ev, h->before[n - 2].pc);
-		if (eh_erratum_shows(self, eh_machine_model(m)))
+		if (eh_erratum_shows(self, eh_machine_thread_core(m, ev->thread)))
 			misdirect(m, ev);
 		return;
 	}

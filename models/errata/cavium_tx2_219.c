@@ -53,7 +53,7 @@ static void on_event(struct eh_machine *m, void *state, const struct eh_event *e
 		eh_machine_window_close(m, ev->thread, EH_INSN_ERET);
 		break;
 	case EH_EV_WINDOW_CLOSE:
-		if (eh_event_erratum(ev) != self || !ev->count || !eh_erratum_shows(self, eh_machine_model(m)))
+		if (eh_event_erratum(ev) != self || !ev->count || !eh_erratum_shows(self, eh_machine_thread_core(m, ev->thread)))
 			break;
 		culprit = (struct eh_culprit){
 			.thread = ev->thread, .pc = ev->value, .va = ev->addr, .flags = ev->aflags,

@@ -147,6 +147,12 @@ struct eh_machine_opts {
 	uint64_t timeout_us;    /* wall clock for the whole run; 0 = default */
 	size_t max_events;      /* trace cap; 0 = default */
 	bool trace_insns;       /* record every instruction, for replay */
+	/*
+	 * On a system of cores: the core (its place in model->cores) whose threads come first, so
+	 * that thread 0, where a scenario runs, is on it (the CPU it is pinned to); the other cores'
+	 * threads follow in order. MPIDR_EL1 still numbers each core by its place. 0: the boot CPU.
+	 */
+	unsigned first_core;
 	const struct eh_machine_hooks *hooks;
 	void *hooks_ctx;
 	/*
