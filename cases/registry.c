@@ -22,6 +22,7 @@ extern const struct eh_case eh_case_clean_cache;
 extern const struct eh_case eh_case_tsb_flush_failure;
 extern const struct eh_case eh_case_speculative_at;
 extern const struct eh_case eh_case_a53_845719;
+extern const struct eh_case eh_case_falkor_e1003;
 
 const struct eh_case *const eh_cases[] = {
 	&eh_case_tx2_219_prfm,
@@ -43,5 +44,6 @@ const struct eh_case *const eh_cases[] = {
 	&eh_case_tsb_flush_failure,
 	&eh_case_speculative_at,
 	&eh_case_a53_845719,
+	&eh_case_falkor_e1003,
 	NULL,
 };

@@ -84,6 +84,7 @@ extern const struct eh_midr_range eh_erratum_2966298_cpus[];  /* ARM64_WORKAROUN
 extern const struct eh_midr_range eh_tsb_flush_fail_cpus[];   /* ARM64_WORKAROUND_TSB_FLUSH_FAILURE */
 extern const struct eh_midr_range eh_speculative_at_cpus[];   /* ARM64_WORKAROUND_SPECULATIVE_AT */
 extern const struct eh_midr_range eh_erratum_845719_cpus[];   /* ARM64_WORKAROUND_845719 */
+extern const struct eh_midr_range eh_falkor_e1003_cpus[];     /* ARM64_WORKAROUND_QCOM_FALKOR_E1003, less is_kryo_midr */
 
 /* is_kernel_in_hyp_mode(): booted at EL2 on a VHE CPU. */
 bool eh_caps_runs_at_el2(const struct eh_capability *cap, const struct eh_target *t);

@@ -216,8 +216,14 @@ static const struct eh_midr_range cavium_erratum_30115_cpus[] = {
 	{ 0 },
 };
 
+/* qcom_erratum_1003_list[]'s MIDR line: ERRATA_MIDR_REV(MIDR_QCOM_FALKOR_V1, 0, 0). */
+const struct eh_midr_range eh_falkor_e1003_cpus[] = {
+	{ "Qualcomm Falkor v1", QCOM_FALKOR_V1, 0, 0, 0, 0, NULL },
+	{ 0 },
+};
+
 static const struct eh_capability qcom_erratum_1003_list[] = {
-	{ MIDR_RANGE("Qualcomm Falkor v1", QCOM_FALKOR_V1, 0, 0, 0, 0) },
+	{ MIDR_RANGE_IN(eh_falkor_e1003_cpus) },
 	{ .kernel_matches = "is_kryo_midr", .matches = eh_caps_kryo, .rule = "a Qualcomm Kryo part 0x2XX" },
 	{ 0 },
 };

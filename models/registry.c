@@ -100,6 +100,7 @@ extern const struct eh_erratum eh_erratum_clean_cache;
 extern const struct eh_erratum eh_erratum_tsb_flush_failure;
 extern const struct eh_erratum eh_erratum_speculative_at;
 extern const struct eh_erratum eh_erratum_a53_845719;
+extern const struct eh_erratum eh_erratum_falkor_e1003;
 
 const struct eh_erratum *const eh_errata[] = {
 	&eh_erratum_cavium_tx2_219,
@@ -112,6 +113,7 @@ const struct eh_erratum *const eh_errata[] = {
 	&eh_erratum_tsb_flush_failure,
 	&eh_erratum_speculative_at,
 	&eh_erratum_a53_845719,
+	&eh_erratum_falkor_e1003,
 	NULL,
 };
 

@@ -11,6 +11,9 @@
 
 /* The numbers the case snippets assemble with, each kernel's in its own header. */
 #include "../cases/include/eh_cpucaps.h"
+/* The numbers both headers name, each kernel's kept before the other's header redefines it. */
+enum { FALKOR_E1003_5_4 = ARM64_WORKAROUND_QCOM_FALKOR_E1003 };
+#undef ARM64_WORKAROUND_QCOM_FALKOR_E1003
 #include "../cases/include/eh_cpucaps_6_1.h"
 
 struct known_cap {
@@ -40,11 +43,12 @@ static const struct known_cap known[] = {
 #define SNIPPET_CAP(kernel, name) { kernel, #name, name }
 static const struct known_cap snippet_caps[] = {
 	SNIPPET_CAP("5.4", ARM64_HAS_PAN),
-	SNIPPET_CAP("5.4", ARM64_WORKAROUND_QCOM_FALKOR_E1003),
+	{ "5.4", "ARM64_WORKAROUND_QCOM_FALKOR_E1003", FALKOR_E1003_5_4 },
 	SNIPPET_CAP("5.4", ARM64_WORKAROUND_CAVIUM_TX2_219_TVM),
 	SNIPPET_CAP("5.4", ARM64_WORKAROUND_CAVIUM_TX2_219_PRFM),
 	SNIPPET_CAP("6.1", ARM64_WORKAROUND_845719),
 	SNIPPET_CAP("6.1", ARM64_WORKAROUND_1508412),
+	SNIPPET_CAP("6.1", ARM64_WORKAROUND_QCOM_FALKOR_E1003),
 	SNIPPET_CAP("6.1", ARM64_WORKAROUND_REPEAT_TLBI),
 	SNIPPET_CAP("6.1", ARM64_WORKAROUND_SPECULATIVE_UNPRIV_LOAD),
 	SNIPPET_CAP("6.1", ARM64_WORKAROUND_TSB_FLUSH_FAILURE),

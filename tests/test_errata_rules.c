@@ -56,6 +56,10 @@ struct row {
 #define EXIT_FORK "exit_fork+0x4 aarch32 return exit_fork+0x10"
 #define EXIT_UNPATCHED "exit_alternative+0x4 aarch32 return exit_alternative+0xc"
 
+/* falkor-e1003.S: the trampoline's TTBR1_EL1 writes not followed by ISB; TLBI VAE1; DSB on every model. */
+#define TRAMP_FINDINGS "tramp_plain+0x0 msr ttbr1_el1 tramp_plain+0x0", \
+	"tramp_order+0x0 msr ttbr1_el1 tramp_order+0x0", "tramp_last_level+0x0 msr ttbr1_el1 tramp_last_level+0x0"
+
 static const struct row rows[] = {
 	{ "cortex-a55-r2p0 at EL2 with VHE: repeats patched in, nVHE code idle", "errata61", "cortex-a55-r2p0", EH_BOOT_EL2,
 	  { ERRATA61 }, { { UNREPEATED }, { NO_DSB }, { UNPATCHED_PAR } } },
@@ -87,6 +91,11 @@ static const struct row rows[] = {
 	  "cortex-a53-r0p2", EH_BOOT_NVHE, { "a53-845719" }, { { EXIT_PLAIN, EXIT_FORK } } },
 	{ "cortex-a72, past 845719: kernel_exit's write left out", "a53-845719", "cortex-a72", EH_BOOT_EL2,
 	  { "a53-845719" }, { { EXIT_UNPATCHED, EXIT_PLAIN, EXIT_FORK } } },
+	{ "falkor-v1-r0p0: the trampoline's invalidation patched in, the plain, misordered and last-level ones "
+	  "left", "falkor-e1003", "falkor-v1-r0p0", EH_BOOT_EL1, { "falkor-e1003" }, { { TRAMP_FINDINGS } } },
+	{ "kryo2xx-gold-rap1, not Falkor v1 r0p0: the invalidation left out", "falkor-e1003", "kryo2xx-gold-rap1",
+	  EH_BOOT_EL1, { "falkor-e1003" }, { { "tramp_alternative+0x0 msr ttbr1_el1 tramp_alternative+0x0",
+					       TRAMP_FINDINGS } } },
 	{ 0 },
 };
 

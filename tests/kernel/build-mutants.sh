@@ -22,6 +22,7 @@ declare -A objects=(
   [tsb-flush-failure]="kvm/hyp/nvhe/debug-sr.c:nvhe"
   [speculative-at]="kvm/hyp/vhe/tlb.c kvm/hyp/vhe/switch.c kvm/hyp/nvhe/switch.c:nvhe"
   [a53-845719]="kernel/entry.S"
+  [falkor-e1003]="kernel/entry.S"
 )
 
 for erratum in "${!objects[@]}"; do

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# The static rules of repeat-tlbi, a520-2966298, a77-1508412, clean-cache, tsb-flush-failure, a53-845719 and
-# speculative-at on real 6.1 code. The unmodified arm64-built-in.o (build-arm64.sh) is clean for them on every
-# model the erratum affects, booted at EL2 and at EL1; booted with kvm-arm.mode=nvhe, a77-1508412 finds the
-# six unbracketed reads of PAR_EL1 in KVM's nVHE host vector, and nothing else (see
-# tests/kernel/nvhe-host-vector.suppress for why they are left to a suppression). The mutants of build-mutants.sh, each object without its erratum's workaround,
-# are flagged on exactly the models the erratum affects, at the places objdump shows, as many as the
-# workaround had.
+# The static rules of repeat-tlbi, a520-2966298, a77-1508412, clean-cache, tsb-flush-failure, a53-845719,
+# falkor-e1003 and speculative-at on real 6.1 code. The unmodified arm64-built-in.o (build-arm64.sh) is clean for
+# them on every model the erratum affects, booted at EL2 and at EL1; booted with kvm-arm.mode=nvhe, a77-1508412
+# finds the six unbracketed reads of PAR_EL1 in KVM's nVHE host vector, and nothing else (see
+# tests/kernel/nvhe-host-vector.suppress for why they are left to a suppression). The mutants of
+# build-mutants.sh, each object without its erratum's workaround, are flagged on exactly the models the
+# erratum affects, at the places objdump shows, as many as the workaround had.
 #   errata-audit.sh ERRATA_HARNESS WORKDIR
 set -euo pipefail
 
@@ -15,7 +15,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/check.sh"
 
 kernel_objects "$here" "$work" mutants
-errata=(repeat-tlbi a520-2966298 a77-1508412 clean-cache tsb-flush-failure a53-845719 speculative-at)
+errata=(repeat-tlbi a520-2966298 a77-1508412 clean-cache tsb-flush-failure a53-845719 falkor-e1003 speculative-at)
 
 # The models that have erratum $1, as `models` lists them (the erratum modules decide; test_errata checks
 # them against the kernel's capability rules).
@@ -69,11 +69,15 @@ check "... suppressed with their justification: exit 0" 0 "$rc"
 #    booted nvhe, where they run), with as many findings as objdump counts places without the workaround,
 #    each at an instruction objdump names as the rule does.
 # insn_at OBJECT SYMBOL+OFFSET: the mnemonic and operands objdump gives there.
+# In a relocatable object every section starts at 0: the address is looked up in the symbol's own section,
+# after it.
 insn_at() {
   local dis base
   dis=$(aarch64-linux-gnu-objdump -d --no-show-raw-insn "$1")
   base=$(grep -m1 -E "^[0-9a-f]+ <${2%+*}>:$" <<< "$dis" | cut -d' ' -f1)
-  grep -m1 -E "^ +$(printf '%x' $(( 16#$base + ${2##*+} ))):" <<< "$dis" | cut -f2- | tr '\t' ' '
+  awk -v sym="<${2%+*}>:" -v at="$(printf '%x' $(( 16#$base + ${2##*+} ))):" '
+    /^Disassembly of section / { here = 0 } $2 == sym { here = 1 }
+    here && $1 == at { sub(/^[^\t]*\t/, ""); print; exit }' <<< "$dis" | tr '\t' ' '
 }
 # sites OBJECT CAPABILITY: the alternatives of the shipped object on that capability (struct alt_instr is
 # 12 bytes, its cpufeature a u16 at offset 8), read from its .altinstructions with objcopy and od.
@@ -157,6 +161,20 @@ aarch32_checks() {
 }
 check "the shipped entry.o tests ret_to_user's SPSR for AArch32 once" 1 "$(aarch32_checks "$out/entry.o")"
 check_mutant a53-845719 "$m/a53-845719/entry.o" el2 "$(aarch32_checks "$m/a53-845719/entry.o")" b.eq
+
+# The KPTI trampoline switches TTBR1_EL1 into the kernel in tramp_map_kernel (its BIC of USER_ASID_FLAG, which
+# objdump shows as an AND with #0xfffeffffffffffff, right before the write), in each vector entry and in SDEI's
+# entry trampoline; the shipped entry.o has an E1003 site after each switch and an ISB site in each vector entry
+# (each ends in a RET). Without them, each switch is flagged where E1003 is, at its write.
+tramp() { aarch64-linux-gnu-objdump -d --no-show-raw-insn -j .entry.tramp.text "$1"; }
+maps() {
+  tramp "$1" | awk 'clear && /\tmsr\tttbr1_el1, / { n++ } { clear = /\tand\tx[0-9]+, x[0-9]+, #0xfffeffffffffffff$/ }
+    END { print n + 0 }'
+}
+check "the shipped entry.o has an E1003 site after each switch into the kernel and in each vector entry" \
+  "$(( $(maps "$out/entry.o") + $(tramp "$out/entry.o" | grep -c $'\tret$') ))" \
+  "$(sites "$out/entry.o" ARM64_WORKAROUND_QCOM_FALKOR_E1003)"
+check_mutant falkor-e1003 "$m/falkor-e1003/entry.o" el2 "$(maps "$m/falkor-e1003/entry.o")" msr
 
 # __load_stage2()'s ISB is an alternative whose NOP follows each write of a register to VTTBR_EL2 in the
 # shipped objects; the mutants have none. Without it KVM writes HCR_EL2 (clearing TGE under VHE, a vcpu's
