@@ -56,6 +56,10 @@ expect "... LSE atomics on the sanitised ISAR0" 0 \
 if grep -q 'ARM64_SSBS' <<<"${sys//ARM64_WORKAROUND_SPECULATIVE_SSBS/}"; then
   echo "not ok - models --model system-a55-a76 detects ARM64_SSBS, which the A55 lacks"; failures=$((failures + 1))
 else echo "ok - models --model system-a55-a76: no ARM64_SSBS, which the A55 lacks"; fi
+# A case on a system runs on the core its row selects: tsb-flush-failure's on the A710 (erratum 2054223),
+# thread 0, the boot A510 (which has no such erratum) after it.
+expect "replay on a system: each thread's core, the A710 first" 0 '^threads: t0 on cortex-a710-r0p0, t1 on cortex-a510-r1p1$' \
+  "$eh" replay tsb-flush-failure --model system-a510-a710 --variant before
 if "$eh" models --model cortex-a76-r4p0 | grep -q '^    ARM64_SSBS$'; then
   echo "ok - ... which the A76 alone detects"
 else echo "not ok - models --model cortex-a76-r4p0 does not detect ARM64_SSBS"; failures=$((failures + 1)); fi

@@ -394,6 +394,14 @@ static int cmd_replay(const char *case_id, struct cli *cli)
 	} else {
 		printf("replay %s, variant %s (%s), model %s (%s), seed %" PRIu64 "\n", c->id, v->name, v->desc,
 		       model->name, model->desc, cli->run.seed);
+		if (model->cores) {
+			unsigned t;
+
+			printf("threads:");
+			for (t = 0; t < eh_machine_threads(r->machine); t++)
+				printf("%s t%u on %s", t ? "," : "", t, eh_machine_thread_core(r->machine, t)->name);
+			printf("\n");
+		}
 		print_alternatives(r);
 		cli_print_trace(r->machine);
 		printf("%s: %s (expected %s): %s\n",

@@ -130,9 +130,17 @@ static int apply_site(struct eh_image *img, struct eh_alt_site *s, struct eh_err
 	return 0;
 }
 
+/* What eh_cap_decide() said of one capability number. */
+struct decision {
+	bool asked;
+	enum eh_cap_state state;
+	const struct eh_capability *rule;
+};
+
 int eh_image_new(struct eh_image **out, const struct eh_elf *elf, const struct eh_cpucaps *caps,
 		 const struct eh_target *target, struct eh_error *err)
 {
+	struct decision *decided = NULL;
 	struct eh_image *img;
 	size_t i;
 	int rc;
@@ -160,12 +168,24 @@ int eh_image_new(struct eh_image **out, const struct eh_elf *elf, const struct e
 		if (elf->sections[i].flags & SHF_ALLOC)
 			img->data[i] = elf->sections[i].data;
 	rc = eh_alt_parse(&img->sites, &img->nsites, elf, caps, err);
+	decided = eh_alloc((caps->ncaps + 1) * sizeof(*decided));
+	if (!rc && !decided)
+		rc = eh_error_set(err, EH_ENOMEM, "%s: out of memory", elf->path);
 	if (rc)
 		goto fail;
 	for (i = 0; i < img->nsites; i++) {
 		struct eh_alt_site *s = &img->sites[i];
 
-		s->state = s->cap_name ? eh_cap_decide(img->rules, target, s->cap_name, &s->rule) : EH_CAP_UNKNOWN;
+		if (!s->cap_name) {
+			s->state = EH_CAP_UNKNOWN;
+		} else if (s->cap < caps->ncaps && decided[s->cap].asked) {
+			s->state = decided[s->cap].state;   /* the sites of one capability are decided once */
+			s->rule = decided[s->cap].rule;
+		} else {
+			s->state = eh_cap_decide(img->rules, target, s->cap_name, &s->rule);
+			if (s->cap < caps->ncaps)
+				decided[s->cap] = (struct decision){ true, s->state, s->rule };
+		}
 		/* 5.x calls every callback (its capability is ARM64_NCAPS); 6.x those of detected ones. */
 		if (s->callback && (caps->cb_style == EH_ALT_CB_NCAPS || s->state == EH_CAP_DETECTED))
 			rc = run_callback(img, s, err);
@@ -174,9 +194,11 @@ int eh_image_new(struct eh_image **out, const struct eh_elf *elf, const struct e
 		if (rc)
 			goto fail;
 	}
+	eh_free(decided);
 	*out = img;
 	return 0;
 fail:
+	eh_free(decided);
 	eh_image_free(img);
 	return rc;
 }
