@@ -20,6 +20,7 @@ extern const struct eh_case eh_case_a53_843419;
 extern const struct eh_case eh_case_a53_835769;
 extern const struct eh_case eh_case_clean_cache;
 extern const struct eh_case eh_case_tsb_flush_failure;
+extern const struct eh_case eh_case_speculative_at;
 extern const struct eh_case eh_case_a53_845719;
 extern const struct eh_case eh_case_falkor_e1003;
 
@@ -41,6 +42,7 @@ const struct eh_case *const eh_cases[] = {
 	&eh_case_a53_835769,
 	&eh_case_clean_cache,
 	&eh_case_tsb_flush_failure,
+	&eh_case_speculative_at,
 	&eh_case_a53_845719,
 	&eh_case_falkor_e1003,
 	NULL,

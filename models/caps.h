@@ -82,6 +82,7 @@ extern const struct eh_midr_range eh_repeat_tlbi_cpus[];      /* ARM64_WORKAROUN
 extern const struct eh_midr_range eh_erratum_1508412_cpus[];  /* ARM64_WORKAROUND_1508412 */
 extern const struct eh_midr_range eh_erratum_2966298_cpus[];  /* ARM64_WORKAROUND_SPECULATIVE_UNPRIV_LOAD */
 extern const struct eh_midr_range eh_tsb_flush_fail_cpus[];   /* ARM64_WORKAROUND_TSB_FLUSH_FAILURE */
+extern const struct eh_midr_range eh_speculative_at_cpus[];   /* ARM64_WORKAROUND_SPECULATIVE_AT */
 extern const struct eh_midr_range eh_erratum_845719_cpus[];   /* ARM64_WORKAROUND_845719 */
 extern const struct eh_midr_range eh_falkor_e1003_cpus[];     /* ARM64_WORKAROUND_QCOM_FALKOR_E1003, less is_kryo_midr */
 

@@ -294,7 +294,8 @@ static const struct eh_midr_range erratum_1418040_list[] = {
 	{ 0 },
 };
 
-static const struct eh_midr_range erratum_speculative_at_list[] = {
+/* ARM64_WORKAROUND_SPECULATIVE_AT: erratum_speculative_at_list[] (Cortex-A76 1165522, A57/A72 1319367, A55 1530923). */
+const struct eh_midr_range eh_speculative_at_cpus[] = {
 	{ "Cortex-A76", CORTEX_A76, 0, 0, 2, 0, "CONFIG_ARM64_ERRATUM_1165522" },
 	{ "Cortex-A57", CORTEX_A57, 0, 0, 0xf, 0xf, "CONFIG_ARM64_ERRATUM_1319367" },
 	{ "Cortex-A72", CORTEX_A72, 0, 0, 0xf, 0xf, "CONFIG_ARM64_ERRATUM_1319367" },
@@ -863,7 +864,7 @@ static const struct eh_capability linux_6_1[] = {
 		.desc = "ARM errata 1165522, 1319367, or 1530923",
 		.config = "CONFIG_ARM64_WORKAROUND_SPECULATIVE_AT",
 		.type = EH_CAP_LOCAL_CPU_ERRATUM,
-		MIDR_LIST(erratum_speculative_at_list),
+		MIDR_LIST(eh_speculative_at_cpus),
 	},
 	{
 		.name = "ARM64_WORKAROUND_1463225",

@@ -98,6 +98,7 @@ extern const struct eh_erratum eh_erratum_arm_cortex_a53_843419;
 extern const struct eh_erratum eh_erratum_arm_cortex_a53_835769;
 extern const struct eh_erratum eh_erratum_clean_cache;
 extern const struct eh_erratum eh_erratum_tsb_flush_failure;
+extern const struct eh_erratum eh_erratum_speculative_at;
 extern const struct eh_erratum eh_erratum_a53_845719;
 extern const struct eh_erratum eh_erratum_falkor_e1003;
 
@@ -110,6 +111,7 @@ const struct eh_erratum *const eh_errata[] = {
 	&eh_erratum_arm_cortex_a53_835769,
 	&eh_erratum_clean_cache,
 	&eh_erratum_tsb_flush_failure,
+	&eh_erratum_speculative_at,
 	&eh_erratum_a53_845719,
 	&eh_erratum_falkor_e1003,
 	NULL,

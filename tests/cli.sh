@@ -44,7 +44,8 @@ expect "models --model system-a55-a76: the system alone" 0 '^system-a55-a76$' "$
 expect "... its cores, the boot CPU first" 0 \
   'cores \(boot CPU first, 2 threads\): cortex-a55-r2p0 \(MIDR_EL1 0x412fd050,[ ~]+REVIDR_EL1 0x00000000\), cortex-a76-r4p0 \(MIDR_EL1[ ~]+0x414fd0b0' \
   printf '%s' "$sys"
-expect "... repeat-tlbi, which both cores have" 0 '^  errata: repeat-tlbi \(cortex-a55-r2p0, cortex-a76-r4p0\)$' \
+expect "... repeat-tlbi, which both cores have, and the A55 r2p0's speculative-at (1530923)" 0 \
+  '^  errata: repeat-tlbi \(cortex-a55-r2p0, cortex-a76-r4p0\) speculative-at \(cortex-a55-r2p0\)$' \
   "$eh" models --model system-a55-a76
 expect "... ID_AA64PFR1_EL1 sanitised: no SSBS" 0 '^    ID_AA64PFR1_EL1 +0x0000000000000000$' "$eh" models --model system-a55-a76
 expect "... the A76's ID_AA64PFR1_EL1 has SSBS" 0 '^    ID_AA64PFR1_EL1 +0x0000000000000010$' "$eh" models --model cortex-a76-r4p0

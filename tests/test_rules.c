@@ -375,10 +375,11 @@ static void test_registry_rules(void **state)
 		for (n = 0; r->window->classes[n].name; n++)
 			if (!r->window->classes[n].rule)
 				fail_msg("%s: class %s without its rule", (*e)->id, r->window->classes[n].name);
-		if (!n || n > EH_RULE_MAX_CLASSES || !r->window->anchor || !r->window->closes || !r->window->finds ||
-		    !r->window->anchors || !r->window->classified_by || !r->window->explain)
-			fail_msg("%s: a window rule needs anchor, 1 to %d classes, closes, finds, and its words", (*e)->id,
-				 EH_RULE_MAX_CLASSES);
+		if (!n || n > EH_RULE_MAX_CLASSES || !r->window->anchor || !r->window->closes ||
+		    (!r->window->finds && !r->window->found) || !r->window->anchors || !r->window->classified_by ||
+		    !r->window->explain)
+			fail_msg("%s: a window rule needs anchor, 1 to %d classes, closes, finds or found, and its words",
+				 (*e)->id, EH_RULE_MAX_CLASSES);
 	}
 }
 

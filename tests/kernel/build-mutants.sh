@@ -20,6 +20,7 @@ declare -A objects=(
   [a77-1508412]="mm/fault.c kvm/hyp/vhe/switch.c kvm/hyp/nvhe/switch.c:nvhe"
   [clean-cache]="mm/cache.S kernel/hibernate-asm.S"
   [tsb-flush-failure]="kvm/hyp/nvhe/debug-sr.c:nvhe"
+  [speculative-at]="kvm/hyp/vhe/tlb.c kvm/hyp/vhe/switch.c kvm/hyp/nvhe/switch.c:nvhe"
   [a53-845719]="kernel/entry.S"
   [falkor-e1003]="kernel/entry.S"
 )

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# The static rules of repeat-tlbi, a520-2966298, a77-1508412, clean-cache, tsb-flush-failure, a53-845719 and
-# falkor-e1003 on real 6.1 code. The unmodified arm64-built-in.o (build-arm64.sh) is clean for them on every model the
-# erratum affects, booted at EL2 and at EL1; booted with kvm-arm.mode=nvhe, a77-1508412 finds the six unbracketed reads of PAR_EL1 in
-# KVM's nVHE host vector, and nothing else (see tests/kernel/nvhe-host-vector.suppress for why they are
-# left to a suppression). The mutants of build-mutants.sh, each object without its erratum's workaround,
-# are flagged on exactly the models the erratum affects, at the places objdump shows, as many as the
-# workaround had.
+# The static rules of repeat-tlbi, a520-2966298, a77-1508412, clean-cache, tsb-flush-failure, a53-845719,
+# falkor-e1003 and speculative-at on real 6.1 code. The unmodified arm64-built-in.o (build-arm64.sh) is clean for
+# them on every model the erratum affects, booted at EL2 and at EL1; booted with kvm-arm.mode=nvhe, a77-1508412
+# finds the six unbracketed reads of PAR_EL1 in KVM's nVHE host vector, and nothing else (see
+# tests/kernel/nvhe-host-vector.suppress for why they are left to a suppression). The mutants of
+# build-mutants.sh, each object without its erratum's workaround, are flagged on exactly the models the
+# erratum affects, at the places objdump shows, as many as the workaround had.
 #   errata-audit.sh ERRATA_HARNESS WORKDIR
 set -euo pipefail
 
@@ -15,7 +15,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/check.sh"
 
 kernel_objects "$here" "$work" mutants
-errata=(repeat-tlbi a520-2966298 a77-1508412 clean-cache tsb-flush-failure a53-845719 falkor-e1003)
+errata=(repeat-tlbi a520-2966298 a77-1508412 clean-cache tsb-flush-failure a53-845719 falkor-e1003 speculative-at)
 
 # The models that have erratum $1, as `models` lists them (the erratum modules decide; test_errata checks
 # them against the kernel's capability rules).
@@ -175,6 +175,54 @@ check "the shipped entry.o has an E1003 site after each switch into the kernel a
   "$(( $(maps "$out/entry.o") + $(tramp "$out/entry.o" | grep -c $'\tret$') ))" \
   "$(sites "$out/entry.o" ARM64_WORKAROUND_QCOM_FALKOR_E1003)"
 check_mutant falkor-e1003 "$m/falkor-e1003/entry.o" el2 "$(maps "$m/falkor-e1003/entry.o")" msr
+
+# __load_stage2()'s ISB is an alternative whose NOP follows each write of a register to VTTBR_EL2 in the
+# shipped objects; the mutants have none. Without it KVM writes HCR_EL2 (clearing TGE under VHE, a vcpu's
+# traps without) before anything synchronises the stage 2: each mutant is flagged on exactly the models
+# with speculative-at, every hazard (the window's paths out of the object are open ends, not hazards) at an
+# `msr hcr_el2` objdump shows, among them each that objdump's straight line puts after such a write with no
+# ISB between.
+# vttbr_nops OBJECT: the writes of a register to VTTBR_EL2 objdump shows, and how many of them a NOP follows.
+vttbr_nops() {
+  aarch64-linux-gnu-objdump -d --no-show-raw-insn "$1" |
+    awk 'v { n += /\tnop$/ } { v = /\tmsr\tvttbr_el2, x[0-9]+$/; w += v } END { print w + 0, n + 0 }'
+}
+# straight_hcr OBJECT: the first `msr hcr_el2` after each write of a register to VTTBR_EL2, in address order in
+# the same function with no ISB or RET between, as SYMBOL+OFFSET.
+straight_hcr() {
+  aarch64-linux-gnu-objdump -d --no-show-raw-insn "$1" | awk '
+    /^[0-9a-f]+ <.*>:$/ { base = $1; sym = substr($2, 2, length($2) - 3); open = 0; next }
+    /\tmsr\tvttbr_el2, x[0-9]+$/ { open = 1; next }
+    /\t(isb|ret)$/ { open = 0 }
+    open && /\tmsr\thcr_el2, / { a = $1; sub(":", "", a); print sym, base, a; open = 0 }' |
+    while read -r sym base at; do printf '%s+0x%x\n' "$sym" $(( 16#$at - 16#$base )); done | sort
+}
+for o in vhe/tlb:el2 vhe/switch:el2 nvhe/switch.nvhe:nvhe; do
+  boot=${o#*:}
+  o=${o%:*}
+  mut=$m/speculative-at/$(basename "$o").o
+  name=speculative-at/$(basename "$mut")
+  n=$(vttbr_nops "$src/kvm/hyp/$o.o" | cut -d' ' -f1)
+  check "the shipped $(basename "$o").o: a NOP after each of its $n stage-2 loads; none in the mutant" \
+    "$n $n $n 0" "$(vttbr_nops "$src/kvm/hyp/$o.o") $(vttbr_nops "$mut")"
+  t=$work/errata-mutant-speculative-at-$(basename "$mut").txt
+  rc=0; "$harness" audit --width 0 "$mut" --model all --boot "$boot" "${inputs[@]}" --erratum speculative-at > "$t" || rc=$?
+  check "$name booted $boot: exit 1" 1 "$rc"
+  check "$name booted $boot: findings on exactly the models with speculative-at" "$(having speculative-at)" \
+    "$(flagged speculative-at "$t")"
+  model=$(having speculative-at | cut -d' ' -f1)
+  j=$work/errata-mutant-speculative-at-$(basename "$mut").json
+  "$harness" audit --width 0 "$mut" --model "$model" --boot "$boot" "${inputs[@]}" --erratum speculative-at \
+    --format json > "$j" || true
+  hazards=$(jq -r '.errata[0].findings[] | select(.kind != "open") | .where' "$j" | sort -u)
+  for where in $hazards; do
+    check "$name: objdump at $where" "msr hcr_el2," "$(insn_at "$mut" "$where" | awk '{ print $1, $2 }')"
+  done
+  expected=$(straight_hcr "$mut")
+  check "$name on $model: objdump's HCR_EL2 writes straight after a stage-2 load ($(echo $expected)) are findings" \
+    "" "$(comm -23 <(echo "$expected") <(echo "$hazards"))"
+  [ -n "$hazards" ] || check "$name on $model: a hazard" "at least one" "none"
+done
 
 echo "# $failures failed; total $(( $(date +%s) - start )) s"
 [ "$failures" -eq 0 ]
