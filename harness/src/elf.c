@@ -210,6 +210,16 @@ static int cmp_by_addr(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* Name, then table order. */
+static int cmp_by_name(const void *a, const void *b)
+{
+	const struct eh_elf_symbol *x = *(const struct eh_elf_symbol *const *)a;
+	const struct eh_elf_symbol *y = *(const struct eh_elf_symbol *const *)b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : (x > y) - (x < y);
+}
+
 static int index_symbols(struct eh_elf *elf, struct eh_error *err)
 {
 	size_t i, n = elf->nsymbols ? elf->nsymbols : 1;
@@ -217,11 +227,14 @@ static int index_symbols(struct eh_elf *elf, struct eh_error *err)
 	elf->by_addr = eh_alloc(n * sizeof(*elf->by_addr));
 	elf->sized = eh_alloc(n * sizeof(*elf->sized));
 	elf->mapping = eh_alloc(n * sizeof(*elf->mapping));
-	if (!elf->by_addr || !elf->sized || !elf->mapping)
+	elf->by_name = eh_alloc(n * sizeof(*elf->by_name));
+	if (!elf->by_addr || !elf->sized || !elf->mapping || !elf->by_name)
 		return eh_error_set(err, EH_ENOMEM, "%s: out of memory for the symbol index", elf->path);
 	for (i = 0; i < elf->nsymbols; i++) {
 		const struct eh_elf_symbol *s = &elf->symbols[i];
 
+		if (s->shndx != SHN_UNDEF)
+			elf->by_name[elf->nby_name++] = s;
 		if (s->shndx == SHN_UNDEF || s->shndx >= SHN_LORESERVE)
 			continue;
 		if (mapping_kind(s))
@@ -238,6 +251,8 @@ static int index_symbols(struct eh_elf *elf, struct eh_error *err)
 		qsort(elf->sized, elf->nsized, sizeof(*elf->sized), cmp_by_addr);
 	if (elf->nmapping > 1)
 		qsort(elf->mapping, elf->nmapping, sizeof(*elf->mapping), cmp_by_addr);
+	if (elf->nby_name > 1)
+		qsort(elf->by_name, elf->nby_name, sizeof(*elf->by_name), cmp_by_name);
 	return 0;
 }
 
@@ -400,6 +415,7 @@ void eh_elf_free(struct eh_elf *elf)
 	eh_free(elf->sections);
 	eh_free(elf->symbols);
 	eh_free(elf->by_addr);
+	eh_free(elf->by_name);
 	eh_free(elf->sized);
 	eh_free(elf->mapping);
 	eh_free(elf->strings);
@@ -460,12 +476,17 @@ const struct eh_elf_extern *eh_elf_extern_at(const struct eh_elf *elf, uint64_t 
 
 const struct eh_elf_symbol *eh_elf_symbol_by_name(const struct eh_elf *elf, const char *name)
 {
-	size_t i;
+	size_t lo = 0, hi = elf->nby_name;
 
-	for (i = 0; i < elf->nsymbols; i++)
-		if (elf->symbols[i].shndx != SHN_UNDEF && !strcmp(elf->symbols[i].name, name))
-			return &elf->symbols[i];
-	return NULL;
+	while (lo < hi) {   /* the first of those named name: the table's first */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(elf->by_name[mid]->name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < elf->nby_name && !strcmp(elf->by_name[lo]->name, name) ? elf->by_name[lo] : NULL;
 }
 
 static int by_name(const void *a, const void *b)

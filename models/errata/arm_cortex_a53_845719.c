@@ -61,17 +61,22 @@ static const struct eh_behaviour behaviour = {
 	.on_event = on_event,
 };
 
-/* TBZ and TBNZ of bit 4, and B.EQ and B.NE: the branches an AArch32 check ends in. */
-static bool check_branch_word(uint32_t word)
+/* TST Xn or Wn, #0x10 (ANDS to ZR of a single bit 4, A64 logical immediate): PSR_MODE32_BIT. */
+static bool tst_bit4(uint32_t word)
 {
-	return (word & 0x7ef80000) == 0x36200000 || (word & 0xff00001e) == 0x54000000;
+	return (word & 0xfffffc1f) == 0xf27c001f || (word & 0xfffffc1f) == 0x721c001f;
 }
 
-/* TST Xn or Wn, #0x10 (ANDS to ZR of a single bit 4, A64 logical immediate): PSR_MODE32_BIT. */
-static bool tst_bit4(uint32_t word, unsigned *rn)
+/* TBZ or TBNZ of bit 4. */
+static bool tbz_bit4(uint32_t word)
 {
-	*rn = (word >> 5) & 0x1f;
-	return (word & 0xfffffc1f) == 0xf27c001f || (word & 0xfffffc1f) == 0x721c001f;
+	return (word & 0xfef80000) == 0x36200000;
+}
+
+/* What an AArch32 check starts with: a TBZ/TBNZ of bit 4, or the TST #0x10 a B.EQ/B.NE follows. */
+static bool check_word(uint32_t word)
+{
+	return tbz_bit4(word) || tst_bit4(word);
 }
 
 /* How far the kernel's check may sit from its SPSR_EL1 write, and the AArch32 side may run. */
@@ -79,30 +84,27 @@ static bool tst_bit4(uint32_t word, unsigned *rn)
 #define SIDE_MAX_INSNS 32
 
 /*
- * Whether in branches on bit 4 of a register (TBZ/TBNZ #4, or B.EQ/B.NE after TST #0x10):
- * *reg gets it, *aarch32 the start of the side where the bit is set, *native the other.
+ * Whether in starts a branch on bit 4 of a register (TBZ/TBNZ #4, or TST #0x10 and a
+ * B.EQ/B.NE): *br gets the branch, *reg the register, *aarch32 the start of the side
+ * where the bit is set, *native the other.
  */
-static bool mode32_check(struct eh_rule_ctx *ctx, const struct eh_insn *in, unsigned *reg, uint64_t *aarch32,
-			 uint64_t *native)
+static bool mode32_check(struct eh_rule_ctx *ctx, const struct eh_insn *in, struct eh_insn *br, unsigned *reg,
+			 uint64_t *aarch32, uint64_t *native)
 {
-	uint64_t next = in->addr + 4;
-	struct eh_insn prev;
 	bool set_taken;
 
-	if ((in->word & 0x7e000000) == 0x36000000) {
-		if ((((in->word >> 31) & 1) << 5 | ((in->word >> 19) & 0x1f)) != 4)
-			return false;
+	if (tbz_bit4(in->word)) {
+		*br = *in;
 		*reg = in->word & 0x1f;
 		set_taken = (in->word >> 24) & 1;    /* TBNZ */
 	} else {
-		unsigned cond = in->word & 0xf;
-
-		if ((cond != 0 && cond != 1) || eh_rule_neighbour(ctx, in, -1, &prev) || !tst_bit4(prev.word, reg))
-			return false;
-		set_taken = cond == 1;               /* B.NE: Z clear, the bit set */
+		if (eh_rule_neighbour(ctx, in, 1, br) || (br->word & 0xff00001e) != 0x54000000)
+			return false;                /* not a B.EQ or B.NE */
+		*reg = (in->word >> 5) & 0x1f;
+		set_taken = (br->word & 0xf) == 1;   /* B.NE: Z clear, the bit set */
 	}
-	*aarch32 = set_taken ? in->target : next;
-	*native = set_taken ? next : in->target;
+	*aarch32 = set_taken ? br->target : br->addr + 4;
+	*native = set_taken ? br->addr + 4 : br->target;
 	return true;
 }
 
@@ -118,9 +120,10 @@ static bool mode32_check(struct eh_rule_ctx *ctx, const struct eh_insn *in, unsi
  * workaround, an alternative on ARM64_WORKAROUND_845719). A side that forks or leaves
  * first is reported too: the rule cannot show the write is made.
  */
-static int visit(struct eh_rule_ctx *ctx, const struct eh_insn *in)
+static int visit(struct eh_rule_ctx *ctx, const struct eh_insn *start)
 {
-	struct eh_insn cur, next;
+	struct eh_insn cur, next, br;
+	const struct eh_insn *in = &br;
 	const struct eh_elf_symbol *func;
 	uint64_t aarch32, native, spsr_at = 0, off;
 	bool eret = false;
@@ -129,7 +132,7 @@ static int visit(struct eh_rule_ctx *ctx, const struct eh_insn *in)
 	long d;
 	size_t n;
 
-	if (!mode32_check(ctx, in, &reg, &aarch32, &native) || !eh_rule_runs(ctx, in, &why) ||
+	if (!mode32_check(ctx, start, &br, &reg, &aarch32, &native) || !eh_rule_runs(ctx, in, &why) ||
 	    eh_rule_run_el(ctx, in, &why) == EH_RUN_EL2_NVHE)
 		return 0;
 	func = eh_elf_symbol_at(eh_rule_elf(ctx), in->addr, &off);
@@ -164,7 +167,7 @@ static int visit(struct eh_rule_ctx *ctx, const struct eh_insn *in)
 static const struct eh_rule rule = {
 	.summary = "where an exception return from EL1 tests SPSR's AArch32 bit (kernel_exit), a write of "
 		   "CONTEXTIDR_EL1 on the AArch32 side, in code that runs on the target",
-	.wants = check_branch_word,
+	.wants = check_word,
 	.scan = &(const struct eh_scan_rule){ .visit = visit },
 };
 

@@ -71,6 +71,9 @@ struct eh_elf {
 	size_t nby_addr;
 	const struct eh_elf_symbol **sized;   /* those of them with a size (functions, objects) */
 	size_t nsized;
+	/* Every defined symbol by name, then table order: for eh_elf_symbol_by_name. */
+	const struct eh_elf_symbol **by_name;
+	size_t nby_name;
 	/* The mapping symbols ($x, $d, $x.12, KVM's __kvm_nvhe_$d), by section and address: for eh_elf_is_data. */
 	const struct eh_elf_symbol **mapping;
 	size_t nmapping;
