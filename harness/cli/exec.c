@@ -175,8 +175,20 @@ static const char *stop_line(const struct eh_exec *x, char *buf, size_t len)
  * a hazard), as "id, id (not shown on MODEL)" into buf. A behaviour marks its
  * hazards on every model; it acts only where its erratum shows.
  */
-static const char *errata_marked(const struct eh_trace *tr, const struct eh_model *model, char *buf, size_t len)
+/*
+ * Whether erratum e shows where event ev ran: on the thread's core (a system's core may not have
+ * an erratum another has).
+ */
+static bool shows_at(const struct eh_machine *m, const struct eh_erratum *e, const struct eh_event *ev)
 {
+	const struct eh_model *core = eh_machine_thread_core(m, ev->thread);
+
+	return eh_erratum_shows(e, core ? core : eh_machine_model(m));
+}
+
+static const char *errata_marked(const struct eh_machine *m, char *buf, size_t len)
+{
+	const struct eh_trace *tr = eh_machine_trace(m);
 	const struct eh_erratum *const *e;
 	size_t i, n = 0;
 
@@ -185,22 +197,23 @@ static const char *errata_marked(const struct eh_trace *tr, const struct eh_mode
 		for (i = 0; i < tr->n; i++)
 			if (eh_event_erratum(&tr->events[i]) == *e) {
 				n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s%s", n ? ", " : "", (*e)->id,
-						      eh_erratum_shows(*e, model) ? "" : " (does not show here)");
+						      shows_at(m, *e, &tr->events[i]) ? "" : " (does not show here)");
 				break;
 			}
 	return n ? buf : "none";
 }
 
-/* Hazards recorded by errata that show on model: the ones that make the run fail. */
-static unsigned hazards_shown(const struct eh_trace *tr, const struct eh_model *model)
+/* Hazards recorded by errata that show where they ran: the ones that make the run fail. */
+static unsigned hazards_shown(const struct eh_machine *m)
 {
+	const struct eh_trace *tr = eh_machine_trace(m);
 	unsigned n = 0;
 	size_t i;
 
 	for (i = 0; i < tr->n; i++) {
 		const struct eh_erratum *e = eh_event_erratum(&tr->events[i]);
 
-		n += tr->events[i].kind == EH_EV_HAZARD && e && eh_erratum_shows(e, model);
+		n += tr->events[i].kind == EH_EV_HAZARD && e && shows_at(m, e, &tr->events[i]);
 	}
 	return n;
 }
@@ -211,7 +224,7 @@ static const char *plural(unsigned n, const char *many)
 }
 
 /* What the errata did (windows and what they held, injections, hazards), then stub calls and zero pages. */
-static const char *summary_line(const struct eh_exec *x, const struct eh_model *model, char *buf, size_t len)
+static const char *summary_line(const struct eh_exec *x, char *buf, size_t len)
 {
 	const struct eh_trace *tr = eh_machine_trace(x->machine);
 	struct eh_window_summary s;
@@ -222,10 +235,10 @@ static const char *summary_line(const struct eh_exec *x, const struct eh_model *
 	snprintf(buf, len, "errata marking: %s; %u window%s with %u load%s, %u store%s, %u prefetch%s inside; "
 		 "%u fault%s injected (%u taken); %u hazard%s recorded (%u where the erratum shows); "
 		 "%u stub call%s; %u zero page%s",
-		 errata_marked(tr, model, acted, sizeof(acted)), s.windows, plural(s.windows, "s"), s.loads,
+		 errata_marked(x->machine, acted, sizeof(acted)), s.windows, plural(s.windows, "s"), s.loads,
 		 plural(s.loads, "s"), s.stores, plural(s.stores, "s"), s.prefetches, plural(s.prefetches, "es"),
 		 s.injected, plural(s.injected, "s"), s.taken, s.hazards, plural(s.hazards, "s"),
-		 hazards_shown(tr, model), stubs, plural(stubs, "s"), pages, plural(pages, "s"));
+		 hazards_shown(x->machine), stubs, plural(stubs, "s"), pages, plural(pages, "s"));
 	return buf;
 }
 
@@ -266,7 +279,7 @@ static void print_text(const struct exec_args *a, const struct eh_exec *x,
 		for (i = 0; i < 31; i++)
 			printf("%s x%-2zu 0x%016" PRIx64 "%s", i % 4 ? "" : "  ", i, x->res->x[i],
 			       i % 4 == 3 || i == 30 ? "\n" : "");
-	eh_text_hang(stdout, &style, "summary:", 10, summary_line(x, model, line, sizeof(line)));
+	eh_text_hang(stdout, &style, "summary:", 10, summary_line(x, line, sizeof(line)));
 }
 
 /* harness/schema/exec-v2.json: the inputs, where the run started and stopped, what the errata did, the events. */
@@ -327,7 +340,7 @@ static void print_json(const struct exec_args *a, const struct eh_exec *x, const
 			if (eh_event_erratum(&tr->events[i]) == *e) {
 				eh_json_object(&j, NULL, true);
 				eh_json_str(&j, "id", (*e)->id);
-				eh_json_bool(&j, "shows", eh_erratum_shows(*e, model));
+				eh_json_bool(&j, "shows", shows_at(x->machine, *e, &tr->events[i]));
 				eh_json_end(&j);
 				break;
 			}
@@ -339,7 +352,7 @@ static void print_json(const struct exec_args *a, const struct eh_exec *x, const
 	eh_json_uint(&j, "injected", s.injected);
 	eh_json_uint(&j, "taken", s.taken);
 	eh_json_uint(&j, "hazards", s.hazards);
-	eh_json_uint(&j, "hazards_shown", hazards_shown(tr, model));
+	eh_json_uint(&j, "hazards_shown", hazards_shown(x->machine));
 	eh_json_uint(&j, "stub_calls", count_kind(tr, EH_EV_STUB_CALL));
 	eh_json_uint(&j, "zero_pages", count_kind(tr, EH_EV_PAGE));
 	eh_json_end(&j);
@@ -370,12 +383,12 @@ static void print_json(const struct exec_args *a, const struct eh_exec *x, const
  * The exit status 1 cases: an erratum injected a fault or recorded a hazard where it
  * shows, or the run did not stop by itself.
  */
-static bool exec_failed(const struct eh_exec *x, const struct eh_model *model)
+static bool exec_failed(const struct eh_exec *x)
 {
 	struct eh_window_summary s;
 
 	eh_trace_summarise(eh_machine_trace(x->machine), &s);
-	return s.injected || hazards_shown(eh_machine_trace(x->machine), model) || x->res->stop == EH_STOP_BUDGET || x->res->stop == EH_STOP_TIMEOUT;
+	return s.injected || hazards_shown(x->machine) || x->res->stop == EH_STOP_BUDGET || x->res->stop == EH_STOP_TIMEOUT;
 }
 
 static int write_svg(const struct exec_args *a, const struct eh_exec *x, const struct eh_model *model)
@@ -397,8 +410,8 @@ static int write_svg(const struct exec_args *a, const struct eh_exec *x, const s
 		 a->o.seed);
 	snprintf(desc, sizeof(desc), "Model: %s.", model->desc);
 	stop_line(x, status, sizeof(status));
-	summary_line(x, model, evidence, sizeof(evidence));
-	h.bad = exec_failed(x, model);
+	summary_line(x, evidence, sizeof(evidence));
+	h.bad = exec_failed(x);
 	if (eh_svg_draw(out.f, x->machine, &h, &err)) {
 		fprintf(stderr, "errata-harness exec: %s: %s\n", a->svg, err.msg);
 		cli_abandon_output(&out);
@@ -437,7 +450,7 @@ int cli_exec(int argc, char **argv)
 		print_json(&a, x, model);
 	else
 		print_text(&a, x, model);
-	rc = exec_failed(x, model) ? EXIT_UNEXPECTED : 0;
+	rc = exec_failed(x) ? EXIT_UNEXPECTED : 0;
 	if (a.svg && write_svg(&a, x, model))
 		rc = EXIT_BAD_INPUT;
 	eh_exec_free(x);
