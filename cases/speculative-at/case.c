@@ -1,14 +1,14 @@
-/* Case speculative-at: KVM's switch to a guest's VMID under VHE, before and after a457b0f7f50d synchronised the stage-2 load before clearing TGE. */
+/* Case speculative-at: KVM's switch to a guest's VMID under VHE, before and after a457b0f7f50d made the kernel detect 1165522, whose ISB then synchronises the stage-2 load before TGE is cleared. */
 #include "eh/case.h"
 #include "eh/insn.h"
 
 static const struct eh_commit commits[] = {
-	{ "a457b0f7f50d", "arm64: KVM: Add workaround for Cortex-A76 erratum 1165522" },
+	{ "a457b0f7f50d", "arm64: Add configuration/documentation for Cortex-A76 erratum 1165522" },
 	{ 0 },
 };
 
 static const struct eh_variant variants[] = {
-	{ "before", "before a457b0f7f50d: HCR_EL2.TGE cleared straight after the VTTBR_EL2 write", "tlb_flush_vmid_before" },
+	{ "before", "before a457b0f7f50d, when no CPU detected the erratum: HCR_EL2.TGE cleared straight after the VTTBR_EL2 write", "tlb_flush_vmid_before" },
 	{ "after", "Linux 6.1's __load_stage2(): an ISB after VTTBR_EL2 where the CPU needs it", "tlb_flush_vmid_6_1" },
 	{ 0 },
 };
@@ -45,8 +45,8 @@ const struct eh_case eh_case_speculative_at = {
 	.id = "speculative-at",
 	.commits = commits,
 	.shows = "Cortex-A76 1165522, A57/A72 1319367 and A55 1530923 (SPECULATIVE_AT): KVM loads a guest's stage 2 "
-		 "and clears HCR_EL2.TGE to invalidate its TLB entries; a457b0f7f50d puts an ISB between them where "
-		 "the CPU needs it",
+		 "and clears HCR_EL2.TGE to invalidate its TLB entries; since a457b0f7f50d the CPUs that need it "
+		 "detect the erratum and an ISB comes between them",
 	.object = "speculative-at.elf",
 	.kernel = "6.1",
 	.variants = variants,

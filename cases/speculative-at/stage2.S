@@ -2,11 +2,11 @@
  * KVM's switch to a guest's VMID for TLB maintenance under VHE (kvm/hyp/vhe/tlb.c __tlb_switch_to_guest()
  * and __kvm_tlb_flush_vmid()): the guest's stage 2 loaded (__load_stage2(), asm/kvm_mmu.h: VTCR_EL2, then
  * VTTBR_EL2), HCR_EL2.TGE cleared so that the guest's EL1&0 regime is the one in context, an ISB, then
- * the invalidation. Before a457b0f7f50d nothing came between the VTTBR_EL2 write and the HCR_EL2 write;
- * Linux 6.1's __load_stage2() ends with an ISB where ARM64_WORKAROUND_SPECULATIVE_AT is detected. The
- * EPD and SCTLR.M writes the 6.1 function makes first are left out: they protect the host's stage 1,
- * which the engine does not walk here. Runs at the virtual EL2 (.hyp.text), where the EL2 registers are
- * the engine's.
+ * the invalidation. Before a457b0f7f50d no CPU detected erratum 1165522 and nothing came between the
+ * VTTBR_EL2 write and the HCR_EL2 write; Linux 6.1's __load_stage2() ends with an ISB where
+ * ARM64_WORKAROUND_SPECULATIVE_AT is detected. The EPD and SCTLR.M writes the 6.1 function makes first
+ * are left out: they protect the host's stage 1, which the engine does not walk here. Runs at the
+ * virtual EL2 (.hyp.text), where the EL2 registers are the engine's.
  */
 #include "eh_alternative.h"
 #include "eh_cpucaps_6_1.h"

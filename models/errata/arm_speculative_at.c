@@ -142,7 +142,8 @@ static const char *const citations[] = {
 	"ARM64_WORKAROUND_SPECULATIVE_AT",
 	"Linux 6.1 asm/kvm_mmu.h __load_stage2(): ALTERNATIVE(\"nop\", \"isb\", ARM64_WORKAROUND_SPECULATIVE_AT), "
 	"used by kvm/hyp/vhe/tlb.c, vhe/switch.c, nvhe/switch.c, nvhe/tlb.c, nvhe/mem_protect.c",
-	"Linux a457b0f7f50d (arm64: KVM: Add workaround for Cortex-A76 erratum 1165522)",
+	"Linux a457b0f7f50d (arm64: Add configuration/documentation for Cortex-A76 erratum 1165522), the last of the "
+	"series whose \"arm64: KVM: Add synchronization on translation regime change for erratum 1165522\" added the ISB",
 	NULL,
 };
 
