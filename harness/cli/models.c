@@ -100,28 +100,26 @@ static void print_cores(const struct eh_model *m)
 }
 
 /*
- * After an erratum or a local-CPU capability of a system: the cores that have it. Returns the
- * first (a capability's rule is explained on it), or NULL.
+ * The cores of system m that have erratum e (or, e NULL, local-CPU capability cap), as
+ * "a, b" into buf. Returns the first (a capability's rule is explained on it), or NULL.
  */
-static const struct eh_model *print_which_cores(const struct eh_model *m, const struct eh_erratum *e,
-						const struct eh_cap_rules *rules, const struct eh_target *t,
-						const char *cap)
+static const struct eh_model *cores_having(const struct eh_model *m, const struct eh_erratum *e,
+					   const struct eh_cap_rules *rules, const struct eh_target *t, const char *cap,
+					   char *buf, size_t len)
 {
 	const struct eh_model *const *c, *first = NULL;
 	struct eh_target core = *t;
+	size_t n = 0;
 
-	if (!m->cores)
-		return NULL;
-	for (c = m->cores; *c; c++) {
+	buf[0] = 0;
+	for (c = m->cores; c && *c && n < len; c++) {
 		core.model = *c;
 		if (e ? eh_erratum_affects(e, *c) : eh_cap_detected(rules, &core, cap)) {
-			printf("%s%s", first ? ", " : " (", (*c)->name);
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", first ? ", " : "", (*c)->name);
 			if (!first)
 				first = *c;
 		}
 	}
-	if (first)
-		printf(")");
 	return first;
 }
 
@@ -131,7 +129,7 @@ static void print_model(const struct eh_model *m, const struct eh_cap_rules *rul
 	const struct eh_erratum *const *e;
 	const struct eh_id_reg *r;
 	const struct eh_capability *c, *rule;
-	char name[32], why[512];
+	char name[32], why[512], cores[256];
 	unsigned n = 0, total = 0;
 	uint64_t v;
 
@@ -146,10 +144,15 @@ static void print_model(const struct eh_model *m, const struct eh_cap_rules *rul
 	for (e = eh_errata; *e; e++)
 		if (eh_erratum_affects(*e, m)) {
 			printf(" %s%s", (*e)->id, eh_erratum_shows(*e, m) ? "" : " (not exposed)");
-			print_which_cores(m, *e, rules, t, NULL);
 			n++;
 		}
 	printf("%s\n", n ? "" : " none");
+	/* A system's errata are its cores': which, one erratum a line. */
+	for (e = eh_errata; m->cores && *e; e++)
+		if (eh_erratum_affects(*e, m) && cores_having(m, *e, rules, t, NULL, cores, sizeof(cores))) {
+			snprintf(why, sizeof(why), "%s on %s", (*e)->id, cores);
+			eh_text_para(stdout, &wrap, 4, why);
+		}
 	n = 0;
 	snprintf(why, sizeof(why), "ID registers (%s):", m->id_source);
 	eh_text_wrap(stdout, &wrap, 2, why);
@@ -173,7 +176,9 @@ static void print_model(const struct eh_model *m, const struct eh_cap_rules *rul
 
 			printf("    %s", c->name);
 			if (m->cores && (c->type & 7) == 1) {
-				on.model = print_which_cores(m, NULL, rules, t, c->name);
+				on.model = cores_having(m, NULL, rules, t, c->name, cores, sizeof(cores));
+				if (on.model)
+					printf(" (%s)", cores);
 			} else if (m->cores) {
 				printf(" (%s)", (c->type & 7) == 4 ? "the boot CPU" : "system-wide: sanitised");
 				if ((c->type & 7) == 4)
