@@ -272,6 +272,12 @@ static uint64_t function_start(const struct eh_elf *elf, uint64_t addr)
 	return sym ? addr - off : 0;
 }
 
+/* The executable sections with contents are the ones audited. */
+static bool audited(const struct eh_elf_section *s)
+{
+	return (s->flags & SHF_ALLOC) && (s->flags & SHF_EXECINSTR) && s->data;
+}
+
 /*
  * Every BL of the patched image's code, and every B to the start of another
  * function (a tail call: that function returns to the caller's callers);
@@ -289,11 +295,10 @@ static int build_calls(struct eh_rule_ctx *ctx)
 		const struct eh_elf_section *s = &elf->sections[i];
 		uint64_t off;
 
-		if (!(s->flags & SHF_ALLOC) || !(s->flags & SHF_EXECINSTR) || !img->data[i])
+		if (!audited(s) || !img->data[i])
 			continue;
 		for (off = 0; off + 4 <= s->size; off += 4) {
-			const uint8_t *p = img->data[i] + off;
-			uint32_t w = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+			uint32_t w = eh_insn_word(img->data[i] + off);
 			uint64_t site = s->addr + off, target;
 			bool tail = (w & 0xfc000000) == 0x14000000;
 
@@ -643,11 +648,6 @@ struct eh_audit_scan {
 	size_t *nwanted;
 };
 
-static uint32_t word_at(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
 /* Whether some rule of errata wants word. */
 static bool wanted(const struct eh_erratum *const *errata, uint32_t word)
 {
@@ -657,12 +657,6 @@ static bool wanted(const struct eh_erratum *const *errata, uint32_t word)
 		if (errata[i]->rule && (!errata[i]->rule->wants || errata[i]->rule->wants(word)))
 			return true;
 	return false;
-}
-
-/* The executable sections with contents are the ones audited. */
-static bool audited(const struct eh_elf_section *s)
-{
-	return (s->flags & SHF_ALLOC) && (s->flags & SHF_EXECINSTR) && s->data;
 }
 
 int eh_audit_scan_new(struct eh_audit_scan **out, const struct eh_elf *elf, const struct eh_erratum *const *errata,
@@ -687,7 +681,7 @@ int eh_audit_scan_new(struct eh_audit_scan **out, const struct eh_elf *elf, cons
 		if (!audited(s))
 			continue;
 		for (off = 0, cap = 0; off + 4 <= s->size && !rc; off += 4)
-			if (wanted(errata, word_at(s->data + off))) {
+			if (wanted(errata, eh_insn_word(s->data + off))) {
 				rc = eh_audit__grow(&scan->wanted[i], &cap, scan->nwanted[i], sizeof(*scan->wanted[i]));
 				if (!rc)
 					scan->wanted[i][scan->nwanted[i]++] = off;
@@ -720,7 +714,6 @@ static int visit_word(struct eh_rule_ctx *ctx, struct eh_audit *a, struct eh_aud
 		      uint64_t addr, uint32_t word)
 {
 	const struct eh_insn *in = NULL;
-	struct eh_insn own;
 	size_t r;
 	int rc;
 
@@ -733,10 +726,8 @@ static int visit_word(struct eh_rule_ctx *ctx, struct eh_audit *a, struct eh_aud
 			if (eh_audit__is_replacement(ctx, addr))
 				return 0;
 			in = eh_decoder_get(ctx->dec, addr, word);
-			if (!in) {
-				eh_decoder_decode(ctx->dec, addr, word, &own);
-				in = &own;
-			}
+			if (!in)
+				return EH_ENOMEM;
 		}
 		ctx->res = &a->results[r];
 		ctx->state = &states[r];
@@ -774,9 +765,9 @@ static int visit_section(struct eh_rule_ctx *ctx, struct eh_audit *a, struct eh_
 		}
 		for (; k < nw && w[k] < lo && !rc; k++)
 			if (w[k] >= done)
-				rc = visit_word(ctx, a, states, *at = s->addr + w[k], word_at(data + w[k]));
+				rc = visit_word(ctx, a, states, *at = s->addr + w[k], eh_insn_word(data + w[k]));
 		for (off = lo > done ? lo : done; off + 4 <= hi && !rc; off += 4)
-			rc = visit_word(ctx, a, states, *at = s->addr + off, word_at(data + off));
+			rc = visit_word(ctx, a, states, *at = s->addr + off, eh_insn_word(data + off));
 		done = hi > done ? hi : done;
 	}
 	return rc;

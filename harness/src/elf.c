@@ -1,6 +1,7 @@
 /* Loads an AArch64 ELF through libelf into owned, validated section and symbol tables. */
 #include "eh/elf.h"
 #include "eh/file.h"
+#include "eh/insn.h"
 #include "layout.h"
 
 #include <gelf.h>
@@ -455,7 +456,7 @@ int eh_elf_word(const struct eh_elf *elf, uint64_t addr, uint32_t *word)
 	if (!s || !s->data || s->size - (addr - s->addr) < 4)
 		return EH_ENOENT;
 	p = s->data + (addr - s->addr);
-	*word = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+	*word = eh_insn_word(p);
 	return 0;
 }
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "alt_cb.h"
+#include "eh/insn.h"
 
 static const uint8_t *bytes_at(const struct eh_image *img, uint64_t addr, uint64_t len)
 {
@@ -55,7 +56,7 @@ int eh_image_word(const struct eh_image *img, uint64_t addr, uint32_t *word)
 
 	if (!p)
 		return EH_ENOENT;
-	*word = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+	*word = eh_insn_word(p);
 	return 0;
 }
 
@@ -77,8 +78,7 @@ static int run_callback(struct eh_image *img, struct eh_alt_site *s, struct eh_e
 	if (!p)
 		return no_contents(img, "alternative", s->orig, false, err);
 	for (i = 0; i < n; i++)
-		words[i] = (uint32_t)p[4 * i] | (uint32_t)p[4 * i + 1] << 8 | (uint32_t)p[4 * i + 2] << 16 |
-			   (uint32_t)p[4 * i + 3] << 24;
+		words[i] = eh_insn_word(p + 4 * i);
 	rc = eh_alt_cb_run(img, s, words, err);
 	if (rc || s->cb_result != EH_ALT_CB_PATCHED)
 		return rc;
@@ -105,16 +105,12 @@ static int apply_site(struct eh_image *img, struct eh_alt_site *s, struct eh_err
 	if (!dst)
 		return no_contents(img, "alternative", s->orig, oom, err);
 	for (i = 0; i < s->repl_len; i += 4) {
-		/* Read from the ELF, not from img: an earlier site may have patched the replacement. */
-		const struct eh_elf_section *rs = eh_elf_section_at(img->elf, s->repl + i);
-		const uint8_t *w = rs && rs->data ? rs->data + (s->repl + i - rs->addr) : NULL;
 		uint32_t insn, out;
 		int rc;
 
-		if (!w)
+		/* Read from the ELF, not from img: an earlier site may have patched the replacement. */
+		if (eh_elf_word(img->elf, s->repl + i, &insn))
 			return no_contents(img, "replacement", s->repl + i, false, err);
-		insn = (uint32_t)w[0] | (uint32_t)w[1] << 8 | (uint32_t)w[2] << 16 |
-				(uint32_t)w[3] << 24;
 		rc = eh_alt_fixup(insn, s->repl + i, s->orig + i, s->repl, s->repl + s->repl_len,
 				      &out, err);
 

@@ -201,7 +201,7 @@ static void on_code(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
 	t->res.executed++;
 	/* Within the section's page-rounded region: PCs are 4-aligned, so 4 bytes are there. */
 	p = t->code_host + (addr - t->code_lo);
-	word = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+	word = eh_insn_word(p);
 	recent = &m->recent[(addr >> 2) & (EH_RECENT_INSNS - 1)];
 	in = *recent;
 	if (!in || in->addr != addr || in->word != word)
@@ -330,7 +330,7 @@ static void on_intr(uc_engine *uc, uint32_t intno, void *user)
 	else
 		p = eh_machine__host_ptr(t->m, pc, 4);
 	if (p) {
-		word = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+		word = eh_insn_word(p);
 		in = eh_decoder_get(t->m->dec, intno == EXCP_UDEF || intno == EXCP_BKPT ? pc : pc - 4, word);
 	}
 	switch (intno) {
@@ -768,8 +768,7 @@ const struct eh_insn *eh_machine_insn(struct eh_machine *m, uint64_t addr)
 
 	if (!p)
 		return NULL;
-	return eh_decoder_get(m->dec, addr,
-			      (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24);
+	return eh_decoder_get(m->dec, addr, eh_insn_word(p));
 }
 
 uint64_t eh_machine_xreg(struct eh_machine *m, unsigned t, unsigned n)

@@ -7,6 +7,12 @@
 
 #include "eh/error.h"
 
+/* The instruction word at p as AArch64 stores it: little-endian, whatever the host. */
+static inline uint32_t eh_insn_word(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
 /* What an instruction does that the harness cares about (several may apply). */
 enum eh_insn_flag {
 	EH_INSN_LOAD = 1u << 0,
