@@ -67,6 +67,7 @@
 #define QCOM_KRYO_4XX_SILVER EH_CPU(0x51, 0x805)
 #define MICROSOFT_AZURE_COBALT_100 EH_CPU(0x6d, 0xd49)
 #define AMPERE1 EH_CPU(0xc0, 0xac3)
+#define AMPERE1A EH_CPU(0xc0, 0xac4)
 
 /* A field rule: register, field name, shift, width, signed, least value. */
 #define EH_FIELD(reg, name, shift, min) { EH_##reg, #name, (shift), 4, false, (min) }
@@ -76,7 +77,7 @@ extern const struct eh_midr_range eh_tx2_family_cpus[];
 /* Cortex-A57 and A72, every version (ca57_a72, spectre_v3a_unsafe_list). */
 extern const struct eh_midr_range eh_a57_a72_cpus[];
 
-/* The CPUs of Linux 6.1 errata (models/caps_linux_6_1.c), shared with the errata modules (models/errata/). */
+/* The CPUs of Linux 6.1 errata (models/caps_linux_6.h, the same in 6.12), shared with the errata modules (models/errata/). */
 extern const struct eh_midr_range eh_clean_cache_cpus[];      /* ARM64_WORKAROUND_CLEAN_CACHE */
 extern const struct eh_midr_range eh_repeat_tlbi_cpus[];      /* ARM64_WORKAROUND_REPEAT_TLBI, less is_kryo_midr */
 extern const struct eh_midr_range eh_erratum_1508412_cpus[];  /* ARM64_WORKAROUND_1508412 */
@@ -86,6 +87,8 @@ extern const struct eh_midr_range eh_speculative_at_cpus[];   /* ARM64_WORKAROUN
 extern const struct eh_midr_range eh_erratum_845719_cpus[];   /* ARM64_WORKAROUND_845719 */
 extern const struct eh_midr_range eh_falkor_e1003_cpus[];     /* ARM64_WORKAROUND_QCOM_FALKOR_E1003, less is_kryo_midr */
 extern const struct eh_midr_range eh_cavium_27456_cpus[];      /* ARM64_WORKAROUND_CAVIUM_27456 */
+/* ... and of the errata 6.12 adds (models/caps_linux_6_12.c). */
+extern const struct eh_midr_range eh_erratum_2645198_cpus[];  /* ARM64_WORKAROUND_2645198 */
 
 /* is_kernel_in_hyp_mode(): booted at EL2 on a VHE CPU. */
 bool eh_caps_runs_at_el2(const struct eh_capability *cap, const struct eh_target *t);

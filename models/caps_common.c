@@ -1,4 +1,7 @@
-/* The CPU lists and predicates the capability tables of several kernel versions share. */
+/*
+ * The CPU lists and predicates the capability tables of several kernel versions share: each restates
+ * code that reads the same in 6.1.192 and 6.12.118 (checked against both; 5.4's is unchecked).
+ */
 #include "caps.h"
 
 const struct eh_midr_range eh_tx2_family_cpus[] = {

@@ -2,7 +2,8 @@
  * How Linux 5.4 (v5.4, with the erratum 219 workarounds of 5.4-rc) detects each capability:
  * arm64_features[] of arch/arm64/kernel/cpufeature.c, then arm64_errata[] of
  * arch/arm64/kernel/cpu_errata.c, restated entry by entry in their order. 5.x lists some
- * errata once per CPU range, so a capability can have several entries here too.
+ * errata once per CPU range, so a capability can have several entries here too. Written
+ * without a 5.4 tree to compare it with: unlike 6.1's and 6.12's, it is unchecked (.checked).
  */
 #include "caps.h"
 
@@ -513,4 +514,4 @@ static const struct eh_capability linux_5_4[] = {
 	{ 0 },
 };
 
-const struct eh_cap_rules eh_cap_rules_linux_5_4 = { .kernel = "5.4", .caps = linux_5_4 };
+const struct eh_cap_rules eh_cap_rules_linux_5_4 = { .kernel = "5.4", .caps = linux_5_4, .checked = NULL };

@@ -23,7 +23,7 @@ struct known_cap {
 
 /*
  * 5.4: asm/cpucaps.h after 9405447ef79b. 6.1: arch/arm64/tools/cpucaps counted
- * by hand (entries in file order from 0, comment lines skipped).
+ * by hand (entries in file order from 0, comment lines skipped). 6.12: the tree's generated header.
  */
 static const struct known_cap known[] = {
 	{ "5.4", "ARM64_WORKAROUND_QCOM_FALKOR_E1003", 18 },
@@ -36,6 +36,13 @@ static const struct known_cap known[] = {
 	{ "6.1", "ARM64_WORKAROUND_CAVIUM_TX2_219_TVM", 75 },
 	{ "6.1", "ARM64_WORKAROUND_QCOM_FALKOR_E1003", 79 },
 	{ "6.1", "ARM64_WORKAROUND_BROKEN_AMU_CONSTCNT", 84 },
+	/* 6.12: include/generated/asm/cpucap-defs.h of linux-source-6.12 (6.12.118) after make prepare. */
+	{ "6.12", "ARM64_ALWAYS_BOOT", 0 },
+	{ "6.12", "ARM64_HAS_FPSIMD", 25 },
+	{ "6.12", "ARM64_HAS_GIC_PRIO_MASKING", 31 },
+	{ "6.12", "ARM64_WORKAROUND_2645198", 82 },
+	{ "6.12", "ARM64_WORKAROUND_CAVIUM_TX2_219_PRFM", 91 },
+	{ "6.12", "ARM64_WORKAROUND_REPEAT_TLBI", 97 },
 	{ 0 },
 };
 
@@ -71,6 +78,7 @@ static void test_builtin_tables(void **state)
 {
 	const struct known_cap *k;
 	const struct eh_cpucaps *v54 = eh_cpucaps_builtin("5.4"), *v61 = eh_cpucaps_builtin("6.1");
+	const struct eh_cpucaps *v612 = eh_cpucaps_builtin("6.12");
 
 	(void)state;
 	assert_non_null(v54);
@@ -80,6 +88,10 @@ static void test_builtin_tables(void **state)
 	assert_int_equal(v61->ncaps, 85);
 	assert_int_equal(v61->cb_style, EH_ALT_CB_BIT15);
 	assert_int_equal(v61->ncap_entries, 85);
+	assert_non_null(v612);
+	assert_int_equal(v612->ncaps, 102);
+	assert_int_equal(v612->cb_style, EH_ALT_CB_BIT15);
+	assert_int_equal(v612->ncap_entries, 102);
 	assert_null(eh_cpucaps_builtin("4.19"));
 	for (k = known; k->kernel; k++)
 		check_known(k);
@@ -120,6 +132,14 @@ static const char header_6x[] =
 	"\n"
 	"#endif /* __ASM_CPUCAPS_H */\n";
 
+/* ... as 6.12 numbers it: ARM64_HAS_FPSIMD and ARM64_HAS_GIC_PRIO_MASKING are 6.12's names. */
+static const char header_612[] =
+	"#define ARM64_ALWAYS_BOOT\t0\n"
+	"#define ARM64_ALWAYS_SYSTEM\t1\n"
+	"#define ARM64_HAS_FPSIMD\t2\n"
+	"#define ARM64_HAS_GIC_PRIO_MASKING\t3\n"
+	"#define ARM64_NCAPS\t4\n";
+
 static void test_parse_headers(void **state)
 {
 	struct eh_cpucaps *t = NULL;
@@ -142,6 +162,13 @@ static void test_parse_headers(void **state)
 	assert_int_equal(t->ncaps, 3);
 	assert_int_equal(t->cb_style, EH_ALT_CB_BIT15);
 	assert_string_equal(eh_cpucaps_name(t, 1), "ARM64_ALWAYS_SYSTEM");
+	assert_string_equal(t->kernel, "6.1");
+	eh_cpucaps_free(t);
+
+	/* Names only 6.12 has (renamed in 6.2 and 6.9) make its rules the ones that decide. */
+	if (eh_cpucaps_parse(&t, "612/cpucap-defs.h", header_612, strlen(header_612), &err))
+		fail_msg("%s", err.msg);
+	assert_string_equal(t->kernel, "6.12");
 	eh_cpucaps_free(t);
 }
 

@@ -23,7 +23,7 @@ struct models_opts {
 
 static const struct cli_use models_uses[] = {
 	{ &cli_options[CLI_OPT_MODEL], true, "only these models: NAME,NAME,... or the option repeated" },
-	{ &cli_options[CLI_OPT_KERNEL], false, "the kernel version whose rules decide: 5.4 or 6.1 (default)" },
+	{ &cli_options[CLI_OPT_KERNEL], false, "the kernel version whose rules decide: 5.4, 6.1 (default) or 6.12" },
 	{ &cli_options[CLI_OPT_BOOT] },
 	{ &cli_options[CLI_OPT_CONFIG] },
 	{ &cli_options[CLI_OPT_RULES], false,
@@ -195,6 +195,9 @@ static void print_rules_text(const struct eh_cap_rules *rules)
 	char why[1024], line[1200];
 
 	printf("Linux %s capability rules, arm64_features[] then arm64_errata[]:\n", rules->kernel);
+	snprintf(line, sizeof(line), "checked: %s", rules->checked ? rules->checked :
+		 "no: written without a tree of this version to compare it with");
+	eh_text_wrap(stdout, &wrap, 0, line);
 	for (c = rules->caps; c->name; c++) {
 		snprintf(line, sizeof(line), "%s scope, %s()%s%s: %s", eh_cap_scope_name(c->type), c->kernel_matches,
 			 c->config ? ", " : "", c->config ? c->config : "", eh_cap_explain(c, NULL, why, sizeof(why)));
@@ -278,6 +281,7 @@ static void print_rules_json(const struct eh_cap_rules *rules)
 	eh_json_begin(&j, stdout);
 	eh_json_object(&j, NULL, false);
 	eh_json_str(&j, "kernel", rules->kernel);
+	eh_json_str(&j, "checked", rules->checked);  /* null: unchecked */
 	eh_json_array(&j, "rules", false);
 	for (c = rules->caps; c->name; c++)
 		print_rule_json(&j, c);

@@ -15,7 +15,7 @@ static const struct cli_use report_uses[] = {
 	{ &cli_options[CLI_OPT_ERRATUM], true },
 	{ &cli_options[CLI_OPT_CPUCAPS] },
 	{ &cli_options[CLI_OPT_KERNEL], false,
-	  "or a built-in capability numbering instead of a header: 5.4 or 6.1" },
+	  "or a built-in capability numbering instead of a header: 5.4, 6.1 or 6.12" },
 	{ &cli_options[CLI_OPT_CONFIG], false,
 	  "the tree's .config: a capability whose CONFIG_ option is off is never detected, and an "
 	  "erratum whose workaround's option is off is reported 'workaround configured out' (default: "

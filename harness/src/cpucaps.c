@@ -155,13 +155,124 @@ static const struct eh_cpucap linux_6_1[] = {
 	{ "ARM64_WORKAROUND_BROKEN_AMU_CONSTCNT", 84 },
 };
 
+/*
+ * Linux 6.12 (Debian's linux-source-6.12, 6.12.118): arch/arm64/tools/cpucaps numbered
+ * as gen-cpucaps.awk does, as for 6.1 (tests/kernel/builtin-audit.sh compares it with the
+ * tree's generated header).
+ */
+static const struct eh_cpucap linux_6_12[] = {
+	{ "ARM64_ALWAYS_BOOT", 0 },
+	{ "ARM64_ALWAYS_SYSTEM", 1 },
+	{ "ARM64_BTI", 2 },
+	{ "ARM64_HAS_32BIT_EL0_DO_NOT_USE", 3 },
+	{ "ARM64_HAS_32BIT_EL1", 4 },
+	{ "ARM64_HAS_ADDRESS_AUTH", 5 },
+	{ "ARM64_HAS_ADDRESS_AUTH_ARCH_QARMA3", 6 },
+	{ "ARM64_HAS_ADDRESS_AUTH_ARCH_QARMA5", 7 },
+	{ "ARM64_HAS_ADDRESS_AUTH_IMP_DEF", 8 },
+	{ "ARM64_HAS_AMU_EXTN", 9 },
+	{ "ARM64_HAS_ARMv8_4_TTL", 10 },
+	{ "ARM64_HAS_CACHE_DIC", 11 },
+	{ "ARM64_HAS_CACHE_IDC", 12 },
+	{ "ARM64_HAS_CNP", 13 },
+	{ "ARM64_HAS_CRC32", 14 },
+	{ "ARM64_HAS_DCPODP", 15 },
+	{ "ARM64_HAS_DCPOP", 16 },
+	{ "ARM64_HAS_DIT", 17 },
+	{ "ARM64_HAS_E0PD", 18 },
+	{ "ARM64_HAS_ECV", 19 },
+	{ "ARM64_HAS_ECV_CNTPOFF", 20 },
+	{ "ARM64_HAS_EPAN", 21 },
+	{ "ARM64_HAS_EVT", 22 },
+	{ "ARM64_HAS_FPMR", 23 },
+	{ "ARM64_HAS_FGT", 24 },
+	{ "ARM64_HAS_FPSIMD", 25 },
+	{ "ARM64_HAS_GENERIC_AUTH", 26 },
+	{ "ARM64_HAS_GENERIC_AUTH_ARCH_QARMA3", 27 },
+	{ "ARM64_HAS_GENERIC_AUTH_ARCH_QARMA5", 28 },
+	{ "ARM64_HAS_GENERIC_AUTH_IMP_DEF", 29 },
+	{ "ARM64_HAS_GIC_CPUIF_SYSREGS", 30 },
+	{ "ARM64_HAS_GIC_PRIO_MASKING", 31 },
+	{ "ARM64_HAS_GIC_PRIO_RELAXED_SYNC", 32 },
+	{ "ARM64_HAS_HCR_NV1", 33 },
+	{ "ARM64_HAS_HCX", 34 },
+	{ "ARM64_HAS_LDAPR", 35 },
+	{ "ARM64_HAS_LPA2", 36 },
+	{ "ARM64_HAS_LSE_ATOMICS", 37 },
+	{ "ARM64_HAS_MOPS", 38 },
+	{ "ARM64_HAS_NESTED_VIRT", 39 },
+	{ "ARM64_HAS_PAN", 40 },
+	{ "ARM64_HAS_S1PIE", 41 },
+	{ "ARM64_HAS_S1POE", 42 },
+	{ "ARM64_HAS_RAS_EXTN", 43 },
+	{ "ARM64_HAS_RNG", 44 },
+	{ "ARM64_HAS_SB", 45 },
+	{ "ARM64_HAS_STAGE2_FWB", 46 },
+	{ "ARM64_HAS_TCR2", 47 },
+	{ "ARM64_HAS_TIDCP1", 48 },
+	{ "ARM64_HAS_TLB_RANGE", 49 },
+	{ "ARM64_HAS_VA52", 50 },
+	{ "ARM64_HAS_VIRT_HOST_EXTN", 51 },
+	{ "ARM64_HAS_WFXT", 52 },
+	{ "ARM64_HW_DBM", 53 },
+	{ "ARM64_KVM_HVHE", 54 },
+	{ "ARM64_KVM_PROTECTED_MODE", 55 },
+	{ "ARM64_MISMATCHED_CACHE_TYPE", 56 },
+	{ "ARM64_MTE", 57 },
+	{ "ARM64_MTE_ASYMM", 58 },
+	{ "ARM64_SME", 59 },
+	{ "ARM64_SME_FA64", 60 },
+	{ "ARM64_SME2", 61 },
+	{ "ARM64_SPECTRE_V2", 62 },
+	{ "ARM64_SPECTRE_V3A", 63 },
+	{ "ARM64_SPECTRE_V4", 64 },
+	{ "ARM64_SPECTRE_BHB", 65 },
+	{ "ARM64_SSBS", 66 },
+	{ "ARM64_SVE", 67 },
+	{ "ARM64_UNMAP_KERNEL_AT_EL0", 68 },
+	{ "ARM64_WORKAROUND_834220", 69 },
+	{ "ARM64_WORKAROUND_843419", 70 },
+	{ "ARM64_WORKAROUND_845719", 71 },
+	{ "ARM64_WORKAROUND_858921", 72 },
+	{ "ARM64_WORKAROUND_1418040", 73 },
+	{ "ARM64_WORKAROUND_1463225", 74 },
+	{ "ARM64_WORKAROUND_1508412", 75 },
+	{ "ARM64_WORKAROUND_1542419", 76 },
+	{ "ARM64_WORKAROUND_1742098", 77 },
+	{ "ARM64_WORKAROUND_1902691", 78 },
+	{ "ARM64_WORKAROUND_2038923", 79 },
+	{ "ARM64_WORKAROUND_2064142", 80 },
+	{ "ARM64_WORKAROUND_2077057", 81 },
+	{ "ARM64_WORKAROUND_2645198", 82 },
+	{ "ARM64_WORKAROUND_2658417", 83 },
+	{ "ARM64_WORKAROUND_AMPERE_AC03_CPU_38", 84 },
+	{ "ARM64_WORKAROUND_TRBE_OVERWRITE_FILL_MODE", 85 },
+	{ "ARM64_WORKAROUND_TSB_FLUSH_FAILURE", 86 },
+	{ "ARM64_WORKAROUND_TRBE_WRITE_OUT_OF_RANGE", 87 },
+	{ "ARM64_WORKAROUND_CAVIUM_23154", 88 },
+	{ "ARM64_WORKAROUND_CAVIUM_27456", 89 },
+	{ "ARM64_WORKAROUND_CAVIUM_30115", 90 },
+	{ "ARM64_WORKAROUND_CAVIUM_TX2_219_PRFM", 91 },
+	{ "ARM64_WORKAROUND_CAVIUM_TX2_219_TVM", 92 },
+	{ "ARM64_WORKAROUND_CLEAN_CACHE", 93 },
+	{ "ARM64_WORKAROUND_DEVICE_LOAD_ACQUIRE", 94 },
+	{ "ARM64_WORKAROUND_NVIDIA_CARMEL_CNP", 95 },
+	{ "ARM64_WORKAROUND_QCOM_FALKOR_E1003", 96 },
+	{ "ARM64_WORKAROUND_REPEAT_TLBI", 97 },
+	{ "ARM64_WORKAROUND_SPECULATIVE_AT", 98 },
+	{ "ARM64_WORKAROUND_SPECULATIVE_SSBS", 99 },
+	{ "ARM64_WORKAROUND_SPECULATIVE_UNPRIV_LOAD", 100 },
+	{ "ARM64_WORKAROUND_BROKEN_AMU_CONSTCNT", 101 },
+};
+
 static const struct eh_cpucaps builtin[] = {
 	{ "linux-5.4", "5.4", linux_5_4, sizeof(linux_5_4) / sizeof(linux_5_4[0]), 47, EH_ALT_CB_NCAPS },
 	/* 6.1 marks callbacks with ARM64_CB_BIT (asm/alternative-macros.h: ARM64_CB_SHIFT 15). */
 	{ "linux-6.1", "6.1", linux_6_1, sizeof(linux_6_1) / sizeof(linux_6_1[0]), 85, EH_ALT_CB_BIT15 },
+	{ "linux-6.12", "6.12", linux_6_12, sizeof(linux_6_12) / sizeof(linux_6_12[0]), 102, EH_ALT_CB_BIT15 },
 };
 
-const char *const eh_cpucaps_builtin_versions[] = { "5.4", "6.1", NULL };
+const char *const eh_cpucaps_builtin_versions[] = { "5.4", "6.1", "6.12", NULL };
 
 const struct eh_cpucaps *eh_cpucaps_builtin(const char *version)
 {
@@ -274,6 +385,25 @@ static int line_error(struct cpucaps_owned *o, struct eh_error *err, const char 
 	return eh_error_set(err, EH_EINPUT, "%s:%u: %s: '%.60s'", name, line, what, text);
 }
 
+/*
+ * The built-in version whose numbering names the most of t's capabilities (the first on a
+ * tie): a 5.x header is decided by the 5.4 rules, a 6.1 one by 6.1's, a 6.12 one (ARM64_HAS_FPSIMD,
+ * ARM64_HAS_GIC_PRIO_MASKING, ...) by 6.12's.
+ */
+static const char *nearest_builtin(const struct eh_cpucaps *t)
+{
+	size_t best = 0, i, j, shared, most = 0;
+	unsigned n;
+
+	for (i = 0; i < sizeof(builtin) / sizeof(builtin[0]); i++) {
+		for (shared = 0, j = 0; j < t->ncap_entries; j++)
+			shared += !eh_cpucaps_number(&builtin[i], t->caps[j].name, &n);
+		if (shared > most)
+			most = shared, best = i;
+	}
+	return builtin[best].kernel;
+}
+
 int eh_cpucaps_parse(struct eh_cpucaps **out, const char *name, const char *text, size_t len,
 		     struct eh_error *err)
 {
@@ -380,8 +510,7 @@ int eh_cpucaps_parse(struct eh_cpucaps **out, const char *name, const char *text
 	 * callbacks take a cap"); before it a callback carried ARM64_NCAPS.
 	 */
 	o->t.cb_style = always_boot ? EH_ALT_CB_BIT15 : EH_ALT_CB_NCAPS;
-	/* A 5.x header is decided by the 5.4 rules, a 6.x one by 6.1's: the nearest versions with rules. */
-	o->t.kernel = always_boot ? "6.1" : "5.4";
+	o->t.kernel = nearest_builtin(&o->t);
 	*out = &o->t;
 	return 0;
 }

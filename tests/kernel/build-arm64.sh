@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
-# Builds arch/arm64/{kernel,mm,kvm}/ of Debian's linux-source-6.1 (prepared by kernel-tree.sh: arm64
+# Builds arch/arm64/{kernel,mm,kvm}/ of Debian's linux-source-6.1 or VERSION (prepared by kernel-tree.sh: arm64
 # defconfig with KPTI and the ThunderX2 erratum 219 workaround) and links what these directories put into
 # vmlinux into one relocatable object, `ld -r` of their built-in.a; what build-entry.sh builds comes
 # first. Make does the caching: a cold build takes a few minutes on two cores, a rerun seconds. Shared by
 # the kernel test and the audit benchmark (bench/kernel-objects.sh).
-#   build-arm64.sh WORKDIR    leaves WORKDIR/out/arm64-built-in.o, and what build-entry.sh leaves there
+#   build-arm64.sh WORKDIR [VERSION]    leaves WORKDIR/out/arm64-built-in.o, and what build-entry.sh leaves there
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-"$here/build-entry.sh" "${1:?usage: build-arm64.sh WORKDIR}"
+"$here/build-entry.sh" "${1:?usage: build-arm64.sh WORKDIR [VERSION]}" "${2:-6.1}"
 . "$here/kernel-tree.sh"
+kernel_version=${2:-6.1}
 kernel_tree "$1" build-arm64
 
 dirs=(arch/arm64/kernel arch/arm64/mm arch/arm64/kvm)

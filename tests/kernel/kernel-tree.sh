@@ -1,30 +1,35 @@
 # Sourced by tests/kernel/build-entry.sh and build-arm64.sh: the packages an arm64 kernel build
-# needs, and Debian's linux-source-6.1 unpacked into WORKDIR and prepared for arm64 defconfig with KPTI
-# and the ThunderX2 erratum 219 workaround on, compiled with the flags of kernel_cflags. Each step is
-# stamped with the tarball's size and date (and the preparation with those flags), so a rerun costs
-# nothing, a new linux-source-6.1 upload starts over and new flags prepare the tree again (make then
-# recompiles what they change).
+# needs, and Debian's linux-source-VERSION (6.1 unless the caller sets kernel_version, e.g. 6.12)
+# unpacked into WORKDIR and prepared for arm64 defconfig with KPTI and the ThunderX2 erratum 219
+# workaround on, compiled with the flags of kernel_cflags. Each step is stamped with the tarball's size
+# and date (and the preparation with those flags), so a rerun costs nothing, a new linux-source upload
+# starts over and new flags prepare the tree again (make then recompiles what they change). One WORKDIR
+# holds one version: the kernel tests keep 6.1's in build/kernel and 6.12's in build/kernel-6.12.
 #   kernel_tree WORKDIR NAME [EXTRA_PACKAGE...]
 # sets work, src, out, kmake and tree_key (the stamp, for the caller's own steps); leaves
 # $work/entry.S.orig, the shipped entry.S. log MESSAGE prints "NAME: MESSAGE" on stderr.
 log() { echo "$kernel_tree_name: $*" >&2; }
-# Cortex-A53 erratum 835769 has no workaround in the kernel: the compiler's is it, which 6.1's Makefiles
-# do not ask for and Debian 12's gcc 12 does not apply by default, so a kernel that may run on an A53
+# Cortex-A53 erratum 835769 has no workaround in the kernel: the compiler's is it, which neither 6.1's
+# nor 6.12's Makefiles ask for and Debian 12's gcc 12 does not apply by default, so a kernel that may run on an A53
 # is compiled with it (KCFLAGS, which Kbuild appends to every C compile).
 kernel_cflags=-mfix-cortex-a53-835769
 
 kernel_tree() {
   work=$1
   kernel_tree_name=$2
-  local tarball=/usr/src/linux-source-6.1.tar.xz key opt
+  local version=${kernel_version:-6.1} tarball key opt
+  tarball=/usr/src/linux-source-$version.tar.xz
   shift 2
   mkdir -p "$work"
   work=$(cd "$work" && pwd)
-  src=$work/linux-source-6.1
+  src=$work/linux-source-$version
+  [ "$(cat "$work/version" 2>/dev/null || echo "$version")" = "$version" ] \
+    || { log "$work holds linux-source-$(cat "$work/version"), not $version"; exit 1; }
+  echo "$version" > "$work/version"
   out=$work/out
   kmake=(make -s -C "$src" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- KCFLAGS="$kernel_cflags" -j "$(nproc)")
 
-  "$(dirname "${BASH_SOURCE[0]}")"/../../harness/install-packages linux-source-6.1 \
+  "$(dirname "${BASH_SOURCE[0]}")"/../../harness/install-packages "linux-source-$version" \
     gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu flex bison bc libssl-dev libelf-dev xz-utils make \
     gcc libc6-dev "$@"
 

@@ -81,6 +81,7 @@ struct eh_capability {
 struct eh_cap_rules {
 	const char *kernel;                /* "6.1" */
 	const struct eh_capability *caps;  /* ends with { 0 } */
+	const char *checked;               /* the tree the table was compared with and how; NULL: never checked */
 };
 
 /* Every kernel version with rules (models/caps_linux_*.c), NULL-terminated. */

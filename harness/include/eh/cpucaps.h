@@ -20,7 +20,7 @@ struct eh_cpucap {
 
 struct eh_cpucaps {
 	const char *source;            /* "linux-5.4" or the header's path */
-	const char *kernel;            /* whose capability rules decide them (eh_cap_rules_find): "5.4", "6.1" */
+	const char *kernel;            /* whose capability rules decide them (eh_cap_rules_find): "5.4", "6.1", "6.12" */
 	const struct eh_cpucap *caps;
 	size_t ncap_entries;
 	unsigned ncaps;                /* ARM64_NCAPS */
