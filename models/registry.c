@@ -36,6 +36,7 @@ extern const struct eh_model eh_model_cortex_a510_r1p2;
 extern const struct eh_model eh_model_cortex_a520_r0p1;
 extern const struct eh_model eh_model_cortex_a520_r0p2;
 extern const struct eh_model eh_model_cortex_a710_r0p0;
+extern const struct eh_model eh_model_cortex_a715_r0p0;
 extern const struct eh_model eh_model_thunderx_t88_r1p1;
 extern const struct eh_model eh_model_thunderx_t88_r1p2;
 extern const struct eh_model eh_model_thunderx_t81_r0p0;
@@ -78,6 +79,7 @@ const struct eh_model *const eh_models[] = {
 	&eh_model_cortex_a520_r0p1,
 	&eh_model_cortex_a520_r0p2,
 	&eh_model_cortex_a710_r0p0,
+	&eh_model_cortex_a715_r0p0,
 	&eh_model_thunderx_t88_r1p1,
 	&eh_model_thunderx_t88_r1p2,
 	&eh_model_thunderx_t81_r0p0,
@@ -102,6 +104,7 @@ extern const struct eh_erratum eh_erratum_speculative_at;
 extern const struct eh_erratum eh_erratum_a53_845719;
 extern const struct eh_erratum eh_erratum_falkor_e1003;
 extern const struct eh_erratum eh_erratum_cavium_27456;
+extern const struct eh_erratum eh_erratum_a715_2645198;
 
 const struct eh_erratum *const eh_errata[] = {
 	&eh_erratum_cavium_tx2_219,
@@ -116,6 +119,7 @@ const struct eh_erratum *const eh_errata[] = {
 	&eh_erratum_a53_845719,
 	&eh_erratum_falkor_e1003,
 	&eh_erratum_cavium_27456,
+	&eh_erratum_a715_2645198,
 	NULL,
 };
 

@@ -30,11 +30,14 @@ check() {  # check NAME WANT GOT
 nmodels=$(wc -l < "$tmp/errata-of")
 errata=$("$eh" list --errata | awk -F: '/^[a-z0-9-]+:/ { id = $1 } /^  rule / { print id }')
 nerrata=$(wc -w <<< "$errata")
+# The errata whose workaround came after 6.1 (list --errata's kernels line): none to look for in a 6.1 image.
+later=$("$eh" list --errata | awk -F: '/^[a-z0-9-]+:/ { id = $1 } /^  kernels +[0-9]/ && !/ 6\.1(,|$)/ { print id }')
 : > "$tmp/want"
 for e in $errata; do
   while read -r m list; do
     m=${m%:}
     case " $list " in
+      *" $e "*|*" $e (not exposed) "*) [[ " $later " != *" $e "* ]] || { echo "$e $m not in 6.1" >> "$tmp/want"; continue; } ;;&
       *" $e (not exposed) "*) s="not exposed" ;;
       *" $e "*) case $e in tx2-219|repeat-tlbi) s="1 finding" ;; *) s=clean ;; esac ;;
       *) s="not affected" ;;
@@ -187,7 +190,8 @@ for path in sys.argv[1:]:
 PY
 check "JUnit: read by junitparser, a testcase per erratum and model" "$((3 * nerrata * nmodels))" "$(wc -l < "$tmp/cases")"
 check "JUnit: each testcase as the models' errata say" "" "$(diff \
-  <(sed -e 's/ 1 finding$/ Failure/' -e 's/ not affected$/ Skipped/' -e 's/ not exposed$/ Skipped/' -e 's/ clean$/ passed/' "$tmp/want") \
+  <(sed -e 's/ 1 finding$/ Failure/' -e 's/ not affected$/ Skipped/' -e 's/ not exposed$/ Skipped/' -e 's/ clean$/ passed/' \
+       -e 's/ not in 6\.1$/ Skipped/' "$tmp/want") \
   <(awk '$1 == "report.xml" { print $2, $3, $4 }' "$tmp/cases"))"
 check "JUnit: the failure names the finding" \
   "report.xml tx2-219 thunderx2 Failure ttbr_load+0x4: ldr x3, [x2, #8]  (load, anchor ttbr_load+0x0)" \

@@ -3,7 +3,8 @@
  * capability affects exactly the models on which Linux 6.1 detects that capability (booted
  * at EL2, every option on), so a module's parts cannot drift from cpu_errata.c's, whose
  * detection tests/test_model_errata.c pins model by model; and every rule and behaviour says what
- * it does, for the errata table.
+ * it does, for the errata table; and an erratum's kernel versions (.since) are those whose built-in
+ * numbering has its capability.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +14,7 @@
 #include <cmocka.h>
 
 #include "eh/cap.h"
+#include "eh/cpucaps.h"
 #include "eh/erratum.h"
 #include "eh/machine.h"
 #include "eh/model.h"
@@ -21,17 +23,29 @@
 static void run_erratum(void **state)
 {
 	const struct eh_erratum *e = *state;
+	/* 6.1 decides, or the first version with the workaround when that is later. */
+	const char *kernel = eh_erratum_in_kernel(e, "6.1") ? "6.1" : e->since[0].kernel;
+	const char *const *v;
 	const struct eh_model *const *m;
-	unsigned affected = 0;
+	unsigned affected = 0, n;
 
+	for (v = eh_cpucaps_builtin_versions; *v; v++) {
+		const char *name = eh_erratum_capability(e, *v);
+		bool numbered = !eh_cpucaps_number(eh_cpucaps_builtin(*v), name ? name : e->capability, &n);
+
+		if (!!name != numbered)
+			fail_msg("%s: Linux %s %s %s, but the module says it %s", e->id, *v,
+				 numbered ? "numbers" : "does not number", name ? name : e->capability,
+				 name ? "has it" : "came later");
+	}
 	for (m = eh_models; *m; m++) {
 		struct eh_target t = { .model = *m };
-		bool detected = eh_cap_detected(eh_cap_rules_find("6.1"), &t, e->capability);
+		bool detected = eh_cap_detected(eh_cap_rules_find(kernel), &t, eh_erratum_capability(e, kernel));
 
 		if (eh_erratum_affects(e, *m) != detected)
-			fail_msg("%s on %s (MIDR_EL1 0x%08x, REVIDR_EL1 0x%x): the module says %s, Linux 6.1 %s %s",
+			fail_msg("%s on %s (MIDR_EL1 0x%08x, REVIDR_EL1 0x%x): the module says %s, Linux %s %s %s",
 				 e->id, (*m)->name, (*m)->midr, (*m)->revidr,
-				 eh_erratum_affects(e, *m) ? "affected" : "not affected",
+				 eh_erratum_affects(e, *m) ? "affected" : "not affected", kernel,
 				 detected ? "detects" : "does not detect", e->capability);
 		affected += detected;
 	}
@@ -43,12 +57,33 @@ static void run_erratum(void **state)
 		fail_msg("%s: also_affects and also_affects_cpus go together", e->id);
 }
 
+/* Kernel versions compare as numbers, part by part. */
+static const struct { const char *a, *b; int sign; } version_rows[] = {
+	{ "6.1", "6.12", -1 }, { "6.12", "6.1", 1 }, { "6.1", "6.1", 0 }, { "5.4", "6.1", -1 },
+	{ "6.12", "6.12.118", -1 }, { "6.2", "6.12", -1 }, { "10.0", "9.9", 1 },
+};
+
+static void test_version_order(void **state)
+{
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(version_rows) / sizeof(version_rows[0]); i++) {
+		int c = eh_kernel_version_cmp(version_rows[i].a, version_rows[i].b);
+
+		if ((c > 0) - (c < 0) != version_rows[i].sign)
+			fail_msg("%s against %s: %d, expected the sign of %d", version_rows[i].a, version_rows[i].b, c,
+				 version_rows[i].sign);
+	}
+}
+
 int main(void)
 {
 	struct CMUnitTest tests[64];
 	const struct eh_erratum *const *e;
 	size_t n = 0;
 
+	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_version_order);
 	for (e = eh_errata; *e && n < sizeof(tests) / sizeof(tests[0]); e++)
 		if ((*e)->capability)
 			tests[n++] = (struct CMUnitTest){

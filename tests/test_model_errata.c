@@ -149,6 +149,9 @@ static const struct errata_row rows[] = {
 	  EH_BOOT_EL2,
 	  { "REPEAT_TLBI", "TRBE_OVERWRITE_FILL_MODE", "TSB_FLUSH_FAILURE", "TRBE_WRITE_OUT_OF_RANGE",
 	    "SPECULATIVE_SSBS" } },
+	/* Linux 6.1 has no 2645198 workaround (6.12's, tests/test_errata.c): 3194386 alone. */
+	{ "cortex-a715-r0p0: 3194386", "cortex-a715-r0p0", EH_MIDR(0x41, 0, 0xd4d, 0), 0, 1, NULL, EH_BOOT_EL2,
+	  { "SPECULATIVE_SSBS" } },
 	{ "sve2-capable (Neoverse N2): TSB, TRBE, 4118414, 3194386", "sve2-capable", EH_MIDR(0x41, 0, 0xd49, 0), 0, 1,
 	  NULL, EH_BOOT_EL2,
 	  { "REPEAT_TLBI", "TRBE_OVERWRITE_FILL_MODE", "TSB_FLUSH_FAILURE", "TRBE_WRITE_OUT_OF_RANGE",

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "eh/cpucaps.h"
 #include "eh/erratum.h"
 #include "eh/machine.h"
 #include "eh/rule.h"
@@ -71,6 +72,25 @@ static const char *workaround_text(const struct eh_erratum *e, char *buf, size_t
 	return buf;
 }
 
+/* The built-in kernel versions that carry e's workaround, each with its capability's name where it differs. */
+static const char *kernels_text(const struct eh_erratum *e, char *buf, size_t len)
+{
+	const char *const *v, *name;
+	size_t n = 0;
+
+	if (!e->capability)
+		return "any (the workaround is the toolchain's)";
+	for (v = eh_cpucaps_builtin_versions; *v; v++) {
+		name = eh_erratum_capability(e, *v);
+		if (!name)
+			continue;
+		n = append(buf, len, n, "%s%s", n ? ", " : "", *v);
+		if (strcmp(name, e->capability))
+			n = append(buf, len, n, " (%s)", name);
+	}
+	return n ? buf : "none";
+}
+
 /* A Markdown table cell: a '|' would end it. */
 static void put_cell(const char *s)
 {
@@ -86,15 +106,15 @@ static void put_cell(const char *s)
 int cmd_list_errata(struct cli *cli)
 {
 	const struct eh_erratum *const *e;
-	char cpus[2048], cases[512], workaround[256];
+	char cpus[2048], cases[512], workaround[256], kernels[256];
 	bool markdown = cli->format_arg && !strcmp(cli->format_arg, "markdown");
 
 	if (cli->format_arg && !markdown && strcmp(cli->format_arg, "text"))
 		return usage_error("list --errata --format: '%s' is neither text nor markdown", cli->format_arg);
 	cli_text_style(cli, stdout);
 	if (markdown)
-		puts("| erratum | title | CPUs | workaround | static rule | dynamic behaviour | cases |\n"
-		     "| --- | --- | --- | --- | --- | --- | --- |");
+		puts("| erratum | title | CPUs | workaround | kernels | static rule | dynamic behaviour | cases |\n"
+		     "| --- | --- | --- | --- | --- | --- | --- | --- |");
 	for (e = eh_errata; *e; e++) {
 		const char *rule = (*e)->rule ? (*e)->rule->summary : "none";
 		const char *dyn = (*e)->behaviour ? (*e)->behaviour->summary : "none";
@@ -105,6 +125,7 @@ int cmd_list_errata(struct cli *cli)
 			put_cell((*e)->title);
 			put_cell(cpus);
 			put_cell(workaround_text(*e, workaround, sizeof(workaround)));
+			put_cell(kernels_text(*e, kernels, sizeof(kernels)));
 			put_cell(rule);
 			put_cell(dyn);
 			put_cell(cases_text(*e, cases, sizeof(cases)));
@@ -116,6 +137,7 @@ int cmd_list_errata(struct cli *cli)
 		if ((*e)->shows_when)
 			eh_text_hang(stdout, &cli->style, "  shows", 14, (*e)->shows_when);
 		eh_text_hang(stdout, &cli->style, "  workaround", 14, workaround_text(*e, workaround, sizeof(workaround)));
+		eh_text_hang(stdout, &cli->style, "  kernels", 14, kernels_text(*e, kernels, sizeof(kernels)));
 		eh_text_hang(stdout, &cli->style, "  rule", 14, rule);
 		eh_text_hang(stdout, &cli->style, "  behaviour", 14, dyn);
 		eh_text_hang(stdout, &cli->style, "  cases", 14, cases_text(*e, cases, sizeof(cases)));

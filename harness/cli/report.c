@@ -41,7 +41,9 @@ const struct cli_command cli_report_command = {
 		 "patched image shared by the models whose capabilities give the same code, every rule run "
 		 "over each image once. One line per erratum and model: clean, N findings, not affected (not "
 		 "one of the parts the erratum lists), not exposed (affected, but the erratum does not show "
-		 "there), with 'workaround configured out' where --config turns its Kconfig option off; then "
+		 "there), not in V (affected, but kernel version V predates the workaround: list --errata says "
+		 "which versions carry each), with 'workaround configured out' where --config turns its "
+		 "Kconfig option off; then "
 		 "the findings, erratum by erratum, on the models each applies to, by symbol+offset with "
 		 "their disassembly.",
 	.exit_status = "0 no finding on a model its erratum affects, 1 such a finding that no suppression "
@@ -83,6 +85,9 @@ size_t report_affected(const struct report *r, size_t g, size_t e, const struct 
 	size_t i, n = 0;
 
 	*shows = false;
+	/* A kernel older than the erratum's workaround has no finding of it that matters. */
+	if (!eh_erratum_in_kernel(r->pick.errata[e], r->caps->kernel))
+		return 0;
 	for (i = 0; i < im->nmodels; i++) {
 		enum eh_audit_status s = eh_audit_status_of(r->pick.errata[e], im->models[i]);
 
@@ -194,7 +199,7 @@ static void text_findings(const struct report *r, size_t e, const struct eh_mode
 static void write_text(const struct report *r)
 {
 	const struct eh_model **models = eh_alloc((r->pick.nmodels + 1) * sizeof(*models));
-	size_t count[4] = { 0 }, out = 0, i, e;
+	size_t count[4] = { 0 }, out = 0, older = 0, i, e;
 	const struct eh_text_style *st = &r->o->style;
 	int we = widest(r, true), wm = widest(r, false);
 	char text[96], lead[160];
@@ -211,8 +216,9 @@ static void write_text(const struct report *r)
 		for (i = 0; i < r->pick.nmodels; i++) {
 			struct eh_audit_cell c = eh_audit_matrix_cell(r->mx, i, e);
 
-			count[c.failing ? 3 : c.status]++;
+			count[c.failing ? 3 : c.status] += !c.not_in_kernel;
 			out += c.configured_out;
+			older += c.not_in_kernel != NULL;
 			eh_audit_cell_text(&c, text, sizeof(text));
 			if (c.status != EH_AUDIT_NOT_AFFECTED && c.t->suppressed)
 				snprintf(text + strlen(text), sizeof(text) - strlen(text), ", %zu suppressed",
@@ -229,6 +235,8 @@ static void write_text(const struct report *r)
 		      count[EH_AUDIT_SHOWS], count[3], count[EH_AUDIT_NOT_AFFECTED], count[EH_AUDIT_NOT_EXPOSED]);
 	eh_text_paraf(r->f, st, 2, "of %zu errata x %zu models; %zu with the workaround configured out",
 		      r->pick.nerrata, r->pick.nmodels, out);
+	if (older)
+		eh_text_paraf(r->f, st, 2, "%zu affected where Linux %s has no workaround yet", older, r->caps->kernel);
 	eh_free(models);
 }
 

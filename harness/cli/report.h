@@ -41,7 +41,7 @@ struct report {
 /*
  * The models of image g that erratum e (an index in the matrix's errata)
  * affects, into out (room for every model): the models a finding of e in that
- * image applies to. *shows: e shows on one of them.
+ * image applies to (none where the kernel predates e's workaround). *shows: e shows on one of them.
  */
 size_t report_affected(const struct report *r, size_t g, size_t e, const struct eh_model **out, bool *shows);
 /* The finding's symbol, without its offset ("tramp_map_kernel" of "tramp_map_kernel+0x1c"), into buf. */

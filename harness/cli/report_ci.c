@@ -46,7 +46,7 @@ static void junit_testcase(const struct report *r, size_t model, size_t e)
 			fputs("\n", r->f);
 		}
 		fputs("</failure>\n", r->f);
-	} else if (c.status != EH_AUDIT_SHOWS || c.configured_out) {
+	} else if (c.status != EH_AUDIT_SHOWS || c.configured_out || c.not_in_kernel) {
 		fputs("      <skipped", r->f);
 		put_attr(r->f, "message", text);
 		fputs("/>\n", r->f);
@@ -76,7 +76,7 @@ void report_write_junit(const struct report *r)
 
 			total[0]++;
 			total[1] += c.failing;
-			total[2] += !c.failing && (c.status != EH_AUDIT_SHOWS || c.configured_out);
+			total[2] += !c.failing && (c.status != EH_AUDIT_SHOWS || c.configured_out || c.not_in_kernel);
 		}
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", r->f);
 	fprintf(r->f, "<testsuites name=\"errata-harness report\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" "
@@ -89,7 +89,7 @@ void report_write_junit(const struct report *r)
 			struct eh_audit_cell c = eh_audit_matrix_cell(r->mx, i, e);
 
 			n[0] += c.failing;
-			n[1] += !c.failing && (c.status != EH_AUDIT_SHOWS || c.configured_out);
+			n[1] += !c.failing && (c.status != EH_AUDIT_SHOWS || c.configured_out || c.not_in_kernel);
 		}
 		fputs("  <testsuite", r->f);
 		put_attr(r->f, "name", er->id);

@@ -169,7 +169,10 @@ struct eh_audit_cell eh_audit_matrix_cell(const struct eh_audit_matrix *m, size_
 
 	c.status = eh_audit_status_of(e, m->o.models[model]);
 	c.configured_out = c.status != EH_AUDIT_NOT_AFFECTED && eh_audit_configured_out(m->o.config, e);
-	c.failing = c.t && c.status == EH_AUDIT_SHOWS && c.t->flagged;
+	/* A kernel older than the workaround has none to find: what the rule sees there is no regression. */
+	if (c.status != EH_AUDIT_NOT_AFFECTED && !eh_erratum_in_kernel(e, m->o.caps->kernel))
+		c.not_in_kernel = m->o.caps->kernel;
+	c.failing = c.t && c.status == EH_AUDIT_SHOWS && c.t->flagged && !c.not_in_kernel;
 	return c;
 }
 
@@ -179,7 +182,7 @@ static const char *const status_words[] = {
 
 const char *eh_audit_cell_status(const struct eh_audit_cell *c)
 {
-	return c->failing ? "findings" : status_words[c->status];
+	return c->failing ? "findings" : c->not_in_kernel ? "not in kernel" : status_words[c->status];
 }
 
 const char *eh_audit_cell_text(const struct eh_audit_cell *c, char *buf, size_t len)
@@ -188,6 +191,8 @@ const char *eh_audit_cell_text(const struct eh_audit_cell *c, char *buf, size_t 
 
 	if (c->failing)
 		at = (size_t)snprintf(buf, len, "%zu finding%s", c->t->flagged, c->t->flagged == 1 ? "" : "s");
+	else if (c->not_in_kernel)
+		at = (size_t)snprintf(buf, len, "not in %s", c->not_in_kernel);
 	else
 		at = (size_t)snprintf(buf, len, "%s", status_words[c->status]);
 	if (c->configured_out && at < len)

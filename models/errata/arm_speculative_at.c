@@ -153,6 +153,8 @@ const struct eh_erratum eh_erratum_speculative_at = {
 		 "before its stage 2 is in place",
 	.cpus = eh_speculative_at_cpus,
 	.capability = "ARM64_WORKAROUND_SPECULATIVE_AT",
+	/* 5.4 numbers only A76 1165522's first workaround, ARM64_WORKAROUND_1165522, with no 5.4 tree to check it. */
+	.since = (const struct eh_erratum_since[]){ { "6.1", "ARM64_WORKAROUND_SPECULATIVE_AT" }, { 0 } },
 	.kconfig = "CONFIG_ARM64_WORKAROUND_SPECULATIVE_AT",
 	.citations = citations,
 	.rule = &rule,

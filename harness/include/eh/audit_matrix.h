@@ -68,7 +68,8 @@ struct eh_audit_cell {
 	const struct eh_audit_tally *t;   /* of the model's image; NULL when the matrix only patches */
 	enum eh_audit_status status;
 	bool configured_out;              /* affected, and the workaround's Kconfig symbol is off */
-	bool failing;                     /* findings not suppressed where the erratum shows */
+	const char *not_in_kernel;        /* affected, and the image's kernel (this version) has no workaround */
+	bool failing;                     /* findings not suppressed where the erratum shows, in a kernel with it */
 };
 
 /*
@@ -85,9 +86,12 @@ bool eh_audit_configured_out(const struct eh_kconfig *config, const struct eh_er
 
 /* Erratum (an index in o.errata) on model (an index in o.models). */
 struct eh_audit_cell eh_audit_matrix_cell(const struct eh_audit_matrix *m, size_t model, size_t erratum);
-/* "clean", "3 findings", "not affected", "not exposed", with ", workaround configured out", into buf. */
+/*
+ * "clean", "3 findings", "not affected", "not exposed", with ", workaround configured out", into buf;
+ * "not in 6.1" where the kernel (6.1) predates the erratum's workaround.
+ */
 const char *eh_audit_cell_text(const struct eh_audit_cell *c, char *buf, size_t len);
-/* The status word of a cell for machines: "findings", "clean", "not affected", "not exposed". */
+/* The status word of a cell for machines: "findings", "clean", "not affected", "not exposed", "not in kernel". */
 const char *eh_audit_cell_status(const struct eh_audit_cell *c);
 /* Whether a cell fails: the exit status 1 of audit and report. */
 bool eh_audit_matrix_failing(const struct eh_audit_matrix *m);

@@ -9,6 +9,12 @@
 #include "eh/model.h"
 
 struct eh_rule;        /* a static rule the audit runs over a patched image (eh/rule.h) */
+
+/* From a kernel version on, the name of an erratum's capability there (it may be renamed later). */
+struct eh_erratum_since {
+	const char *kernel;      /* "6.12": this version and the later ones, up to the next line's */
+	const char *capability;  /* ARM64_WORKAROUND_... in that version */
+};
 struct eh_behaviour;   /* a dynamic behaviour the engine runs with a machine (eh/machine.h) */
 
 /*
@@ -31,6 +37,12 @@ struct eh_erratum {
 	bool (*also_affects)(const struct eh_model *model);
 	const char *also_affects_cpus;          /* those parts in words, with also_affects */
 	const char *capability;                 /* ARM64_WORKAROUND_..., or NULL */
+	/*
+	 * The kernel versions that carry the workaround, oldest first, with the capability's
+	 * name in each, ending with { 0 }; NULL: every version the harness has rules for, as
+	 * .capability. A kernel older than the first line has no workaround to look for.
+	 */
+	const struct eh_erratum_since *since;
 	const char *kconfig;                    /* CONFIG_..., or NULL */
 	const char *const *citations;           /* NULL-terminated */
 	/* Whether it shows on an affected model (erratum 219 needs SMT siblings); NULL: it does. */
@@ -48,5 +60,14 @@ const struct eh_erratum *eh_erratum_find(const char *id);
 bool eh_erratum_affects(const struct eh_erratum *e, const struct eh_model *model);
 /* Whether e affects model and shows there. */
 bool eh_erratum_shows(const struct eh_erratum *e, const struct eh_model *model);
+/*
+ * The name of e's capability in kernel version kernel ("6.1"; NULL: unknown, taken as the
+ * newest), NULL when that version has no such workaround (or e none at all).
+ */
+const char *eh_erratum_capability(const struct eh_erratum *e, const char *kernel);
+/* Whether kernel carries e's workaround: true for an unknown version (NULL) and for e->since NULL. */
+bool eh_erratum_in_kernel(const struct eh_erratum *e, const char *kernel);
+/* Kernel versions compared as numbers, "6.1" < "6.12": negative, zero or positive. */
+int eh_kernel_version_cmp(const char *a, const char *b);
 
 #endif

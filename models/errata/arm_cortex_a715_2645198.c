@@ -1,0 +1,104 @@
+/*
+ * Arm Cortex-A715 erratum 2645198 (every revision): when a page mapping's permissions change from
+ * executable to non-executable, the next instruction abort from a permission fault can report a
+ * corrupt ESR_ELx and FAR_ELx; Linux 6.12 breaks before make (clears the PTE and invalidates the TLB)
+ * for every such change of a user-executable mapping.
+ */
+#include <string.h>
+
+#include "eh/erratum.h"
+#include "eh/elf.h"
+#include "eh/insn.h"
+#include "eh/rule.h"
+#include "caps.h"
+
+static const char capability[] = "ARM64_WORKAROUND_2645198";
+
+/*
+ * The functions through which Linux 6.12 changes a user mapping's permissions (mprotect()'s
+ * change_pte_range() and its hugetlb twin): arch/arm64/mm/mmu.c and hugetlbpage.c, where
+ * alternative_has_cap_unlikely(ARM64_WORKAROUND_2645198) branches to ptep_clear_flush().
+ */
+static const char *const modify_prot_start[] = { "ptep_modify_prot_start", "huge_ptep_modify_prot_start", NULL };
+
+/* The words the rule starts from: NOP (the unpatched site), B (the patched one, or a tail call) and RET. */
+static bool wanted(uint32_t word)
+{
+	return word == 0xd503201f || (word & 0xfc000000) == 0x14000000 || word == 0xd65f03c0;
+}
+
+static const struct eh_elf_symbol *modify_prot_function(const struct eh_rule_ctx *ctx, uint64_t addr)
+{
+	const struct eh_elf_symbol *sym = eh_elf_symbol_at(eh_rule_elf(ctx), addr, &(uint64_t){ 0 });
+	const char *const *name;
+
+	for (name = modify_prot_start; sym && sym->size && *name; name++)
+		if (!strcmp(sym->name, *name))
+			return sym;
+	return NULL;
+}
+
+/*
+ * Once per function, at the first word the rule wants: the function must hold the
+ * alternative on ARM64_WORKAROUND_2645198, and in the patched image it must be applied
+ * (the NOP become the branch to the break-before-make path). An image without it lets a
+ * user mapping lose execute permission with no TLB invalidation, which the erratum needs.
+ */
+static int visit(struct eh_rule_ctx *ctx, const struct eh_insn *in)
+{
+	const struct eh_elf_symbol *fn = modify_prot_function(ctx, in->addr);
+	const struct eh_alt_site *site, *found = NULL;
+	struct eh_insn first, at;
+	uint64_t a;
+
+	if (!fn)
+		return 0;
+	for (a = fn->value; a < in->addr; a += 4)
+		if (!eh_rule_insn_at(ctx, a, &at) && wanted(at.word))
+			return 0;
+	for (a = fn->value; a < fn->value + fn->size && !found; a += 4) {
+		site = eh_rule_site(ctx, a);
+		if (site && site->cap_name && !strcmp(site->cap_name, capability))
+			found = site;
+	}
+	if (found && found->applied)
+		return 0;
+	if (eh_rule_insn_at(ctx, fn->value, &first))
+		first = *in;
+	if (!found)
+		return eh_rule_report(ctx, &first, 0, fn->name,
+				      "%s has no %s alternative: a user-executable PTE made non-executable without "
+				      "break-before-make, and the next permission fault may report a corrupt ESR and FAR",
+				      fn->name, capability);
+	return eh_rule_report(ctx, &first, found->orig, fn->name,
+			      "%s's %s alternative is not applied: the break-before-make path is never taken",
+			      fn->name, capability);
+}
+
+static const struct eh_rule rule = {
+	.summary = "ptep_modify_prot_start() and huge_ptep_modify_prot_start() hold the ARM64_WORKAROUND_2645198 "
+		   "alternative, applied: break-before-make when a user-executable PTE changes",
+	.wants = wanted,
+	.scan = &(const struct eh_scan_rule){ .visit = visit },
+};
+
+static const char *const citations[] = {
+	"Linux arch/arm64/Kconfig, ARM64_ERRATUM_2645198",
+	"Linux 6.12 arch/arm64/mm/mmu.c ptep_modify_prot_start() and arch/arm64/mm/hugetlbpage.c "
+	"huge_ptep_modify_prot_start(): ptep_clear_flush() for a user-executable PTE where the CPU needs it",
+	"Arm Cortex-A715 Software Developer Errata Notice, erratum 2645198",
+	NULL,
+};
+
+const struct eh_erratum eh_erratum_a715_2645198 = {
+	.id = "a715-2645198",
+	.title = "Cortex-A715 erratum 2645198: a mapping made non-executable can corrupt ESR_ELx and FAR_ELx of "
+		 "the next permission fault unless the kernel breaks before make",
+	.cpus = eh_erratum_2645198_cpus,
+	.capability = capability,
+	/* 6.1 has no such workaround: ARM64_WORKAROUND_2645198 is not in its numbering (harness/src/cpucaps.c). */
+	.since = (const struct eh_erratum_since[]){ { "6.12", capability }, { 0 } },
+	.kconfig = "CONFIG_ARM64_ERRATUM_2645198",
+	.citations = citations,
+	.rule = &rule,
+};
