@@ -1,17 +1,20 @@
 #!/usr/bin/env bash
 # Builds the errata mutants of the kernel test: for each patch under tests/kernel/mutants/ (a 6.1 source
-# without an erratum's workaround), the few objects it touches, as sibling sources next to the shipped
+# without an erratum's workaround; ERRATUM-VERSION.patch where VERSION's source needs a port of its own,
+# and only that for an erratum whose workaround came later), the few objects it touches, as sibling sources next to the shipped
 # ones, so the tree and its objects stay as shipped. The patch is applied to copies of the files it
 # touches; a source the patch changes is built as a sibling copy, any other (C or assembly) as a sibling
 # that includes the patched copies of the headers first (their include guards keep the tree's out) and
 # then the original.
 # Cached by the patch's content and the tree's stamp (its compiler flags): a rerun costs nothing.
-#   build-mutants.sh WORKDIR    leaves WORKDIR/out/mutants/ERRATUM/*.o (KVM's nVHE objects as *.nvhe.o)
+#   build-mutants.sh WORKDIR [VERSION]    leaves WORKDIR/out/mutants/ERRATUM/*.o (KVM's nVHE objects as
+#                                         *.nvhe.o), one folder per erratum with a patch for VERSION
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/kernel-tree.sh"
-kernel_tree "${1:?usage: build-mutants.sh WORKDIR}" build-mutants patch
+kernel_version=${2:-6.1}
+kernel_tree "${1:?usage: build-mutants.sh WORKDIR [VERSION]}" build-mutants patch
 
 # erratum: the objects its patch reaches, relative to arch/arm64 (":nvhe" for KVM's nVHE hyp objects).
 declare -A objects=(
@@ -24,10 +27,13 @@ declare -A objects=(
   [a53-845719]="kernel/entry.S"
   [falkor-e1003]="kernel/entry.S"
   [cavium-27456]="mm/context.c"
+  [a715-2645198]="mm/mmu.c mm/hugetlbpage.c"
 )
 
 for erratum in "${!objects[@]}"; do
-  patchfile=$here/mutants/$erratum.patch
+  patchfile=$here/mutants/$erratum-$kernel_version.patch
+  [ -f "$patchfile" ] || patchfile=$here/mutants/$erratum.patch
+  [ -f "$patchfile" ] || continue  # a workaround VERSION does not carry (a715-2645198 before 6.12)
   dest=$out/mutants/$erratum
   stamp=$(cat "$patchfile"; echo "${objects[$erratum]}"; echo "$tree_key")
   [ "$(cat "$dest/.built" 2>/dev/null)" = "$stamp" ] && continue

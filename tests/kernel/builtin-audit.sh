@@ -1,23 +1,24 @@
 #!/usr/bin/env bash
-# Audits what arch/arm64/{kernel,mm,kvm}/ of Debian's linux-source-6.1 put into vmlinux (arm64-built-in.o,
+# Audits what arch/arm64/{kernel,mm,kvm}/ of Debian's linux-source-6.1 (or VERSION: 6.12) put into vmlinux (arm64-built-in.o,
 # built by build-arm64.sh, KVM included): a correct kernel, so on ThunderX2 and Vulcan, booted at EL2 with
 # VHE and with kvm-arm.mode=nvhe, no hazard, no window left open, and every TTBR write classified, KVM's
 # writes of the guest's registers as such; the TTBR writes are counted against objdump; and every
 # erratum's rule on every model, clean.
-#   builtin-audit.sh ERRATA_HARNESS WORKDIR
+#   builtin-audit.sh ERRATA_HARNESS WORKDIR [VERSION]
 set -euo pipefail
 
-harness=${1:?usage: builtin-audit.sh ERRATA_HARNESS WORKDIR}
-work=${2:?usage: builtin-audit.sh ERRATA_HARNESS WORKDIR}
+harness=${1:?usage: builtin-audit.sh ERRATA_HARNESS WORKDIR [VERSION]}
+work=${2:?usage: builtin-audit.sh ERRATA_HARNESS WORKDIR [VERSION]}
+kernel_version=${3:-6.1}
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/check.sh"
 
-start=$(date +%s)
-"$here/build-arm64.sh" "$work"
-echo "# arm64-built-in.o ready in $(( $(date +%s) - start )) s"
-out=$(cd "$work/out" && pwd)
-obj=$out/arm64-built-in.o
-inputs=(--cpucaps "$out/cpucaps.h" --config "$out/config")
+kernel_objects "$here" "$work"
+# The numbering the tree generated is the built-in one of its version (harness/src/cpucaps.c): entry.o's sites
+# (no capability tables of its own) name the same capabilities, applied alike, with either.
+sites_with() { "$harness" audit --width 0 "$out/entry.o" --list-alternatives --model thunderx2 "$@" | tail -n +3; }
+check "entry.o's sites as the tree's cpucaps.h and the built-in $kernel_version numbering name them" "" \
+  "$(diff <(sites_with "${inputs[@]}") <(sites_with --kernel "$kernel_version" --config "$out/config"))"
 
 # What GNU objdump sees: the EL1 encodings of the TTBR writes (the EL12 ones also sit in replacement code).
 objdump_el1=$(aarch64-linux-gnu-objdump -d "$obj" | grep -cE $'\tmsr\tttbr[01]_el1, ' || true)

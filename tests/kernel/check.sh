@@ -16,12 +16,12 @@ registry_counts() {
   nerrata=$("$1" list --errata --width 0 | awk '/^[a-z0-9]/ { id = $1 } /^  rule / { print id }' | grep -c .)
 }
 # kernel_objects HERE WORKDIR [mutants]: build-arm64.sh's objects under WORKDIR (with mutants, build-mutants.sh's
-# too), then start (when it began), out (their folder), obj (arm64-built-in.o) and inputs (the capability
-# numbering and .config they were built with).
+# too) of linux-source-$kernel_version (6.1 when unset), then start (when it began), out (their folder), obj
+# (arm64-built-in.o) and inputs (the capability numbering and .config they were built with).
 kernel_objects() {
   start=$(date +%s)
-  "$1/build-arm64.sh" "$2"
-  [ -z "${3:-}" ] || "$1/build-mutants.sh" "$2"
+  "$1/build-arm64.sh" "$2" "${kernel_version:-6.1}"
+  [ -z "${3:-}" ] || "$1/build-mutants.sh" "$2" "${kernel_version:-6.1}"
   echo "# objects ready in $(( $(date +%s) - start )) s"
   out=$(cd "$2/out" && pwd)
   obj=$out/arm64-built-in.o

@@ -6,16 +6,20 @@
 # and nothing else (see tests/kernel/nvhe-host-vector.suppress for why they are left to a suppression). The
 # mutants of build-mutants.sh, each object without its erratum's workaround, are flagged on exactly the models the
 # erratum affects, at the places objdump shows, as many as the workaround had.
-#   errata-audit.sh ERRATA_HARNESS WORKDIR
+# With VERSION 6.12, the same on linux-source-6.12 (its ports of the patches that do not apply, ERRATUM-6.12.patch),
+# and a715-2645198, which only 6.12 carries.
+#   errata-audit.sh ERRATA_HARNESS WORKDIR [VERSION]
 set -euo pipefail
 
-harness=${1:?usage: errata-audit.sh ERRATA_HARNESS WORKDIR}
-work=${2:?usage: errata-audit.sh ERRATA_HARNESS WORKDIR}
+harness=${1:?usage: errata-audit.sh ERRATA_HARNESS WORKDIR [VERSION]}
+work=${2:?usage: errata-audit.sh ERRATA_HARNESS WORKDIR [VERSION]}
+kernel_version=${3:-6.1}
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/check.sh"
 
 kernel_objects "$here" "$work" mutants
 errata=(repeat-tlbi a520-2966298 a77-1508412 clean-cache tsb-flush-failure a53-845719 falkor-e1003 speculative-at cavium-27456)
+[ "$kernel_version" = 6.1 ] || errata+=(a715-2645198)
 
 # The models that have erratum $1, as `models` lists them (the erratum modules decide; test_errata checks
 # them against the kernel's capability rules).
@@ -87,7 +91,7 @@ sites() {
   aarch64-linux-gnu-objcopy -O binary --only-section=.altinstructions "$1" "$bin"
   od -An -v -tu2 -w12 "$bin" | awk -v n="$num" '$5 == n { c++ } END { print c + 0 }'
 }
-src=$work/linux-source-6.1/arch/arm64
+src=$work/linux-source-$kernel_version/arch/arm64
 check_mutant() {  # check_mutant ERRATUM MUTANT BOOT EXPECTED-COUNT MNEMONIC
   local e=$1 mut=$2 boot=$3 count=$4 mnem=$5 name t j rc where model
   name=$e/$(basename "$mut")
@@ -235,6 +239,21 @@ switches() {
 check "the shipped context.o has one site of the 27456 workaround" 1 \
   "$(sites "$src/mm/context.o" ARM64_WORKAROUND_CAVIUM_27456)"
 check_mutant cavium-27456 "$m/cavium-27456/context.o" el2 "$(switches "$m/cavium-27456/context.o")" msr
+
+# 6.12's ptep_modify_prot_start() (mm/mmu.c) and huge_ptep_modify_prot_start() (mm/hugetlbpage.c) each hold one
+# ARM64_WORKAROUND_2645198 site; without it, each function is flagged where 2645198 is, at its first instruction.
+first_insn() {
+  aarch64-linux-gnu-objdump -d --no-show-raw-insn "$1" |
+    awk -v f="<$2>:" '$2 == f { getline; sub(/^[^\t]*\t/, ""); split($0, w, "\t"); print w[1]; exit }'
+}
+if [ "$kernel_version" != 6.1 ]; then
+  for o in mmu:ptep_modify_prot_start hugetlbpage:huge_ptep_modify_prot_start; do
+    fn=${o#*:}
+    o=${o%:*}
+    check "the shipped $o.o has one site of the 2645198 workaround" 1 "$(sites "$src/mm/$o.o" ARM64_WORKAROUND_2645198)"
+    check_mutant a715-2645198 "$m/a715-2645198/$o.o" el2 1 "$(first_insn "$m/a715-2645198/$o.o" "$fn")"
+  done
+fi
 
 echo "# $failures failed; total $(( $(date +%s) - start )) s"
 [ "$failures" -eq 0 ]
