@@ -1,11 +1,19 @@
-# Sourced by the kernel tests: Debian's arm64 cloud kernel of the current 6.1 ABI, fetched once into
-# WORKDIR/debian (its -dbg package for the vmlinux with symbols, about 260 MB, and the image package for
-# its /boot/config) and kept there. Adds the arm64 architecture to dpkg if needed.
-#   debian_kernel WORKDIR   sets vmlinux, config, abi and version (the package's); returns 1, with the
-#                           reason in skip_reason,
-#                           when the arm64 archive cannot be reached.
+# Sourced by the kernel tests: Debian's arm64 cloud kernel of the current 6.1 ABI (or of 6.12, which
+# Debian 12 ships in its security archive), fetched once into WORKDIR/debian (its -dbg package for the
+# vmlinux with symbols, about 260 MB for 6.1 and 320 MB for 6.12, and the image package for its
+# /boot/config) and kept there. Adds the arm64 architecture to dpkg if needed.
+#   debian_kernel WORKDIR [SERIES]   SERIES 6.1 (the default) or 6.12; sets vmlinux, config, abi and
+#                                    version (the package's); returns 1, with the reason in skip_reason,
+#                                    when the arm64 archive cannot be reached.
 debian_kernel() {
-  local dir=$1/debian sudo="" dep pkg deb
+  local dir=$1/debian sudo="" dep pkg deb meta abi_re
+  case ${2:-6.1} in
+    # The metapackage names the current ABI: linux-image-6.1.0-NN-cloud-arm64,
+    6.1) meta=linux-image-cloud-arm64 abi_re='6\.1\.0-[0-9]*-cloud-arm64' ;;
+    # ... linux-image-6.12.NNN+debNN-cloud-arm64.
+    6.12) meta=linux-image-6.12-cloud-arm64 abi_re='6\.12\.[0-9]*+deb[0-9]*-cloud-arm64' ;;
+    *) skip_reason="no Debian cloud kernel series ${2} known here"; return 1 ;;
+  esac
   skip_reason=""
   mkdir -p "$dir"
   dir=$(cd "$dir" && pwd)
@@ -14,16 +22,15 @@ debian_kernel() {
     $sudo dpkg --add-architecture arm64 || { skip_reason="cannot add the arm64 architecture to dpkg"; return 1; }
     $sudo apt-get update -qq >&2 || true
   fi
-  # The metapackage names the current ABI: linux-image-6.1.0-NN-cloud-arm64.
-  dep=$(apt-cache depends linux-image-cloud-arm64:arm64 2>/dev/null |
-        sed -n 's/^ *Depends: \(linux-image-6\.1\.0-[0-9]*-cloud-arm64\)\(:arm64\)\?$/\1/p' | head -1)
+  dep=$(apt-cache depends "$meta:arm64" 2>/dev/null |
+        sed -n "s/^ *Depends: \\(linux-image-$abi_re\\)\\(:arm64\\)\\?\$/\\1/p" | head -1)
   if [ -z "$dep" ]; then
     $sudo apt-get update -qq >&2 || true
-    dep=$(apt-cache depends linux-image-cloud-arm64:arm64 2>/dev/null |
-          sed -n 's/^ *Depends: \(linux-image-6\.1\.0-[0-9]*-cloud-arm64\)\(:arm64\)\?$/\1/p' | head -1)
+    dep=$(apt-cache depends "$meta:arm64" 2>/dev/null |
+          sed -n "s/^ *Depends: \\(linux-image-$abi_re\\)\\(:arm64\\)\\?\$/\\1/p" | head -1)
   fi
   if [ -z "$dep" ]; then
-    skip_reason="the arm64 package index has no linux-image-cloud-arm64 (is the arm64 archive reachable?)"
+    skip_reason="the arm64 package index has no $meta (is the arm64 archive, or the security archive for 6.12, reachable?)"
     return 1
   fi
   abi=${dep#linux-image-}

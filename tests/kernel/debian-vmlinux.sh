@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Debian's arm64 cloud kernel of the current 6.1 ABI, as Debian ships it (the vmlinux of its -dbg
+# Debian's arm64 cloud kernel of the current 6.1 ABI (or of SERIES 6.12), as Debian ships it (the vmlinux of its -dbg
 # package and the /boot/config of its image package, fetched once into WORKDIR/debian): audited with
 # no numbering option, the capabilities of its alternatives are named as its source names them
 # (the numbering read from its own arm64_features[] and arm64_errata[]), no hazard is left on
@@ -7,17 +7,18 @@
 # erratum 835769, found on exactly the models it affects (compiled without the compiler's workaround),
 # and a numbering that disagrees is refused. Skipped, saying why,
 # when the arm64 archive cannot be reached.
-#   debian-vmlinux.sh ERRATA_HARNESS WORKDIR
+#   debian-vmlinux.sh ERRATA_HARNESS WORKDIR [SERIES]
 set -uo pipefail
 
-harness=${1:?usage: debian-vmlinux.sh ERRATA_HARNESS WORKDIR}
-work=${2:?usage: debian-vmlinux.sh ERRATA_HARNESS WORKDIR}
+harness=${1:?usage: debian-vmlinux.sh ERRATA_HARNESS WORKDIR [SERIES]}
+work=${2:?usage: debian-vmlinux.sh ERRATA_HARNESS WORKDIR [SERIES]}
+series=${3:-6.1}
 here=$(cd "$(dirname "$0")" && pwd)
 failures=0
 
 . "$here/debian-kernel.sh"
 "$here/../../harness/install-packages" binutils-aarch64-linux-gnu python3 >&2 || exit 1
-if ! debian_kernel "$work"; then
+if ! debian_kernel "$work" "$series"; then
   echo "SKIP: Debian's arm64 kernel cannot be fetched: $skip_reason"
   exit 77
 fi
@@ -76,7 +77,7 @@ done
 # Every model of the registry, for every erratum with a static rule, one matrix row per erratum and
 # model. Debian's kernel is correct for every erratum the kernel works around itself; Cortex-A53
 # erratum 835769 it leaves to the compiler, and gcc 12 does not apply -mfix-cortex-a53-835769 by default
-# nor does 6.1 ask for it: the kernel Debian ships has 64-bit multiply-accumulates right after a load,
+# nor does 6.1 or 6.12 ask for it: the kernel Debian ships has 64-bit multiply-accumulates right after a load,
 # store or prefetch, so the only findings are a53-835769's, on exactly the models that erratum affects
 # (as `models` lists them), exit 1. It is linked with GNU ld's --fix-cortex-a53-843419
 # (CONFIG_ARM64_ERRATUM_843419), so a53-843419 is clean like the rest.
@@ -116,25 +117,30 @@ check "the audit's JSON reports conform to its schema" ok \
 # A numbering that disagrees with the image: the tree's own numbering with PRFM and TVM swapped,
 # as a stable release adding a capability before them would shift them, is refused by name.
 . "$here/kernel-tree.sh"
+kernel_version=$series
 kernel_tree "$work" debian-vmlinux >/dev/null
-awk -f "$src/arch/arm64/tools/gen-cpucaps.awk" "$src/arch/arm64/tools/cpucaps" |
-  sed -e 's/\(ARM64_WORKAROUND_CAVIUM_TX2_219_PRFM\s\+\)74/\175/' \
-      -e 's/\(ARM64_WORKAROUND_CAVIUM_TX2_219_TVM\s\+\)75/\174/' > "$work/cpucaps-swapped.h"
+awk -f "$src/arch/arm64/tools/gen-cpucaps.awk" "$src/arch/arm64/tools/cpucaps" > "$work/cpucaps-tree.h"
+prfm=$(awk '$2 == "ARM64_WORKAROUND_CAVIUM_TX2_219_PRFM" { print $3 }' "$work/cpucaps-tree.h")
+tvm=$(awk '$2 == "ARM64_WORKAROUND_CAVIUM_TX2_219_TVM" { print $3 }' "$work/cpucaps-tree.h")
+sed -e "s/\\(ARM64_WORKAROUND_CAVIUM_TX2_219_PRFM\\s\\+\\)$prfm\$/\\1$tvm/" \
+    -e "s/\\(ARM64_WORKAROUND_CAVIUM_TX2_219_TVM\\s\\+\\)$tvm\$/\\1$prfm/" "$work/cpucaps-tree.h" > "$work/cpucaps-swapped.h"
 rc=0
 "$harness" audit --width 0 "$vmlinux" --model thunderx2 --config "$config" --cpucaps "$work/cpucaps-swapped.h" \
   > /dev/null 2> "$work/debian-refused.txt" || rc=$?
 check "a numbering with PRFM and TVM swapped: exit status" 2 "$rc"
 check "... refused naming the first capability that disagrees" \
-  "errata-harness audit: ARM64_WORKAROUND_CAVIUM_TX2_219_PRFM is capability 74 in $vmlinux (its arm64_features[] and arm64_errata[]; Linux $abi by its linux_banner), but 75 in $work/cpucaps-swapped.h" \
+  "errata-harness audit: ARM64_WORKAROUND_CAVIUM_TX2_219_PRFM is capability $prfm in $vmlinux (its arm64_features[] and arm64_errata[]; Linux $abi by its linux_banner), but $tvm in $work/cpucaps-swapped.h" \
   "$(cat "$work/debian-refused.txt")"
-# The built-in 6.1 numbering is 6.1.192's: accepted when Debian ships that release, refused otherwise.
+# The built-in 6.1 numbering is 6.1.192's, 6.12's 6.12.118's: accepted when Debian ships that release,
+# refused otherwise.
+case $series in 6.1) builtin_release=6.1.192 ;; 6.12) builtin_release=6.12.118 ;; esac
 rc=0
-"$harness" audit --width 0 "$vmlinux" --model thunderx2 --config "$config" --kernel 6.1 > /dev/null \
-  2> "$work/debian-kernel61.txt" || rc=$?
+"$harness" audit --width 0 "$vmlinux" --model thunderx2 --config "$config" --kernel "$series" > /dev/null \
+  2> "$work/debian-kernel-builtin.txt" || rc=$?
 case $version in
-  6.1.192-*) check "--kernel 6.1 on 6.1.192 ($version): accepted" 0 "$rc" ;;
-  *) check "--kernel 6.1 on $version: refused" 2 "$rc"
-     check "... naming a capability" 1 "$(grep -c 'is capability [0-9]* in .*, but' "$work/debian-kernel61.txt")" ;;
+  "$builtin_release"-*) check "--kernel $series on $builtin_release ($version): accepted" 0 "$rc" ;;
+  *) check "--kernel $series on $version: refused" 2 "$rc"
+     check "... naming a capability" 1 "$(grep -c 'is capability [0-9]* in .*, but' "$work/debian-kernel-builtin.txt")" ;;
 esac
 
 [ "$failures" = 0 ] || { echo "# $failures failed"; exit 1; }
