@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds arch/arm64/{kernel,mm,kvm}/ of Debian's linux-source-6.1 or VERSION (prepared by kernel-tree.sh: arm64
-# defconfig with KPTI and the ThunderX2 erratum 219 workaround) and links what these directories put into
+# defconfig with KPTI, erratum 219 and the other errata options of kernel_errata) and links what these directories put into
 # vmlinux into one relocatable object, `ld -r` of their built-in.a; what build-entry.sh builds comes
 # first. Make does the caching: a cold build takes a few minutes on two cores, a rerun seconds. Shared by
 # the kernel test and the audit benchmark (bench/kernel-objects.sh).

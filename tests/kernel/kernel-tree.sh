@@ -1,7 +1,8 @@
 # Sourced by tests/kernel/build-entry.sh and build-arm64.sh: the packages an arm64 kernel build
 # needs, and Debian's linux-source-VERSION (6.1 unless the caller sets kernel_version, e.g. 6.12)
-# unpacked into WORKDIR and prepared for arm64 defconfig with KPTI and the ThunderX2 erratum 219
-# workaround on, compiled with the flags of kernel_cflags. Each step is stamped with the tarball's size
+# unpacked into WORKDIR and prepared for arm64 defconfig with KPTI, the ThunderX2 erratum 219 workaround
+# and every erratum workaround defconfig leaves off (kernel_errata) on, compiled with the flags of
+# kernel_cflags. Each step is stamped with the tarball's size
 # and date (and the preparation with those flags), so a rerun costs nothing, a new linux-source upload
 # starts over and new flags prepare the tree again (make then recompiles what they change). One WORKDIR
 # holds one version: the kernel tests keep 6.1's in build/kernel and 6.12's in build/kernel-6.12.
@@ -13,6 +14,11 @@ log() { echo "$kernel_tree_name: $*" >&2; }
 # nor 6.12's Makefiles ask for and Debian 12's gcc 12 does not apply by default, so a kernel that may run on an A53
 # is compiled with it (KCFLAGS, which Kbuild appends to every C compile).
 kernel_cflags=-mfix-cortex-a53-835769
+# The errata options beyond defconfig: KPTI and 219's (off in 6.1's defconfig), and those 6.12's Kconfig no
+# longer turns on by default (the rare A53 834220, A76 1286807, N1 1542419, A55 2441007 and A510 2441009),
+# so that each tree has every workaround the harness checks.
+kernel_errata="UNMAP_KERNEL_AT_EL0 CAVIUM_TX2_ERRATUM_219 ARM64_ERRATUM_834220 ARM64_ERRATUM_1286807
+  ARM64_ERRATUM_1542419 ARM64_ERRATUM_2441007 ARM64_ERRATUM_2441009"
 
 kernel_tree() {
   work=$1
@@ -41,17 +47,18 @@ kernel_tree() {
     cp "$src/arch/arm64/kernel/entry.S" "$work/entry.S.orig"
     echo "$key" > "$work/unpacked"
   fi
-  if [ "$(cat "$work/prepared" 2>/dev/null)" != "$key $kernel_cflags" ]; then
-    log "configuring (defconfig + KPTI + CAVIUM_TX2_ERRATUM_219) and running make prepare"
+  if [ "$(cat "$work/prepared" 2>/dev/null)" != "$key $kernel_cflags $(echo $kernel_errata)" ]; then
+    log "configuring (defconfig + $(echo $kernel_errata)) and running make prepare"
     "${kmake[@]}" defconfig
-    "$src/scripts/config" --file "$src/.config" --enable UNMAP_KERNEL_AT_EL0 \
-      --enable CAVIUM_TX2_ERRATUM_219
+    for opt in $kernel_errata; do
+      "$src/scripts/config" --file "$src/.config" --enable "$opt"
+    done
     "${kmake[@]}" olddefconfig
-    for opt in CONFIG_UNMAP_KERNEL_AT_EL0 CONFIG_CAVIUM_TX2_ERRATUM_219; do
-      grep -qx "$opt=y" "$src/.config" || { log "$opt did not stay enabled"; exit 1; }
+    for opt in $kernel_errata; do
+      grep -qx "CONFIG_$opt=y" "$src/.config" || { log "CONFIG_$opt did not stay enabled"; exit 1; }
     done
     "${kmake[@]}" prepare
-    echo "$key $kernel_cflags" > "$work/prepared"
+    echo "$key $kernel_cflags $(echo $kernel_errata)" > "$work/prepared"
   fi
-  tree_key="$key $kernel_cflags"
+  tree_key="$key $kernel_cflags $(echo $kernel_errata)"
 }
