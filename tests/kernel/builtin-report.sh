@@ -44,10 +44,11 @@ for boot in el2 el1; do
   done
   check "booted $boot: a cell per erratum and model of the registry" "$((nerrata * nmodels)) $((nerrata * nmodels))" \
     "$(jq '.matrix | length' "$b.json") $(jq -r '.matrix[] | "\(.erratum) \(.model)"' "$b.json" | sort -u | wc -l)"
-  check "booted $boot: no cell with findings" "clean,not affected,not exposed" \
+  # (not in kernel: a715-2645198 on the Cortex-A715, a workaround 6.1 does not carry.)
+  check "booted $boot: no cell with findings" "clean,not affected,not exposed,not in kernel" \
     "$(jq -r '.matrix[].status' "$b.json" | sort -u | paste -sd,)"
   check "booted $boot: the text has a line per cell, within 80 columns" "$((nerrata * nmodels)) 0" \
-    "$(grep -cE '^[a-z0-9-]+ +[a-z0-9-]+ +[0-9]+  (clean|not affected|not exposed)' "$b.text") $(awk 'length > 80' "$b.text" | wc -l)"
+    "$(grep -cE '^[a-z0-9-]+ +[a-z0-9-]+ +[0-9]+  (clean|not affected|not exposed|not in 6\.1)' "$b.text") $(awk 'length > 80' "$b.text" | wc -l)"
   check "booted $boot: SARIF read by the SARIF object model, no result an error" "ok 0" \
     "$("$py" "$here/../check-sarif.py" "$b.sarif" > "$b.results" && echo ok) $(grep -c ' error ' "$b.results" || true)"
   check "booted $boot: JUnit read by junitparser, a testcase per cell, none failed" "$((nerrata * nmodels)) 0" \
