@@ -98,8 +98,9 @@ sites() {
   od -An -v -tu2 -w12 "$bin" | awk -v n="$num" '$5 == n { c++ } END { print c + 0 }'
 }
 src=$work/linux-source-$kernel_version/arch/arm64
-check_mutant() {  # check_mutant ERRATUM MUTANT BOOT EXPECTED-COUNT MNEMONIC
-  local e=$1 mut=$2 boot=$3 count=$4 mnem=$5 name t j rc where model
+check_mutant() {  # check_mutant ERRATUM MUTANT BOOT EXPECTED-COUNT MNEMONIC [places]: places counts where, not findings
+  local e=$1 mut=$2 boot=$3 count=$4 mnem=$5 name t j rc where model count_of='.errata[0].findings | length'
+  [ -z "${6:-}" ] || count_of='[.errata[0].findings[].where] | unique | length'
   name=$e/$(basename "$mut")
   t=$work/errata-mutant-${e}-$(basename "$mut").txt
   rc=0; "$harness" audit --width 0 "$mut" --model all --boot "$boot" "${inputs[@]}" --erratum "$e" > "$t" || rc=$?
@@ -109,17 +110,23 @@ check_mutant() {  # check_mutant ERRATUM MUTANT BOOT EXPECTED-COUNT MNEMONIC
   j=$work/errata-mutant-${e}-$(basename "$mut").json
   "$harness" audit --width 0 "$mut" --model "$model" --boot "$boot" "${inputs[@]}" --erratum "$e" --format json > "$j" || true
   check "$name on $model: the findings objdump expects" "$count" \
-    "$(jq '.errata[0].findings | length' "$j")"
+    "$(jq "$count_of" "$j")"
   for where in $(jq -r '.errata[0].findings[].where' "$j"); do
     check "$name: objdump at $where" "$mnem" "$(insn_at "$mut" "$where" | awk '{ print $1 }')"
   done
 }
 m=$out/mutants
-# unrepeated MUTANT: its DSB ISHs that no broadcast TLBI follows, as objdump lists them (the compiler may
-# duplicate a sync that the shipped object shares behind one alternative).
+# unrepeated MUTANT: its DSB ISHs that complete a broadcast TLBI (one since the last DSB ISH in the function)
+# and that no broadcast TLBI follows, as objdump lists them (the compiler may duplicate a sync that the
+# shipped object shares behind one alternative). Several TLBIs may run into one such DSB (6.12's
+# __kvm_tlbi_s1e2()): the rule finds each pair, so the mutants are compared by places.
 unrepeated() {
   aarch64-linux-gnu-objdump -d --no-show-raw-insn "$1" |
-    awk 'dsb && !/\ttlbi\t[a-z0-9]+(is|os)(,|$)/ { n++ } { dsb = /\tdsb\tish$/ } END { print n + 0 }'
+    awk '/^[0-9a-f]+ <.*>:$/ { pending = 0; dsb = 0 }
+      dsb { if (!/\ttlbi\t[a-z0-9]+(is|os)(,|$)/) n++; dsb = 0 }
+      /\ttlbi\t[a-z0-9]+(is|os)(,|$)/ { pending = 1 }
+      /\tdsb\tish$/ { dsb = pending; pending = 0 }
+      END { print n + 0 }'
 }
 # Systems of cores (models/systems.c) are models like the others: those with a core repeat-tlbi affects
 # (Cortex-A55, A76, A510 r1p1, A710) must be flagged too.
@@ -129,7 +136,7 @@ for o in kernel/sys_compat:el2 kvm/hyp/pgtable:el2 kvm/hyp/vhe/tlb:el2 kvm/hyp/n
   boot=${o#*:}
   o=${o%:*}
   check_mutant repeat-tlbi "$m/repeat-tlbi/$(basename "$o").o" "$boot" \
-    "$(unrepeated "$m/repeat-tlbi/$(basename "$o").o")" dsb
+    "$(unrepeated "$m/repeat-tlbi/$(basename "$o").o")" dsb places
 done
 check "the shipped entry.o has one site of the A520 workaround" 1 \
   "$(sites "$out/entry.o" ARM64_WORKAROUND_SPECULATIVE_UNPRIV_LOAD)"
@@ -228,13 +235,19 @@ for o in vhe/tlb:el2 vhe/switch:el2 nvhe/switch.nvhe:nvhe; do
   "$harness" audit --width 0 "$mut" --model "$model" --boot "$boot" "${inputs[@]}" --erratum speculative-at \
     --format json > "$j" || true
   hazards=$(jq -r '.errata[0].findings[] | select(.kind != "open") | .where' "$j" | sort -u)
+  # The writes the rule names: HCR_EL2, or the EL1&0 regime's TCR and SCTLR (6.12's enter_vmid_context() and
+  # exit_vmid_context() write TCR_EL12 and SCTLR_EL12 right after the stage 2).
   for where in $hazards; do
-    check "$name: objdump at $where" "msr hcr_el2," "$(insn_at "$mut" "$where" | awk '{ print $1, $2 }')"
+    check "$name: objdump at $where" "a write of HCR_EL2, TCR or SCTLR" \
+      "$(insn_at "$mut" "$where" | awk '$1 == "msr" && $2 ~ /^(hcr_el2|tcr_el12?|sctlr_el12?),$/ { print "a write of HCR_EL2, TCR or SCTLR"; next } { print }')"
   done
   expected=$(straight_hcr "$mut")
   check "$name on $model: objdump's HCR_EL2 writes straight after a stage-2 load ($(echo $expected)) are findings" \
     "" "$(comm -23 <(echo "$expected") <(echo "$hazards"))"
-  [ -n "$hazards" ] || check "$name on $model: a hazard" "at least one" "none"
+  # 6.12's kvm_vcpu_load_vhe() loads the stage 2 and returns; the guest's regime is entered by another call,
+  # so switch.o's window is left open (a finding, not a hazard).
+  [ -n "$hazards" ] || { [ "$kernel_version" != 6.1 ] && [ "$o" = vhe/switch ]; } ||
+    check "$name on $model: a hazard" "at least one" "none"
 done
 
 # cpu_do_switch_mm() writes TTBR1_EL1 (the ASID), then TTBR0_EL1, then calls post_ttbr_update_workaround(),
