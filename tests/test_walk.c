@@ -23,11 +23,11 @@ static uint64_t phys[PHYS_PAGES][512];
 
 /* Linux 5.4 MAIR_EL1: 0 nGnRnE 0x00, 1 nGnRE 0x04, 2 GRE 0x0c, 3 Normal-NC 0x44, 4 Normal 0xff, 5 WT 0xbb. */
 #define MAIR_LINUX 0x000000bbff440c0400ull
-/* T0SZ = T1SZ = 16, TG0 = 4K (0b00), TG1 = 4K (0b10). */
-#define TCR_48BIT_4K 0x0000000080100010ull
+/* T0SZ = T1SZ = 16, TG0 = 4K (0b00), TG1 = 4K (0b10), IPS = 48 bits (0b101). */
+#define TCR_48BIT_4K 0x0000000580100010ull
 #define TCR_TBI0 (1ull << 37)
 #define TCR_EPD1 (1ull << 23)
-#define TCR_TG1_16K 0x0000000040100010ull
+#define TCR_TG1_16K 0x0000000540100010ull
 
 static bool read_phys(void *ctx, uint64_t pa, uint64_t *desc)
 {
@@ -162,7 +162,7 @@ static void test_unsupported_granule(void **state)
 	assert_int_equal(eh_walk_translate(&w, &regs, 0xffff000012345000ull, &acc, read_phys, NULL, &err),
 			 EH_EINVAL);
 	assert_non_null(strstr(err.msg, "4K granule"));
-	assert_non_null(strstr(err.msg, "0x0000000040100010"));
+	assert_non_null(strstr(err.msg, "0x0000000540100010"));
 }
 
 static void test_walk_records_descriptors(void **state)

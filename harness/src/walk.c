@@ -16,6 +16,7 @@
 #define TCR_TG1(t) (((t) >> 30) & 3)
 #define TCR_TBI0 (1ull << 37)
 #define TCR_TBI1 (1ull << 38)
+#define TCR_IPS(t) (((t) >> 32) & 7)
 #define TG0_4K 0
 #define TG1_4K 2
 #define VA_BITS 48
@@ -36,6 +37,18 @@
 static unsigned level_shift(unsigned level)
 {
 	return 39 - 9 * level;
+}
+
+/*
+ * The output address size TCR_EL1.IPS sets: 32, 36, 40, 42, 44, 48 bits, and 52 only with
+ * TCR_EL1.DS (FEAT_LPA2), which the walker does not model, so 48 (a 4K-granule descriptor holds
+ * OA[47:12]; the reserved value 7 is taken as 48 too).
+ */
+static uint64_t oa_limit(uint64_t tcr)
+{
+	static const unsigned bits[8] = { 32, 36, 40, 42, 44, 48, 48, 48 };
+
+	return 1ull << bits[TCR_IPS(tcr)];
 }
 
 static void fault(struct eh_walk *w, unsigned type, unsigned level)
@@ -81,6 +94,15 @@ int eh_walk_translate(struct eh_walk *out, const struct eh_walk_regs *regs, uint
 		return 0;
 	}
 	table = (upper ? regs->ttbr1 : regs->ttbr0) & DESC_ADDR;
+	/*
+	 * An address beyond the output size, in the TTBR or a descriptor, is an Address size fault at
+	 * the level of the lookup it was to be used for, level 0 for the TTBR (Arm ARM D8.3, "Address
+	 * size fault"; QEMU 7.2 agrees, tests/qemu/walk-diff.sh).
+	 */
+	if (table >= oa_limit(tcr)) {
+		fault(out, EH_FSC_ADDRESS_SIZE, 0);
+		return 0;
+	}
 	for (level = 0; level < 4; level++) {
 		uint64_t pa = table + ((va >> level_shift(level)) & 511) * 8;
 
@@ -93,6 +115,10 @@ int eh_walk_translate(struct eh_walk *out, const struct eh_walk_regs *regs, uint
 		/* A level-0 block and a level-3 "block" are invalid encodings with the 4K granule. */
 		if (!(desc & DESC_VALID) || ((level == 0 || level == 3) && !(desc & DESC_TABLE))) {
 			fault(out, EH_FSC_TRANSLATION, level);
+			return 0;
+		}
+		if ((desc & DESC_ADDR) >= oa_limit(tcr)) {
+			fault(out, EH_FSC_ADDRESS_SIZE, level);
 			return 0;
 		}
 		if (level == 3 || !(desc & DESC_TABLE))

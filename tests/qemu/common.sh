@@ -20,7 +20,7 @@ probe_build() {
   local out=$1
   shift
   aarch64-linux-gnu-gcc -O2 -Wall -Wextra -Werror -ffreestanding -fno-pie -no-pie -nostdlib -static \
-    -mgeneral-regs-only -march=armv8.1-a -Wl,-Ttext=0x40080000 -Wl,--build-id=none -I"$qemu_here/probe" \
+    -mgeneral-regs-only -march=armv8.2-a -Wl,-Ttext=0x40080000 -Wl,--build-id=none -I"$qemu_here/probe" \
     -o "$out" "$qemu_here/probe/start.S" "$@"
 }
 

@@ -14,6 +14,7 @@ struct eh_machine;
  * Fault status codes, the same in ESR_ELx.DFSC and PAR_EL1.FST (Arm ARM
  * D17.2.40): the type in bits 5:2, the level of the walk in bits 1:0.
  */
+#define EH_FSC_ADDRESS_SIZE 0x00u
 #define EH_FSC_TRANSLATION 0x04u
 #define EH_FSC_ACCESS_FLAG 0x08u
 #define EH_FSC_PERMISSION 0x0cu
@@ -60,9 +61,9 @@ struct eh_walk {
 };
 
 /*
- * Translate va for acc under regs, reading tables through read(ctx, ...). Not
- * modelled: address size faults (tables hold 48-bit addresses), hardware
- * access flag and dirty updates, execute permissions, stage 2. A fault
+ * Translate va for acc under regs, reading tables through read(ctx, ...), with
+ * address size faults against TCR_EL1.IPS (at most 48 bits). Not modelled:
+ * hardware access flag and dirty updates, execute permissions, stage 2. A fault
  * is a result (out->fault), not an error; an error means regs ask for a
  * configuration the model does not cover (another granule or VA size).
  */
