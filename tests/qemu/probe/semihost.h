@@ -20,8 +20,8 @@ static inline void put(const char *s)
 	semihost(0x04, s);
 }
 
-/* "NAME=0x%016llx\n", without a C library. */
-static inline void put_reg(const char *name, uint64_t v)
+/* "NAME=0x%016llx" and end (a newline, or nothing to go on with the line), without a C library. */
+static inline void put_field(const char *name, uint64_t v, const char *end)
 {
 	char buf[64], *p = buf;
 	int i;
@@ -33,9 +33,16 @@ static inline void put_reg(const char *name, uint64_t v)
 	*p++ = 'x';
 	for (i = 60; i >= 0; i -= 4)
 		*p++ = "0123456789abcdef"[(v >> i) & 0xf];
-	*p++ = '\n';
+	while (*end)
+		*p++ = *end++;
 	*p = 0;
 	put(buf);
+}
+
+/* "NAME=0x%016llx\n". */
+static inline void put_reg(const char *name, uint64_t v)
+{
+	put_field(name, v, "\n");
 }
 
 #endif
