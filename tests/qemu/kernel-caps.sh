@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The real kernel's capability decisions as the oracle of the harness's: Debian's 6.1 cloud kernel
 # booted under qemu-system-aarch64 -M virt on each QEMU CPU that maps to one of our models, entered
-# at EL1 (a guest) and at EL2 (virtualization=on: a host, VHE where the CPU has it), with no root file
+# at EL1 (a guest), at EL2 (virtualization=on: a host, VHE where the CPU has it) and at EL2 with
+# kvm-arm.mode=nvhe (the kernel at EL1, KVM's hyp code at EL2), with no root file
 # system and panic=-1, so the boot ends by itself at the panic, which prints the capability bitmap.
 # Compared (kernel_caps) with what the harness computes, under the kernel's own .config, for
 #   registers: the model models --from builds from QEMU's ID registers (dumped by probe/id-regs-bare.c
@@ -58,14 +59,15 @@ judge() {
 
 for pair in "${cpus[@]}"; do
   cpu=${pair%%:*} model=${pair#*:}
-  for boot in el1 el2; do
-    el2=0 machine=virt
-    [ $boot = el2 ] && el2=1 machine=virt,virtualization=on
+  for boot in el1 el2 nvhe; do
+    el2=0 machine=virt append=""
+    [ $boot != el1 ] && el2=1 machine=virt,virtualization=on
+    [ $boot = nvhe ] && append=" kvm-arm.mode=nvhe"
     regs=$work/caps/$cpu-$boot.regs log=$work/caps/$cpu-$boot.log
     probe_run "$work/id-regs-bare.elf" "$cpu" $el2 "$regs" ||
       { echo "not ok - $cpu $boot: the ID register probe failed"; failures=$((failures + 1)); continue; }
     timeout 300 qemu-system-aarch64 -M $machine -cpu "$cpu" -m 1024 -smp 2 -nographic -no-reboot \
-      -kernel "$vmlinuz" -append "console=ttyAMA0 panic=-1" > "$log" 2>&1 < /dev/null
+      -kernel "$vmlinuz" -append "console=ttyAMA0 panic=-1$append" > "$log" 2>&1 < /dev/null
     if ! grep -q "Kernel panic" "$log"; then
       echo "not ok - $cpu $boot: the boot did not end in the expected panic (see $log)"
       failures=$((failures + 1))
