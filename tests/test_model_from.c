@@ -197,6 +197,31 @@ static void test_directory(void **state)
 	assert_int_equal(system(p), 0);
 }
 
+/* Every allocation of a system's construction failing in turn: EH_ENOMEM, nothing returned, nothing leaked (valgrind). */
+static void test_allocation_failures(void **state)
+{
+	static const char text[] = "/sys/devices/system/cpu/cpu0/regs/identification/midr_el1:0x410fd034\n"
+				   "/sys/devices/system/cpu/cpu1/regs/identification/midr_el1:0x410fd083\n";
+	struct eh_model_from *f = NULL;
+	struct eh_error err = { 0 };
+	unsigned long n;
+	int rc;
+
+	(void)state;
+	for (n = 1;; n++) {
+		eh_alloc_fail_at(n);
+		rc = eh_model_from_text(&f, "f", text, strlen(text), &err);
+		eh_alloc_fail_at(0);
+		if (!rc)
+			break;
+		if (rc != -1 || f)
+			fail_msg("allocation %lu failing: returned %d (%s)", n, rc, err.msg);
+	}
+	assert_true(n > 3);  /* the model, its CPUs, its cores and their registers */
+	assert_int_equal(eh_model_from_model(f)->cores[1]->midr, A72_R0P3);
+	eh_model_from_free(f);
+}
+
 static void test_missing_path(void **state)
 {
 	struct eh_model_from *f = NULL;
@@ -210,12 +235,13 @@ static void test_missing_path(void **state)
 
 int main(void)
 {
-	struct CMUnitTest tests[sizeof(rows) / sizeof(rows[0]) + 2];
+	struct CMUnitTest tests[sizeof(rows) / sizeof(rows[0]) + 3];
 	size_t i;
 
 	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
 		tests[i] = (struct CMUnitTest){ rows[i].name, run_row, NULL, NULL, (void *)&rows[i] };
 	tests[i++] = (struct CMUnitTest)cmocka_unit_test(test_directory);
 	tests[i++] = (struct CMUnitTest)cmocka_unit_test(test_missing_path);
+	tests[i++] = (struct CMUnitTest)cmocka_unit_test(test_allocation_failures);
 	return _cmocka_run_group_tests("model_from", tests, i, NULL, NULL);
 }

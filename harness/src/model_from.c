@@ -532,8 +532,9 @@ static int build(struct eh_model_from *f, const char *path, struct eh_error *err
 	return 0;
 }
 
-int eh_model_from_text(struct eh_model_from **out, const char *path, const char *text, size_t len,
-		       struct eh_error *err)
+/* Read the input (text, or dir when text is NULL) into a new model at *out, or free it on failure. */
+static int from_input(struct eh_model_from **out, const char *path, const char *text, size_t len,
+		      struct eh_error *err)
 {
 	struct eh_model_from *f = eh_alloc(sizeof(*f));
 	struct parse p = { f, path, err };
@@ -542,7 +543,7 @@ int eh_model_from_text(struct eh_model_from **out, const char *path, const char 
 	*out = NULL;
 	if (!f)
 		return eh_error_set(err, EH_ENOMEM, "%s: out of memory", path);
-	rc = parse_text(&p, text, len);
+	rc = text ? parse_text(&p, text, len) : parse_dir(&p);
 	if (!rc)
 		rc = build(f, path, err);
 	if (rc) {
@@ -553,10 +554,14 @@ int eh_model_from_text(struct eh_model_from **out, const char *path, const char 
 	return 0;
 }
 
+int eh_model_from_text(struct eh_model_from **out, const char *path, const char *text, size_t len,
+		       struct eh_error *err)
+{
+	return from_input(out, path, text ? text : "", len, err);
+}
+
 int eh_model_from_path(struct eh_model_from **out, const char *path, struct eh_error *err)
 {
-	struct eh_model_from *f;
-	struct parse p = { NULL, path, err };
 	struct stat st;
 	char *buf;
 	size_t len;
@@ -565,26 +570,13 @@ int eh_model_from_path(struct eh_model_from **out, const char *path, struct eh_e
 	*out = NULL;
 	if (stat(path, &st))
 		return eh_error_set(err, EH_EIO, "%s: no such file or directory", path);
-	if (!S_ISDIR(st.st_mode)) {
-		if ((rc = eh_file_read(path, FROM_MAX_INPUT, "a machine's registers (models --from)", &buf, &len, err)))
-			return rc;
-		rc = eh_model_from_text(out, path, buf, len, err);
-		eh_free(buf);
+	if (S_ISDIR(st.st_mode))
+		return from_input(out, path, NULL, 0, err);
+	if ((rc = eh_file_read(path, FROM_MAX_INPUT, "a machine's registers (models --from)", &buf, &len, err)))
 		return rc;
-	}
-	f = eh_alloc(sizeof(*f));
-	if (!f)
-		return eh_error_set(err, EH_ENOMEM, "%s: out of memory", path);
-	p.f = f;
-	rc = parse_dir(&p);
-	if (!rc)
-		rc = build(f, path, err);
-	if (rc) {
-		eh_model_from_free(f);
-		return rc;
-	}
-	*out = f;
-	return 0;
+	rc = from_input(out, path, buf ? buf : "", len, err);
+	eh_free(buf);
+	return rc;
 }
 
 const struct eh_model *eh_model_from_model(const struct eh_model_from *f)

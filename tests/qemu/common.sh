@@ -1,6 +1,7 @@
 # Sourced by the qemu oracles (tests/qemu/*.sh): skip with exit 77 and a message, never pass, when
 # QEMU or the aarch64 cross compiler is absent; build a bare-metal probe; run one under QEMU.
-#   qemu_require                  exits 77 unless qemu-system-aarch64 and aarch64-linux-gnu-gcc are here
+#   qemu_require [WORKDIR]        exits 77 unless qemu-system-aarch64 and aarch64-linux-gnu-gcc are here;
+#                                 makes WORKDIR
 #   probe_build OUT SOURCES...    links SOURCES (tests/qemu/probe/) with start.S into OUT, at 0x40080000
 #   probe_run ELF CPU EL2 OUT     runs ELF on -M virt -cpu CPU (EL2 1: virtualization=on, entered at
 #                                 EL2), its semihosting output into OUT; fails on its exit code
@@ -14,6 +15,7 @@ qemu_require() {
       exit 77
     fi
   done
+  [ $# -eq 0 ] || mkdir -p "$1"
 }
 
 probe_build() {

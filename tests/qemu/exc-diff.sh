@@ -12,8 +12,7 @@ set -u
 eh=$1 work=$2 readme=$3
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common.sh"
-qemu_require
-mkdir -p "$work"
+qemu_require "$work"
 probe_build "$work/exc-bare.elf" "$here/probe/exc-bare.c" "$here/probe/exc-snippets.S" "$here/probe/vectors.S" \
   -DPROBE_EL1 || { echo "not ok - the exception probe does not build"; exit 1; }
 aarch64-linux-gnu-gcc -c -o "$work/exc-snippets.o" "$here/probe/exc-snippets.S" ||

@@ -10,8 +10,7 @@ set -u
 wd=$1 work=$2 readme=$3
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common.sh"
-qemu_require
-mkdir -p "$work"
+qemu_require "$work"
 probe_build "$work/walk-bare.elf" "$here/probe/walk-bare.c" "$here/probe/vectors.S" -I"$here" ||
   { echo "not ok - the walker probe does not build"; exit 1; }
 probe_run "$work/walk-bare.elf" max 1 "$work/walk-qemu.txt" ||
