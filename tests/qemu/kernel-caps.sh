@@ -8,7 +8,11 @@
 #   registers: the model models --from builds from QEMU's ID registers (dumped by probe/id-regs-bare.c
 #              at the same EL): any difference is a difference of rules, and
 #   model:     the known model of the same part (its TRM's registers),
-# and the two harness models with each other. Each difference fails unless the README's "Checked
+#   bootlog:   the model models --from builds from the boot's own console log (its 'Booting Linux on
+#              physical CPU' and secondary lines),
+#   el0:       the model models --from builds from the EL0 view probe/id-regs.c printed as /init,
+# and the two harness models with each other. bootlog and el0 take the known model's registers for
+# what they do not give, so a difference the README explains for model stands for them too. Each difference fails unless the README's "Checked
 # against QEMU" table explains it (a row "| `CPU` | `registers|model|from-vs-model` | `BOOT` | `CAP` |").
 #   kernel-caps.sh KERNEL_CAPS ERRATA_HARNESS WORKDIR README
 set -u
@@ -33,6 +37,12 @@ if [ ! -s "$vmlinuz" ] || [ ! -s "$config" ]; then
   rm -f "$deb"
 fi
 probe_build "$work/id-regs-bare.elf" "$here/probe/id-regs-bare.c" || { echo "not ok - the probe does not build"; exit 1; }
+# The EL0 probe as the kernel's /init: it prints the EL0 view on the console, exits, and the kernel
+# panics ("Attempted to kill init"), printing the bitmap as for any panic.
+rm -rf "$work/initrd" && mkdir -p "$work/initrd" &&
+  aarch64-linux-gnu-gcc -O2 -Wall -Wextra -Werror -static -o "$work/initrd/init" "$here/probe/id-regs.c" &&
+  (cd "$work/initrd" && echo init | cpio -o -H newc --quiet > "$work/initrd.cpio") ||
+  { echo "not ok - the EL0 probe or its initramfs does not build"; exit 1; }
 
 # QEMU's CPU and the known model of its part (QEMU 7.2's MIDR_EL1: A53 r0p4, A57 r1p0, A72 r0p3,
 # A76 r4p1, N1 r4p1; the nearest revision we model).
@@ -47,8 +57,13 @@ caps() { "$eh" models "$@" --config "$config" | sed -n '/^  capabilities /,$p' |
 # A difference (cpu, against, boot, line) is explained by a README row, or it fails.
 judge() {
   local cpu=$1 against=$2 boot=$3 cap=${4#* }
-  if grep -qF "| \`$cpu\` | \`$against\` | \`$boot\` | \`$cap\` |" "$readme" ||
-     grep -qF "| \`$cpu\` | \`$against\` | any | \`$cap\` |" "$readme"; then
+  local rows=$against row found=""
+  case $against in bootlog|el0) rows="$against model" ;; esac
+  for row in $rows; do
+    if grep -qF "| \`$cpu\` | \`$row\` | \`$boot\` | \`$cap\` |" "$readme" ||
+       grep -qF "| \`$cpu\` | \`$row\` | any | \`$cap\` |" "$readme"; then found=1; fi
+  done
+  if [ -n "$found" ]; then
     echo "    explained: $4"
     explained=$((explained + 1))
   else
@@ -67,15 +82,22 @@ for pair in "${cpus[@]}"; do
     probe_run "$work/id-regs-bare.elf" "$cpu" $el2 "$regs" ||
       { echo "not ok - $cpu $boot: the ID register probe failed"; failures=$((failures + 1)); continue; }
     timeout 300 qemu-system-aarch64 -M $machine -cpu "$cpu" -m 1024 -smp 2 -nographic -no-reboot \
-      -kernel "$vmlinuz" -append "console=ttyAMA0 panic=-1$append" > "$log" 2>&1 < /dev/null
+      -kernel "$vmlinuz" -initrd "$work/initrd.cpio" -append "console=ttyAMA0 panic=-1$append" 2>&1 < /dev/null |
+      tr -d '\r' > "$log"
     if ! grep -q "Kernel panic" "$log"; then
       echo "not ok - $cpu $boot: the boot did not end in the expected panic (see $log)"
       failures=$((failures + 1))
       continue
     fi
-    for against in registers model; do
-      [ $against = model ] && [ "$model" = - ] && continue
-      if [ $against = registers ]; then set -- --from "$regs"; else set -- "$model"; fi
+    grep -E '^(# id-regs|[A-Z0-9_]+_EL[01]=0x)' "$log" > "$work/caps/$cpu-$boot.el0"
+    for against in registers model bootlog el0; do
+      [ $against != registers ] && [ "$model" = - ] && continue
+      case $against in
+        registers) set -- --from "$regs" ;;
+        model) set -- "$model" ;;
+        bootlog) set -- --from "$log" ;;
+        el0) set -- --from "$work/caps/$cpu-$boot.el0" ;;
+      esac
       if ! "$kc" "$log" $boot "$config" "$@" > "$work/caps/$cpu-$boot-$against.txt"; then
         echo "not ok - $cpu $boot $against: kernel_caps could not compare"; failures=$((failures + 1)); continue
       fi
