@@ -476,8 +476,9 @@ static int build_core(struct eh_model_from *f, unsigned k, const struct cpu *c, 
 		snprintf(core->name, sizeof(core->name), "midr-%08x-revidr-%x", c->midr, c->revidr);
 	else
 		snprintf(core->name, sizeof(core->name), "midr-%08x", c->midr);
-	snprintf(core->desc, sizeof(core->desc), "read from %.40s: r%up%u%s%s", base_name(path),
-		 c->midr >> 20 & 0xf, c->midr & 0xf, core->base ? ", nearest known model " : ", no known model of its part",
+	/* At most 2 + 4 + 11 + 24 + 10 + 21 columns: models prints it on a line of its own. */
+	snprintf(core->desc, sizeof(core->desc), "r%up%u read from %.24s, %s%s", c->midr >> 20 & 0xf, c->midr & 0xf,
+		 base_name(path), core->base ? "else as " : "no known model of its part",
 		 core->base ? core->base->name : "");
 	snprintf(core->source, sizeof(core->source), "%u from the file%s%s%s%s", c->nregs,
 		 core->base ? ", the others " : "", core->base ? core->base->name : ", the others read 0",
@@ -524,7 +525,7 @@ static int build(struct eh_model_from *f, const char *path, struct eh_error *err
 	n = (size_t)snprintf(f->name, sizeof(f->name), "system");
 	for (i = 0; i < f->ncores && n < sizeof(f->name); i++)
 		n += (size_t)snprintf(f->name + n, sizeof(f->name) - n, "-%08x", f->cores[i].model.midr);
-	snprintf(f->desc, sizeof(f->desc), "%u cores read from %.40s (boot CPU first)", f->ncores, base_name(path));
+	snprintf(f->desc, sizeof(f->desc), "%u cores read from %.32s, the boot CPU first", f->ncores, base_name(path));
 	f->system = (struct eh_model){
 		.name = f->name, .desc = f->desc, .uc_cpu = UC_CPU_ARM64_MAX, .cores = f->list,
 		.id_source = "its cores', combined as Linux 6.1 sanitises them (models/ftr_linux_6_1.c)",
