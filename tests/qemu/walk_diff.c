@@ -56,6 +56,10 @@ int main(int argc, char **argv)
 {
 	static uint64_t qemu[MAX_CASES];
 	static bool qemu_exc[MAX_CASES], seen[MAX_CASES];
+	/* ID_AA64MMFR0_EL1.PARange as bits (Arm ARM), capped at the walker's 48 as walk.c does. */
+	static const unsigned pa_size_bits[16] = { 32, 36, 40, 42, 44, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48 };
+	uint64_t mmfr0 = 0;
+	bool have_mmfr0 = false;
 	struct walk_case c;
 	unsigned i, agree = 0, total = 0;
 	char line[256];
@@ -70,6 +74,8 @@ int main(int argc, char **argv)
 		uint64_t v;
 		char what[32];
 
+		if (sscanf(line, "# ID_AA64MMFR0_EL1=0x%" SCNx64, &mmfr0) == 1)
+			have_mmfr0 = true;
 		if (line[0] == '#')
 			continue;
 		if (sscanf(line, "%u %31[^=]=0x%" SCNx64, &i, what, &v) != 3 || i >= MAX_CASES ||
@@ -82,9 +88,11 @@ int main(int argc, char **argv)
 		seen[i] = true;
 	}
 	fclose(f);
+	if (!have_mmfr0)
+		return fprintf(stderr, "walk_diff: %s: no '# ID_AA64MMFR0_EL1=' line\n", argv[1]), 2;
 	for (i = 0; walk_case_get(i, &c); i++) {
 		struct walk_case_regs r = walk_case_build(&c, tables, TABLES);
-		const struct eh_walk_regs regs = { r.ttbr0, r.ttbr1, r.tcr, r.mair };
+		const struct eh_walk_regs regs = { r.ttbr0, r.ttbr1, r.tcr, r.mair, pa_size_bits[mmfr0 & 0xf] };
 		/* S1E0*: an EL0 access; S1E1RP/WP: the PAN check, PSTATE.PAN being 1 (probe/walk-bare.c). */
 		const struct eh_walk_access acc = {
 			.el = c.op == OP_S1E0R || c.op == OP_S1E0W ? 0 : 1,

@@ -31,9 +31,10 @@ struct eh_machine;
 #define EH_PAR_PA_MASK 0x0000fffffffff000ull
 #define EH_PAR_ATTR_SHIFT 56            /* F = 0: the MAIR_EL1 attribute byte */
 
-/* The registers of the EL1&0 stage-1 regime, as the walk reads them. */
+/* The registers of the EL1&0 stage-1 regime, as the walk reads them, and the CPU's PA size. */
 struct eh_walk_regs {
 	uint64_t ttbr0, ttbr1, tcr, mair;
+	unsigned pa_bits;   /* ID_AA64MMFR0_EL1.PARange as bits; 0: 48, the most the walker models */
 };
 
 /* The access being translated: which EL makes it, read or write, and PSTATE.PAN. */
@@ -62,7 +63,8 @@ struct eh_walk {
 
 /*
  * Translate va for acc under regs, reading tables through read(ctx, ...), with
- * address size faults against TCR_EL1.IPS (at most 48 bits). Not modelled:
+ * address size faults against TCR_EL1.IPS or the CPU's PA size, the smaller
+ * (at most 48 bits). Not modelled:
  * hardware access flag and dirty updates, execute permissions, stage 2. A fault
  * is a result (out->fault), not an error; an error means regs ask for a
  * configuration the model does not cover (another granule or VA size).

@@ -57,6 +57,9 @@ int probe_main(void)
 	__asm__ volatile("msr vbar_el2, %2; msr hcr_el2, %1; msr pan, #1; isb; mrs %0, pan"
 			 : "=r"(pan) : "r"(1ull << 31), "r"(probe_vectors));
 	put(pan ? "# PSTATE.PAN=1\n" : "# PSTATE.PAN=0\n");
+	/* The CPU's PA size caps TCR_EL1.IPS: walk_diff gives it to the walker. */
+	__asm__ volatile("mrs %0, s3_0_c0_c7_0" : "=r"(el));
+	put_reg("# ID_AA64MMFR0_EL1", el);
 	for (i = 0; walk_case_get(i, &c); i++) {
 		struct walk_case_regs r = walk_case_build(&c, (uint64_t *)TABLES, TABLES);
 		/* SCTLR_EL1: M, and the bits RES1 in Armv8.0 (29, 28, 23, 22, 20, 11). */
