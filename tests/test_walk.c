@@ -206,9 +206,41 @@ static void run_par_row(void **state)
 			 (unsigned long long)r->par, buf, r->text);
 }
 
+/*
+ * A TTBR0_EL1 base with bit 44 set: beyond a 40-bit IPS, or a 40-bit CPU under a 48-bit IPS, it is
+ * an Address size fault at level 0 before anything is read (Arm ARM, TCR_EL1.IPS: the smaller of IPS
+ * and the implemented PA size); within 48 bits the walk reads there and finds no memory.
+ */
+static void test_address_size(void **state)
+{
+	static const struct {
+		unsigned ips, pa_bits;
+		uint8_t fsc;
+	} sizes[] = {
+		{ 2, 0, EH_FSC_ADDRESS_SIZE },      /* IPS 40 bits */
+		{ 5, 40, EH_FSC_ADDRESS_SIZE },     /* IPS 48 bits on a 40-bit CPU */
+		{ 5, 0, EH_FSC_WALK_ABORT },        /* 48 bits: no address size fault, no memory there */
+		{ 5, 44, EH_FSC_ADDRESS_SIZE },     /* a 44-bit CPU: PA bits 43:0, bit 44 is beyond */
+	};
+	const struct eh_walk_access acc = EL1_READ;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		struct eh_walk_regs regs = { .ttbr0 = 1ull << 44, .tcr = 0x0000000080100010ull | (uint64_t)sizes[i].ips << 32,
+					     .mair = MAIR_LINUX, .pa_bits = sizes[i].pa_bits };
+		struct eh_walk w;
+
+		assert_int_equal(eh_walk_translate(&w, &regs, 0x1000, &acc, read_phys, NULL, NULL), 0);
+		if (!w.fault || w.fsc != sizes[i].fsc)
+			fail_msg("IPS %u, PA %u bits: fault %d fsc 0x%02x, expected fsc 0x%02x", sizes[i].ips,
+				 sizes[i].pa_bits, w.fault, w.fsc, sizes[i].fsc);
+	}
+}
+
 int main(void)
 {
-	struct CMUnitTest tests[sizeof(rows) / sizeof(rows[0]) + sizeof(par_rows) / sizeof(par_rows[0]) + 2];
+	struct CMUnitTest tests[sizeof(rows) / sizeof(rows[0]) + sizeof(par_rows) / sizeof(par_rows[0]) + 3];
 	size_t i, n = 0;
 
 	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
@@ -219,5 +251,6 @@ int main(void)
 						  .initial_state = (void *)&par_rows[i] };
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_unsupported_granule);
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_walk_records_descriptors);
+	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_address_size);
 	return _cmocka_run_group_tests("walk", tests, n, NULL, NULL);
 }
