@@ -5,18 +5,19 @@
 #   debian_kernel WORKDIR [SERIES]   SERIES 6.1 (the default) or 6.12; sets vmlinux, config, abi and
 #                                    version (the package's); returns 1, with the reason in skip_reason,
 #                                    when the arm64 archive cannot be reached.
-debian_kernel() {
-  local dir=$1/debian sudo="" dep pkg deb meta abi_re
-  case ${2:-6.1} in
+#   debian_kernel_dep [SERIES]       sets dep, the current image package (linux-image-6.1.0-NN-cloud-arm64),
+#                                    and abi; returns 1 with skip_reason when the arm64 archive cannot be
+#                                    reached.
+debian_kernel_dep() {
+  local sudo="" meta abi_re
+  case ${1:-6.1} in
     # The metapackage names the current ABI: linux-image-6.1.0-NN-cloud-arm64,
     6.1) meta=linux-image-cloud-arm64 abi_re='6\.1\.0-[0-9]*-cloud-arm64' ;;
     # ... linux-image-6.12.NNN+debNN-cloud-arm64.
     6.12) meta=linux-image-6.12-cloud-arm64 abi_re='6\.12\.[0-9]*+deb[0-9]*-cloud-arm64' ;;
-    *) skip_reason="no Debian cloud kernel series ${2} known here"; return 1 ;;
+    *) skip_reason="no Debian cloud kernel series ${1} known here"; return 1 ;;
   esac
   skip_reason=""
-  mkdir -p "$dir"
-  dir=$(cd "$dir" && pwd)
   [ "$(id -u)" -eq 0 ] || sudo=sudo
   if ! dpkg --print-foreign-architectures | grep -qx arm64; then
     $sudo dpkg --add-architecture arm64 || { skip_reason="cannot add the arm64 architecture to dpkg"; return 1; }
@@ -34,6 +35,13 @@ debian_kernel() {
     return 1
   fi
   abi=${dep#linux-image-}
+}
+
+debian_kernel() {
+  local dir=$1/debian pkg deb
+  mkdir -p "$dir"
+  dir=$(cd "$dir" && pwd)
+  debian_kernel_dep "${2:-6.1}" || return 1
   vmlinux=$dir/vmlinux-$abi
   config=$dir/config-$abi
   for pkg in "$dep-dbg" "$dep"; do
