@@ -64,11 +64,11 @@ expect "models --from with --model is bad usage" 2 "one or the other" "$eh" mode
 
 # report --model-from: the image audited for that machine alone, or beside the models named.
 printf 'MIDR_EL1=0x431f0af1\n' > "$tmp/tx2.regs"
-expect "report --model-from: one model, the machine's" 0 '12 errata x 1 models' \
+expect "report --model-from: one model, the machine's" 0 '[0-9]+ errata x 1 models' \
   "$eh" report "$cases/tx2-219-prfm.elf" --kernel 5.4 --model-from "$tmp/tx2.regs"
 expect "... the same verdict as the known one-thread ThunderX2" 0 'tx2-219 +midr-431f0af1 +1  not exposed' \
   "$eh" report "$cases/tx2-219-prfm.elf" --kernel 5.4 --model-from "$tmp/tx2.regs"
-expect "report --model-from with --model: both" 0 '12 errata x 2 models' \
+expect "report --model-from with --model: both" 0 '[0-9]+ errata x 2 models' \
   "$eh" report "$cases/tx2-219-prfm.elf" --kernel 5.4 --model-from "$tmp/tx2.regs" --model cortex-a72
 expect "report --model-from: a bad file is exit 2" 2 "report: --model-from: $tmp/bad:2:" \
   "$eh" report "$cases/tx2-219-prfm.elf" --kernel 5.4 --model-from "$tmp/bad"
