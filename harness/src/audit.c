@@ -59,7 +59,13 @@ struct eh_audit__walk {
 	unsigned gen;
 	struct frame *frames;
 	size_t nframes, cap_frames;
-	/* Every direct call and tail call of the image by target, built when a return needs it. */
+	/*
+	 * Every direct call and tail call of the image by target, built when a return needs it:
+	 * those of the words no alternative covers (the scan's, shared by its images) and those
+	 * of the words inside alternatives as this image has them (calls).
+	 */
+	const struct call_edge *base;
+	size_t nbase;
 	struct call_edge *calls;
 	size_t ncalls;
 	bool calls_built;
@@ -279,45 +285,117 @@ static bool audited(const struct eh_elf_section *s)
 }
 
 /*
- * Every BL of the patched image's code, and every B to the start of another
- * function (a tail call: that function returns to the caller's callers);
- * replacement code and calls out of a relocatable object are left out.
+ * The call edge of the word at site (its word), if it is one: a BL, or a B to the
+ * start of another function (a tail call: that function returns to the caller's
+ * callers); replacement code and calls out of a relocatable object are left out.
+ */
+static bool call_edge_of(const struct eh_rule_ctx *ctx, uint64_t site, uint32_t w, struct call_edge *out)
+{
+	const struct eh_elf *elf = ctx->img->elf;
+	bool tail = (w & 0xfc000000) == 0x14000000;
+	uint64_t target;
+
+	if (!tail && (w & 0xfc000000) != 0x94000000)
+		return false;
+	if (eh_audit__is_replacement(ctx, site) || eh_elf_extern_at(elf, site))
+		return false;
+	target = site + (uint64_t)((int64_t)((uint64_t)(w & 0x3ffffff) << 38) >> 36);
+	if (tail && (function_start(elf, target) != target || function_start(elf, site) == target))
+		return false;
+	*out = (struct call_edge){ target, site, tail };
+	return true;
+}
+
+static int add_edge(struct call_edge **v, size_t *n, size_t *cap, const struct call_edge *e)
+{
+	if (eh_audit__grow(v, cap, *n, sizeof(**v)))
+		return EH_ENOMEM;
+	(*v)[(*n)++] = *e;
+	return 0;
+}
+
+/* The call edges of the ELF's words outside every alternative's original range, sorted by target. */
+static int build_base_calls(const struct eh_rule_ctx *ctx, struct call_edge **out, size_t *nout)
+{
+	const struct eh_image *img = ctx->img;
+	const struct eh_elf *elf = img->elf;
+	size_t i, j = 0, cap = 0;
+	struct call_edge e;
+	int rc = 0;
+
+	for (i = 0; i < elf->nsections && !rc; i++) {
+		const struct eh_elf_section *s = &elf->sections[i];
+		uint64_t off;
+
+		if (!audited(s))
+			continue;
+		for (off = 0; off + 4 <= s->size && !rc; off += 4) {
+			uint64_t site = s->addr + off;
+
+			/* by_orig is in address order and its ranges do not overlap. */
+			while (j < img->nsites && ctx->by_orig[j]->orig + ctx->by_orig[j]->orig_len <= site)
+				j++;
+			if (j < img->nsites && site >= ctx->by_orig[j]->orig)
+				continue;
+			if (call_edge_of(ctx, site, eh_insn_word(s->data + off), &e))
+				rc = add_edge(out, nout, &cap, &e);
+		}
+	}
+	if (!rc && *nout)
+		qsort(*out, *nout, sizeof(**out), cmp_call);
+	return rc;
+}
+
+/* What the scan keeps for the image it audits: built once per ELF and numbering. */
+static int scan_base_calls(struct eh_rule_ctx *ctx, const struct call_edge **base, size_t *nbase);
+
+/*
+ * Every BL and tail call of the patched image: the scan's edges outside the
+ * alternatives, and those of the words inside them as this image has them.
  */
 static int build_calls(struct eh_rule_ctx *ctx)
 {
 	struct eh_audit__walk *wk = ctx->walk;
 	const struct eh_image *img = ctx->img;
-	const struct eh_elf *elf = img->elf;
 	size_t i, cap = 0;
+	int rc;
 
 	wk->calls_built = true;
-	for (i = 0; i < elf->nsections; i++) {
-		const struct eh_elf_section *s = &elf->sections[i];
-		uint64_t off;
+	rc = scan_base_calls(ctx, &wk->base, &wk->nbase);
+	for (i = 0; i < img->nsites && !rc; i++) {
+		const struct eh_alt_site *site = ctx->by_orig[i];
+		const struct eh_elf_section *s = eh_elf_section_at(img->elf, site->orig);
+		uint64_t a;
 
-		if (!audited(s) || !img->data[i])
+		if (!s || !audited(s))
 			continue;
-		for (off = 0; off + 4 <= s->size; off += 4) {
-			uint32_t w = eh_insn_word(img->data[i] + off);
-			uint64_t site = s->addr + off, target;
-			bool tail = (w & 0xfc000000) == 0x14000000;
+		for (a = site->orig; a + 4 <= site->orig + site->orig_len && !rc; a += 4) {
+			struct call_edge e;
+			uint32_t w;
 
-			if (!tail && (w & 0xfc000000) != 0x94000000)
-				continue;
-			if (eh_audit__is_replacement(ctx, site) || eh_elf_extern_at(elf, site))
-				continue;
-			target = site + (uint64_t)((int64_t)((uint64_t)(w & 0x3ffffff) << 38) >> 36);
-			if (tail && (function_start(elf, target) != target ||
-				     function_start(elf, site) == target))
-				continue;
-			if (eh_audit__grow(&wk->calls, &cap, wk->ncalls, sizeof(*wk->calls)))
-				return EH_ENOMEM;
-			wk->calls[wk->ncalls++] = (struct call_edge){ target, site, tail };
+			if (!eh_image_word(img, a, &w) && call_edge_of(ctx, a, w, &e))
+				rc = add_edge(&wk->calls, &wk->ncalls, &cap, &e);
 		}
 	}
-	if (wk->ncalls)
+	if (!rc && wk->ncalls)
 		qsort(wk->calls, wk->ncalls, sizeof(*wk->calls), cmp_call);
-	return 0;
+	return rc;
+}
+
+/* The first of v[0..n) (sorted by target) whose target is at or above t. */
+static size_t first_edge(const struct call_edge *v, size_t n, uint64_t t)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid].target < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 /* How many functions one return may look through for tail calls (cycles included). */
@@ -339,27 +417,25 @@ static int return_to_callers(struct eh_rule_ctx *ctx, uint64_t f, size_t *n)
 		return rc;
 	funcs[0] = f;
 	for (k = 0; k < nfuncs && !rc; k++) {
-		size_t lo = 0, hi = wk->ncalls, j;
+		size_t b = first_edge(wk->base, wk->nbase, funcs[k]), c = first_edge(wk->calls, wk->ncalls, funcs[k]);
 
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-
-			if (wk->calls[mid].target < funcs[k])
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		for (j = lo; j < wk->ncalls && wk->calls[j].target == funcs[k] && !rc && wk->nqueued < MAX_QUEUED;
-		     j++) {
-			const struct call_edge *c = &wk->calls[j];
-			uint64_t g = function_start(ctx->img->elf, c->site);
+		/* The edges to funcs[k] of both lists, merged in the order of their sites. */
+		while (!rc && wk->nqueued < MAX_QUEUED) {
+			bool in_b = b < wk->nbase && wk->base[b].target == funcs[k];
+			bool in_c = c < wk->ncalls && wk->calls[c].target == funcs[k];
+			const struct call_edge *e;
+			uint64_t g;
 			size_t m;
 
-			if (!c->tail) {
-				rc = push(wk, c->site + 4, 0);
+			if (!in_b && !in_c)
+				break;
+			e = in_b && (!in_c || wk->base[b].site < wk->calls[c].site) ? &wk->base[b++] : &wk->calls[c++];
+			if (!e->tail) {
+				rc = push(wk, e->site + 4, 0);
 				++*n;
 				continue;
 			}
+			g = function_start(ctx->img->elf, e->site);
 			for (m = 0; m < nfuncs && funcs[m] != g; m++)
 				;
 			if (m == nfuncs && nfuncs < MAX_TAIL_FUNCS)
@@ -640,13 +716,56 @@ static int start_results(struct eh_audit *a, struct eh_audit__rule_state **state
 	return 0;
 }
 
+/* A word some rule wants, as every image has it that leaves it alone (no alternative it applies covers it). */
+struct candidate {
+	struct eh_insn in;      /* decoded the first time an image visits it */
+	bool decoded;
+	int8_t repl;            /* whether it is replacement code: -1 not known yet */
+};
+
 struct eh_audit_scan {
 	const struct eh_elf *elf;
 	const struct eh_erratum *const *errata;
 	struct eh_decoder *dec;
 	uint64_t **wanted;      /* per section: the offsets of the words some rule wants, ascending */
+	struct candidate **cands;  /* per section: by wanted's index */
 	size_t *nwanted;
+	/*
+	 * What depends on the alternatives' places, which the numbering decides (callbacks
+	 * are no replacement code): kept for the first numbering audited, recomputed for another.
+	 */
+	const struct eh_cpucaps *caps;
+	struct call_edge *calls;   /* the edges of the words outside every alternative */
+	size_t ncalls;
+	bool calls_built;
+	struct call_edge *other;   /* the same for an image of another numbering */
+	size_t nother;
 };
+
+static int scan_base_calls(struct eh_rule_ctx *ctx, const struct call_edge **base, size_t *nbase)
+{
+	struct eh_audit_scan *scan = ctx->scan;
+	int rc;
+
+	if (ctx->img->caps != scan->caps) {
+		eh_free(scan->other);
+		scan->other = NULL;
+		scan->nother = 0;
+		rc = build_base_calls(ctx, &scan->other, &scan->nother);
+		*base = scan->other;
+		*nbase = scan->nother;
+		return rc;
+	}
+	if (!scan->calls_built) {
+		scan->calls_built = true;
+		rc = build_base_calls(ctx, &scan->calls, &scan->ncalls);
+		if (rc)
+			return rc;
+	}
+	*base = scan->calls;
+	*nbase = scan->ncalls;
+	return 0;
+}
 
 /* Whether some rule of errata wants word. */
 static bool wanted(const struct eh_erratum *const *errata, uint32_t word)
@@ -674,7 +793,8 @@ int eh_audit_scan_new(struct eh_audit_scan **out, const struct eh_elf *elf, cons
 	scan->errata = errata;
 	scan->wanted = eh_alloc(n * sizeof(*scan->wanted));
 	scan->nwanted = eh_alloc(n * sizeof(*scan->nwanted));
-	rc = scan->wanted && scan->nwanted ? eh_decoder_new(&scan->dec, err) : EH_ENOMEM;
+	scan->cands = eh_alloc(n * sizeof(*scan->cands));
+	rc = scan->wanted && scan->nwanted && scan->cands ? eh_decoder_new(&scan->dec, err) : EH_ENOMEM;
 	for (i = 0; i < elf->nsections && !rc; i++) {
 		const struct eh_elf_section *s = &elf->sections[i];
 
@@ -686,6 +806,10 @@ int eh_audit_scan_new(struct eh_audit_scan **out, const struct eh_elf *elf, cons
 				if (!rc)
 					scan->wanted[i][scan->nwanted[i]++] = off;
 			}
+		if (!rc && scan->nwanted[i] && !(scan->cands[i] = eh_alloc(scan->nwanted[i] * sizeof(**scan->cands))))
+			rc = EH_ENOMEM;
+		for (off = 0; !rc && off < scan->nwanted[i]; off++)
+			scan->cands[i][off].repl = -1;
 	}
 	if (rc) {
 		eh_audit_scan_free(scan);
@@ -703,17 +827,26 @@ void eh_audit_scan_free(struct eh_audit_scan *scan)
 		return;
 	for (i = 0; scan->wanted && i < scan->elf->nsections; i++)
 		eh_free(scan->wanted[i]);
+	for (i = 0; scan->cands && i < scan->elf->nsections; i++)
+		eh_free(scan->cands[i]);
 	eh_free(scan->wanted);
+	eh_free(scan->cands);
+	eh_free(scan->calls);
+	eh_free(scan->other);
 	eh_free(scan->nwanted);
 	eh_decoder_free(scan->dec);
 	eh_free(scan);
 }
 
-/* Hand the word at addr to every rule that wants it, decoded once. */
+/*
+ * Hand the word at addr to every rule that wants it, decoded once: into c when it
+ * is one of the scan's candidates as the file has it, else through the decoder's cache.
+ */
 static int visit_word(struct eh_rule_ctx *ctx, struct eh_audit *a, struct eh_audit__rule_state *states,
-		      uint64_t addr, uint32_t word)
+		      uint64_t addr, uint32_t word, struct candidate *c)
 {
 	const struct eh_insn *in = NULL;
+	bool cached = c && ctx->img->caps == ctx->scan->caps;
 	size_t r;
 	int rc;
 
@@ -723,9 +856,15 @@ static int visit_word(struct eh_rule_ctx *ctx, struct eh_audit *a, struct eh_aud
 		if (rule->wants && !rule->wants(word))
 			continue;
 		if (!in) {
-			if (eh_audit__is_replacement(ctx, addr))
+			if (cached && c->repl < 0)
+				c->repl = eh_audit__is_replacement(ctx, addr);
+			if (cached ? c->repl : eh_audit__is_replacement(ctx, addr))
 				return 0;
-			in = eh_decoder_get(ctx->dec, addr, word);
+			if (c && !c->decoded) {
+				eh_decoder_decode(ctx->dec, addr, word, &c->in);
+				c->decoded = true;
+			}
+			in = c ? &c->in : eh_decoder_get(ctx->dec, addr, word);
 			if (!in)
 				return EH_ENOMEM;
 		}
@@ -739,15 +878,15 @@ static int visit_word(struct eh_rule_ctx *ctx, struct eh_audit *a, struct eh_aud
 }
 
 /*
- * The words of section i to visit in img, in address order: those the scan found
- * outside the alternatives img applies, and every word inside them (sorted by
- * original address in ctx->by_orig). *at: the address visited last, for errors.
+ * The words of section i to visit in img, in address order: the scan's candidates
+ * outside the alternatives img applies (the file's words), and every word inside
+ * them (sorted by original address in ctx->by_orig). *at: the address visited last,
+ * for errors.
  */
 static int visit_section(struct eh_rule_ctx *ctx, struct eh_audit *a, struct eh_audit__rule_state *states,
 			 const struct eh_audit_scan *scan, size_t i, uint64_t *at)
 {
 	const struct eh_elf_section *s = &scan->elf->sections[i];
-	const uint8_t *data = ctx->img->data[i];
 	const uint64_t *w = scan->wanted[i];
 	size_t nw = scan->nwanted[i], k = 0, j;
 	uint64_t done = 0, off;
@@ -765,9 +904,14 @@ static int visit_section(struct eh_rule_ctx *ctx, struct eh_audit *a, struct eh_
 		}
 		for (; k < nw && w[k] < lo && !rc; k++)
 			if (w[k] >= done)
-				rc = visit_word(ctx, a, states, *at = s->addr + w[k], eh_insn_word(data + w[k]));
-		for (off = lo > done ? lo : done; off + 4 <= hi && !rc; off += 4)
-			rc = visit_word(ctx, a, states, *at = s->addr + off, eh_insn_word(data + off));
+				rc = visit_word(ctx, a, states, *at = s->addr + w[k], eh_insn_word(s->data + w[k]),
+						&scan->cands[i][k]);
+		for (off = lo > done ? lo : done; off + 4 <= hi && !rc; off += 4) {
+			uint32_t word = 0;
+
+			eh_image_word(ctx->img, s->addr + off, &word);
+			rc = visit_word(ctx, a, states, *at = s->addr + off, word, NULL);
+		}
 		done = hi > done ? hi : done;
 	}
 	return rc;
@@ -778,7 +922,7 @@ int eh_audit_run_scan(struct eh_audit **out, const struct eh_image *img, struct 
 {
 	const struct eh_elf *elf = img->elf;
 	struct eh_audit__walk wk = { 0 };
-	struct eh_rule_ctx ctx = { .img = img, .walk = &wk, .dec = scan->dec };
+	struct eh_rule_ctx ctx = { .img = img, .walk = &wk, .dec = scan->dec, .scan = scan };
 	struct eh_audit__rule_state *states = NULL;
 	struct eh_audit *a;
 	size_t i;
@@ -793,13 +937,15 @@ int eh_audit_run_scan(struct eh_audit **out, const struct eh_image *img, struct 
 	if (!a)
 		return eh_error_set(err, EH_ENOMEM, "%s: out of memory", elf->path);
 	a->img = img;
+	if (!scan->caps)
+		scan->caps = img->caps;
 	rc = start_results(a, &states, scan->errata, err);
 	if (!rc)
 		rc = index_sites(&ctx);
 	if (!rc && !(wk.seen = eh_alloc(SEEN_SLOTS * sizeof(*wk.seen))))
 		rc = EH_ENOMEM;
 	for (i = 0; i < elf->nsections && !rc; i++)
-		if (audited(&elf->sections[i]) && img->data[i])
+		if (audited(&elf->sections[i]))
 			rc = visit_section(&ctx, a, states, scan, i, &at);
 	if (rc == EH_ENOMEM) {
 		eh_error_set(err, rc, "%s: out of memory auditing", elf->path);

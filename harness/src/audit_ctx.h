@@ -26,6 +26,7 @@ struct eh_rule_ctx {
 	struct eh_audit_result *res;
 	struct eh_audit__rule_state *state;
 	struct eh_audit__walk *walk;
+	struct eh_audit_scan *scan;   /* what the audits of one ELF's images share */
 	/* The image's sites sorted by original address, and the non-callback ones by replacement. */
 	const struct eh_alt_site **by_orig, **by_repl;
 	size_t nrepl;

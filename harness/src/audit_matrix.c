@@ -17,19 +17,18 @@ bool eh_audit_configured_out(const struct eh_kconfig *config, const struct eh_er
 	return e->kconfig && !eh_kconfig_enabled(config, e->kconfig);
 }
 
-/* Two images are one when every section, every site's outcome and where the code runs agree. */
+/* Two images are one when their patched words, every site's outcome and where the code runs agree. */
 static bool same_image(const struct eh_image *x, const struct eh_image *y)
 {
-	const struct eh_elf *elf = x->elf;
 	size_t i;
 
-	if (eh_target_vhe(&x->target) != eh_target_vhe(&y->target))
+	if (eh_target_vhe(&x->target) != eh_target_vhe(&y->target) || x->npatches != y->npatches)
 		return false;
 	for (i = 0; i < x->nsites; i++)
 		if (x->sites[i].applied != y->sites[i].applied || x->sites[i].cb_result != y->sites[i].cb_result)
 			return false;
-	for (i = 0; i < elf->nsections; i++)
-		if (x->data[i] && memcmp(x->data[i], y->data[i], elf->sections[i].size))
+	for (i = 0; i < x->npatches; i++)
+		if (x->patches[i].addr != y->patches[i].addr || x->patches[i].word != y->patches[i].word)
 			return false;
 	return true;
 }
