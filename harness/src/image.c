@@ -241,8 +241,10 @@ struct decision {
 	const struct eh_capability *rule;
 };
 
-int eh_image_new(struct eh_image **out, const struct eh_elf *elf, const struct eh_cpucaps *caps,
-		 const struct eh_target *target, struct eh_error *err)
+/* eh_image_new, with the sites eh_alt_parse found (copied) or, when parsed is NULL, parsing them. */
+static int image_new(struct eh_image **out, const struct eh_elf *elf, const struct eh_cpucaps *caps,
+		     const struct eh_alt_site *parsed, size_t nparsed, const struct eh_target *target,
+		     struct eh_error *err)
 {
 	struct decision *decided = NULL;
 	struct patching p = { 0 };
@@ -263,7 +265,15 @@ int eh_image_new(struct eh_image **out, const struct eh_elf *elf, const struct e
 	}
 	img->target = *target;
 	p.img = img;
-	rc = eh_alt_parse(&img->sites, &img->nsites, elf, caps, err);
+	if (!parsed) {
+		rc = eh_alt_parse(&img->sites, &img->nsites, elf, caps, err);
+	} else if (nparsed && !(img->sites = eh_alloc(nparsed * sizeof(*img->sites)))) {
+		rc = eh_error_set(err, EH_ENOMEM, "%s: out of memory for %zu alternatives", elf->path, nparsed);
+	} else {
+		memcpy(img->sites, parsed, nparsed * sizeof(*img->sites));
+		img->nsites = nparsed;
+		rc = 0;
+	}
 	decided = eh_alloc((caps->ncaps + 1) * sizeof(*decided));
 	if (!rc && !decided)
 		rc = eh_error_set(err, EH_ENOMEM, "%s: out of memory", elf->path);
@@ -300,6 +310,19 @@ fail:
 	eh_free(p.slots);
 	eh_image_free(img);
 	return rc;
+}
+
+int eh_image_new(struct eh_image **out, const struct eh_elf *elf, const struct eh_cpucaps *caps,
+		 const struct eh_target *target, struct eh_error *err)
+{
+	return image_new(out, elf, caps, NULL, 0, target, err);
+}
+
+int eh_image_new_parsed(struct eh_image **out, const struct eh_elf *elf, const struct eh_cpucaps *caps,
+			const struct eh_alt_site *sites, size_t nsites, const struct eh_target *target,
+			struct eh_error *err)
+{
+	return image_new(out, elf, caps, sites ? sites : &(const struct eh_alt_site){ 0 }, nsites, target, err);
 }
 
 void eh_image_free(struct eh_image *img)

@@ -42,6 +42,13 @@ struct eh_image {
  */
 int eh_image_new(struct eh_image **out, const struct eh_elf *elf, const struct eh_cpucaps *caps,
 		 const struct eh_target *target, struct eh_error *err);
+/*
+ * The same from the sites eh_alt_parse(elf, caps) returned, copied (their outcomes
+ * filled in for target): the images of many targets parse .altinstructions once.
+ */
+int eh_image_new_parsed(struct eh_image **out, const struct eh_elf *elf, const struct eh_cpucaps *caps,
+			const struct eh_alt_site *sites, size_t nsites, const struct eh_target *target,
+			struct eh_error *err);
 void eh_image_free(struct eh_image *img);
 
 /* Whether the kernel of the image's target detects capability name. */
