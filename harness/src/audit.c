@@ -115,15 +115,33 @@ static int cmp_repl(const void *a, const void *b)
 		       (*(const struct eh_alt_site *const *)b)->repl);
 }
 
+/* The scan's order of the sites by original and by replacement address, for an image of its numbering. */
+static const uint32_t *scan_site_order(const struct eh_rule_ctx *ctx, size_t *nrepl);
+static void keep_site_order(struct eh_rule_ctx *ctx);
+
+/*
+ * The image's sites by original address and the non-callback ones by replacement
+ * address: sorted for the scan's first image, the same order for the others of its
+ * numbering (their sites are the same ones, copied).
+ */
 static int index_sites(struct eh_rule_ctx *ctx)
 {
 	const struct eh_image *img = ctx->img;
-	size_t i, n = img->nsites ? img->nsites : 1;
+	size_t i, n = img->nsites ? img->nsites : 1, nrepl = 0;
+	const uint32_t *order = scan_site_order(ctx, &nrepl);
 
 	ctx->by_orig = eh_alloc(n * sizeof(*ctx->by_orig));
 	ctx->by_repl = eh_alloc(n * sizeof(*ctx->by_repl));
 	if (!ctx->by_orig || !ctx->by_repl)
 		return EH_ENOMEM;
+	if (order) {
+		for (i = 0; i < img->nsites; i++)
+			ctx->by_orig[i] = &img->sites[order[i]];
+		for (i = 0; i < nrepl; i++)
+			ctx->by_repl[i] = &img->sites[order[img->nsites + i]];
+		ctx->nrepl = nrepl;
+		return 0;
+	}
 	for (i = 0; i < img->nsites; i++) {
 		ctx->by_orig[i] = &img->sites[i];
 		if (!img->sites[i].callback)
@@ -133,6 +151,7 @@ static int index_sites(struct eh_rule_ctx *ctx)
 		qsort(ctx->by_orig, img->nsites, sizeof(*ctx->by_orig), cmp_site);
 	if (ctx->nrepl)
 		qsort(ctx->by_repl, ctx->nrepl, sizeof(*ctx->by_repl), cmp_repl);
+	keep_site_order(ctx);
 	return 0;
 }
 
@@ -165,7 +184,7 @@ struct eh_finding *eh_audit__add_finding(struct eh_rule_ctx *ctx, uint64_t addr,
 	f->addr = addr;
 	f->anchor = anchor;
 	f->window = SIZE_MAX;
-	f->site = eh_rule_site(ctx, addr);
+	f->site = eh_audit__site(ctx, addr);
 	eh_elf_describe(elf, addr, f->where, sizeof(f->where));
 	if (anchor)
 		eh_elf_describe(elf, anchor, f->anchor_where, sizeof(f->anchor_where));
@@ -230,7 +249,7 @@ static int add_end(struct eh_audit__walk *wk, enum eh_audit_end_kind kind, uint6
 static int note_site(struct eh_rule_ctx *ctx, uint64_t addr)
 {
 	struct eh_audit__walk *wk = ctx->walk;
-	const struct eh_alt_site *s = eh_rule_site(ctx, addr);
+	const struct eh_alt_site *s = eh_audit__site(ctx, addr);
 	struct eh_audit_window *w = wk->w;
 	size_t i;
 
@@ -719,6 +738,7 @@ static int start_results(struct eh_audit *a, struct eh_audit__rule_state **state
 /* A word some rule wants, as every image has it that leaves it alone (no alternative it applies covers it). */
 struct candidate {
 	struct eh_insn in;      /* decoded the first time an image visits it */
+	uint64_t wants;         /* the rules that want it, by result (the first 64) */
 	bool decoded;
 	int8_t repl;            /* whether it is replacement code: -1 not known yet */
 };
@@ -740,6 +760,57 @@ struct eh_audit_scan {
 	bool calls_built;
 	struct call_edge *other;   /* the same for an image of another numbering */
 	size_t nother;
+	/*
+	 * Scan rules' verdicts on candidates, shared by the images that leave them alone:
+	 * per section, by candidate, result, then the target's VHE (eh_target_vhe); 0 not
+	 * known yet, VARIES to visit in every image, else 2 + an index in shared, whose
+	 * findings the visit appended (pool).
+	 */
+	uint32_t **verdicts;
+	struct shared_verdict *shared;
+	size_t nshared, cap_shared;
+	struct eh_finding *pool;
+	size_t npool, cap_pool;
+	/* The sites' indices by original address, then the non-callback ones' by replacement. */
+	uint32_t *site_order;
+	size_t nsites, nrepl;
+};
+
+#define VARIES 1u
+
+static const uint32_t *scan_site_order(const struct eh_rule_ctx *ctx, size_t *nrepl)
+{
+	const struct eh_audit_scan *scan = ctx->scan;
+
+	if (!scan->site_order || ctx->img->caps != scan->caps || ctx->img->nsites != scan->nsites)
+		return NULL;
+	*nrepl = scan->nrepl;
+	return scan->site_order;
+}
+
+/* Keep the order the first image of the scan's numbering sorted its sites in (none when out of memory). */
+static void keep_site_order(struct eh_rule_ctx *ctx)
+{
+	struct eh_audit_scan *scan = ctx->scan;
+	const struct eh_image *img = ctx->img;
+	size_t i;
+
+	if (scan->site_order || img->caps != scan->caps)
+		return;
+	scan->site_order = eh_alloc((img->nsites + ctx->nrepl + 1) * sizeof(*scan->site_order));
+	if (!scan->site_order)
+		return;
+	for (i = 0; i < img->nsites; i++)
+		scan->site_order[i] = (uint32_t)(ctx->by_orig[i] - img->sites);
+	for (i = 0; i < ctx->nrepl; i++)
+		scan->site_order[img->nsites + i] = (uint32_t)(ctx->by_repl[i] - img->sites);
+	scan->nsites = img->nsites;
+	scan->nrepl = ctx->nrepl;
+}
+
+/* The findings one visit appended, in the scan's pool. */
+struct shared_verdict {
+	size_t first, n;
 };
 
 static int scan_base_calls(struct eh_rule_ctx *ctx, const struct call_edge **base, size_t *nbase)
@@ -767,15 +838,20 @@ static int scan_base_calls(struct eh_rule_ctx *ctx, const struct call_edge **bas
 	return 0;
 }
 
-/* Whether some rule of errata wants word. */
-static bool wanted(const struct eh_erratum *const *errata, uint32_t word)
+/* The rules of errata that want word, by result (a rule past the 64th: bit 63); 0 when none does. */
+static uint64_t wanted(const struct eh_erratum *const *errata, uint32_t word)
 {
-	size_t i;
+	uint64_t mask = 0;
+	size_t i, r = 0;
 
-	for (i = 0; errata[i]; i++)
-		if (errata[i]->rule && (!errata[i]->rule->wants || errata[i]->rule->wants(word)))
-			return true;
-	return false;
+	for (i = 0; errata[i]; i++) {
+		if (!errata[i]->rule)
+			continue;
+		if (!errata[i]->rule->wants || errata[i]->rule->wants(word))
+			mask |= 1ull << (r < 63 ? r : 63);
+		r++;
+	}
+	return mask;
 }
 
 int eh_audit_scan_new(struct eh_audit_scan **out, const struct eh_elf *elf, const struct eh_erratum *const *errata,
@@ -794,7 +870,9 @@ int eh_audit_scan_new(struct eh_audit_scan **out, const struct eh_elf *elf, cons
 	scan->wanted = eh_alloc(n * sizeof(*scan->wanted));
 	scan->nwanted = eh_alloc(n * sizeof(*scan->nwanted));
 	scan->cands = eh_alloc(n * sizeof(*scan->cands));
-	rc = scan->wanted && scan->nwanted && scan->cands ? eh_decoder_new(&scan->dec, err) : EH_ENOMEM;
+	scan->verdicts = eh_alloc(n * sizeof(*scan->verdicts));
+	rc = scan->wanted && scan->nwanted && scan->cands && scan->verdicts ? eh_decoder_new(&scan->dec, err)
+									    : EH_ENOMEM;
 	for (i = 0; i < elf->nsections && !rc; i++) {
 		const struct eh_elf_section *s = &elf->sections[i];
 
@@ -808,8 +886,10 @@ int eh_audit_scan_new(struct eh_audit_scan **out, const struct eh_elf *elf, cons
 			}
 		if (!rc && scan->nwanted[i] && !(scan->cands[i] = eh_alloc(scan->nwanted[i] * sizeof(**scan->cands))))
 			rc = EH_ENOMEM;
-		for (off = 0; !rc && off < scan->nwanted[i]; off++)
+		for (off = 0; !rc && off < scan->nwanted[i]; off++) {
 			scan->cands[i][off].repl = -1;
+			scan->cands[i][off].wants = wanted(errata, eh_insn_word(s->data + scan->wanted[i][off]));
+		}
 	}
 	if (rc) {
 		eh_audit_scan_free(scan);
@@ -829,6 +909,12 @@ void eh_audit_scan_free(struct eh_audit_scan *scan)
 		eh_free(scan->wanted[i]);
 	for (i = 0; scan->cands && i < scan->elf->nsections; i++)
 		eh_free(scan->cands[i]);
+	for (i = 0; scan->verdicts && i < scan->elf->nsections; i++)
+		eh_free(scan->verdicts[i]);
+	eh_free(scan->verdicts);
+	eh_free(scan->shared);
+	eh_free(scan->pool);
+	eh_free(scan->site_order);
 	eh_free(scan->wanted);
 	eh_free(scan->cands);
 	eh_free(scan->calls);
@@ -838,22 +924,83 @@ void eh_audit_scan_free(struct eh_audit_scan *scan)
 	eh_free(scan);
 }
 
+/* Append the findings a visit in another image appended for the same verdict. */
+static int replay(struct eh_rule_ctx *ctx, const struct shared_verdict *v)
+{
+	struct eh_audit_result *res = ctx->res;
+	size_t i;
+
+	for (i = 0; i < v->n; i++) {
+		if (eh_audit__grow(&res->findings, &ctx->state->cap_findings, res->nfindings, sizeof(*res->findings)))
+			return EH_ENOMEM;
+		res->findings[res->nfindings++] = ctx->scan->pool[v->first + i];
+	}
+	return 0;
+}
+
+/*
+ * A scan rule's visit of candidate addr, tracked: when it read nothing an
+ * alternative covers and asked nothing images differ in, its findings (from the
+ * result's first) are every image's, kept for the others in verdict[0] (images
+ * without VHE) and verdict[1] (with); when it asked only about VHE, in the one
+ * of this image.
+ */
+static int visit_tracked(struct eh_rule_ctx *ctx, const struct eh_rule *rule, const struct eh_insn *in,
+			 uint32_t *verdict)
+{
+	struct eh_audit_scan *scan = ctx->scan;
+	struct eh_audit_result *res = ctx->res;
+	size_t first = res->nfindings, i;
+	int rc;
+
+	ctx->tracking = true;
+	ctx->varies = ctx->vhe_dep = false;
+	ctx->lo = ctx->hi = in->addr;
+	rc = rule->scan->visit(ctx, in);
+	ctx->tracking = false;
+	if (rc)
+		return rc;
+	for (i = first; i < res->nfindings && !ctx->varies; i++)
+		ctx->varies = res->findings[i].site != NULL;
+	if (ctx->varies || eh_audit__touches_site(ctx, ctx->lo, ctx->hi + 4)) {
+		verdict[0] = verdict[1] = VARIES;
+		return 0;
+	}
+	if (eh_audit__grow(&scan->shared, &scan->cap_shared, scan->nshared, sizeof(*scan->shared)))
+		return EH_ENOMEM;
+	for (i = first; i < res->nfindings; i++) {
+		if (eh_audit__grow(&scan->pool, &scan->cap_pool, scan->npool, sizeof(*scan->pool)))
+			return EH_ENOMEM;
+		scan->pool[scan->npool++] = res->findings[i];
+	}
+	scan->shared[scan->nshared] = (struct shared_verdict){ scan->npool - (res->nfindings - first),
+							       res->nfindings - first };
+	/* A verdict that turned on VHE is the one of the images that agree on it. */
+	if (ctx->vhe_dep)
+		verdict[eh_target_vhe(&ctx->img->target)] = 2 + (uint32_t)scan->nshared++;
+	else
+		verdict[0] = verdict[1] = 2 + (uint32_t)scan->nshared++;
+	return 0;
+}
+
 /*
  * Hand the word at addr to every rule that wants it, decoded once: into c when it
- * is one of the scan's candidates as the file has it, else through the decoder's cache.
+ * is one of the scan's candidates as the file has it (verdict its row of scan
+ * rules' verdicts), else through the decoder's cache.
  */
 static int visit_word(struct eh_rule_ctx *ctx, struct eh_audit *a, struct eh_audit__rule_state *states,
-		      uint64_t addr, uint32_t word, struct candidate *c)
+		      uint64_t addr, uint32_t word, struct candidate *c, uint32_t *verdict)
 {
 	const struct eh_insn *in = NULL;
 	bool cached = c && ctx->img->caps == ctx->scan->caps;
+	unsigned vhe = eh_target_vhe(&ctx->img->target);
 	size_t r;
 	int rc;
 
 	for (r = 0; r < a->nresults; r++) {
 		const struct eh_rule *rule = a->results[r].erratum->rule;
 
-		if (rule->wants && !rule->wants(word))
+		if (c && r < 63 ? !(c->wants >> r & 1) : rule->wants && !rule->wants(word))
 			continue;
 		if (!in) {
 			if (cached && c->repl < 0)
@@ -870,7 +1017,14 @@ static int visit_word(struct eh_rule_ctx *ctx, struct eh_audit *a, struct eh_aud
 		}
 		ctx->res = &a->results[r];
 		ctx->state = &states[r];
-		rc = rule->window ? window_anchor(ctx, in) : rule->scan->visit(ctx, in);
+		if (rule->window)
+			rc = window_anchor(ctx, in);
+		else if (!cached || !verdict || verdict[2 * r + vhe] == VARIES)
+			rc = rule->scan->visit(ctx, in);
+		else if (verdict[2 * r + vhe])
+			rc = replay(ctx, &ctx->scan->shared[verdict[2 * r + vhe] - 2]);
+		else
+			rc = visit_tracked(ctx, rule, in, &verdict[2 * r]);
 		if (rc)
 			return rc;
 	}
@@ -884,13 +1038,18 @@ static int visit_word(struct eh_rule_ctx *ctx, struct eh_audit *a, struct eh_aud
  * for errors.
  */
 static int visit_section(struct eh_rule_ctx *ctx, struct eh_audit *a, struct eh_audit__rule_state *states,
-			 const struct eh_audit_scan *scan, size_t i, uint64_t *at)
+			 struct eh_audit_scan *scan, size_t i, uint64_t *at)
 {
 	const struct eh_elf_section *s = &scan->elf->sections[i];
 	const uint64_t *w = scan->wanted[i];
 	size_t nw = scan->nwanted[i], k = 0, j;
 	uint64_t done = 0, off;
+	uint32_t *verdicts;
 	int rc = 0;
+
+	if (nw && !scan->verdicts[i] && a->nresults)
+		scan->verdicts[i] = eh_alloc(2 * nw * a->nresults * sizeof(*scan->verdicts[i]));
+	verdicts = scan->verdicts[i];  /* NULL when out of memory: every image visits */
 
 	for (j = 0; j <= ctx->img->nsites && !rc; j++) {
 		const struct eh_alt_site *site = j < ctx->img->nsites ? ctx->by_orig[j] : NULL;
@@ -905,12 +1064,12 @@ static int visit_section(struct eh_rule_ctx *ctx, struct eh_audit *a, struct eh_
 		for (; k < nw && w[k] < lo && !rc; k++)
 			if (w[k] >= done)
 				rc = visit_word(ctx, a, states, *at = s->addr + w[k], eh_insn_word(s->data + w[k]),
-						&scan->cands[i][k]);
+						&scan->cands[i][k], verdicts ? verdicts + 2 * k * a->nresults : NULL);
 		for (off = lo > done ? lo : done; off + 4 <= hi && !rc; off += 4) {
 			uint32_t word = 0;
 
 			eh_image_word(ctx->img, s->addr + off, &word);
-			rc = visit_word(ctx, a, states, *at = s->addr + off, word, NULL);
+			rc = visit_word(ctx, a, states, *at = s->addr + off, word, NULL, NULL);
 		}
 		done = hi > done ? hi : done;
 	}
