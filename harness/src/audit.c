@@ -808,10 +808,22 @@ static void keep_site_order(struct eh_rule_ctx *ctx)
 	scan->nrepl = ctx->nrepl;
 }
 
-/* The findings one visit appended, in the scan's pool. */
+/*
+ * The findings one visit appended, in the scan's pool: every image's (img NULL),
+ * or, where the visit read words an alternative covers or asked for a site, those
+ * of the images that have the same words and site outcomes over [lo, hi) as img
+ * (which the scan's audits keep alive); next: another such view of the same
+ * candidate (0: none).
+ */
 struct shared_verdict {
 	size_t first, n;
+	const struct eh_image *img;
+	uint64_t lo, hi;
+	uint32_t next;
 };
+
+/* How many views of one candidate a scan keeps before the images visit it each. */
+#define MAX_VIEWS 8
 
 static int scan_base_calls(struct eh_rule_ctx *ctx, const struct call_edge **base, size_t *nbase)
 {
@@ -931,11 +943,31 @@ static int replay(struct eh_rule_ctx *ctx, const struct shared_verdict *v)
 	size_t i;
 
 	for (i = 0; i < v->n; i++) {
+		struct eh_finding *f;
+
 		if (eh_audit__grow(&res->findings, &ctx->state->cap_findings, res->nfindings, sizeof(*res->findings)))
 			return EH_ENOMEM;
-		res->findings[res->nfindings++] = ctx->scan->pool[v->first + i];
+		f = &res->findings[res->nfindings++];
+		*f = ctx->scan->pool[v->first + i];
+		if (f->site)  /* the same site of this image (the images' sites are copies in one order) */
+			f->site = ctx->img->sites + (f->site - v->img->sites);
 	}
 	return 0;
+}
+
+/* Whether the image has the words and site outcomes of v's over v's range. */
+static bool same_view(const struct eh_rule_ctx *ctx, const struct shared_verdict *v)
+{
+	const struct eh_image *x = v->img, *y = ctx->img;
+	size_t i = eh_image_patch_from(x, v->lo), j = eh_image_patch_from(y, v->lo);
+
+	for (; i < x->npatches && x->patches[i].addr < v->hi; i++, j++)
+		if (j == y->npatches || y->patches[j].addr != x->patches[i].addr ||
+		    y->patches[j].word != x->patches[i].word)
+			return false;
+	if (j < y->npatches && y->patches[j].addr < v->hi)
+		return false;
+	return eh_audit__sites_agree(ctx, x, v->lo, v->hi);
 }
 
 /*
@@ -943,29 +975,32 @@ static int replay(struct eh_rule_ctx *ctx, const struct shared_verdict *v)
  * alternative covers and asked nothing images differ in, its findings (from the
  * result's first) are every image's, kept for the others in verdict[0] (images
  * without VHE) and verdict[1] (with); when it asked only about VHE, in the one
- * of this image.
+ * of this image; when it read words alternatives cover or asked for a site, in
+ * the one of this image as a view, for the images that agree with this one there.
  */
 static int visit_tracked(struct eh_rule_ctx *ctx, const struct eh_rule *rule, const struct eh_insn *in,
-			 uint32_t *verdict)
+			 uint32_t *verdict, unsigned vhe)
 {
 	struct eh_audit_scan *scan = ctx->scan;
 	struct eh_audit_result *res = ctx->res;
 	size_t first = res->nfindings, i;
+	bool keyed;
 	int rc;
 
 	ctx->tracking = true;
-	ctx->varies = ctx->vhe_dep = false;
+	ctx->varies = ctx->vhe_dep = ctx->site_asked = false;
 	ctx->lo = ctx->hi = in->addr;
 	rc = rule->scan->visit(ctx, in);
 	ctx->tracking = false;
 	if (rc)
 		return rc;
-	for (i = first; i < res->nfindings && !ctx->varies; i++)
-		ctx->varies = res->findings[i].site != NULL;
-	if (ctx->varies || eh_audit__touches_site(ctx, ctx->lo, ctx->hi + 4)) {
+	if (ctx->varies) {
 		verdict[0] = verdict[1] = VARIES;
 		return 0;
 	}
+	keyed = ctx->site_asked || eh_audit__touches_site(ctx, ctx->lo, ctx->hi + 4);
+	for (i = first; i < res->nfindings; i++)
+		keyed |= res->findings[i].site != NULL;
 	if (eh_audit__grow(&scan->shared, &scan->cap_shared, scan->nshared, sizeof(*scan->shared)))
 		return EH_ENOMEM;
 	for (i = first; i < res->nfindings; i++) {
@@ -975,12 +1010,40 @@ static int visit_tracked(struct eh_rule_ctx *ctx, const struct eh_rule *rule, co
 	}
 	scan->shared[scan->nshared] = (struct shared_verdict){ scan->npool - (res->nfindings - first),
 							       res->nfindings - first };
-	/* A verdict that turned on VHE is the one of the images that agree on it. */
-	if (ctx->vhe_dep)
-		verdict[eh_target_vhe(&ctx->img->target)] = 2 + (uint32_t)scan->nshared++;
-	else
+	if (keyed) {
+		struct shared_verdict *v = &scan->shared[scan->nshared];
+
+		v->img = ctx->img;
+		v->lo = ctx->lo;
+		v->hi = ctx->hi + 4;
+		v->next = verdict[vhe] >= 2 ? verdict[vhe] : 0;
+		verdict[vhe] = 2 + (uint32_t)scan->nshared++;
+	} else if (ctx->vhe_dep) {  /* a verdict that turned on VHE is the one of the images that agree on it */
+		verdict[vhe] = 2 + (uint32_t)scan->nshared++;
+	} else {
 		verdict[0] = verdict[1] = 2 + (uint32_t)scan->nshared++;
+	}
 	return 0;
+}
+
+/* A scan rule on a candidate: its verdict shared from another image when one holds here, else a visit. */
+static int scan_verdict(struct eh_rule_ctx *ctx, const struct eh_rule *rule, const struct eh_insn *in,
+			uint32_t *verdict, unsigned vhe)
+{
+	const struct shared_verdict *v = NULL;
+	uint32_t k = verdict[vhe];
+	unsigned views = 0;
+
+	if (k == VARIES)
+		return rule->scan->visit(ctx, in);
+	for (; k >= 2; k = v->next, views++) {
+		v = &ctx->scan->shared[k - 2];
+		if (!v->img || same_view(ctx, v))
+			return replay(ctx, v);
+	}
+	if (views >= MAX_VIEWS)
+		return rule->scan->visit(ctx, in);
+	return visit_tracked(ctx, rule, in, verdict, vhe);
 }
 
 /*
@@ -1019,12 +1082,10 @@ static int visit_word(struct eh_rule_ctx *ctx, struct eh_audit *a, struct eh_aud
 		ctx->state = &states[r];
 		if (rule->window)
 			rc = window_anchor(ctx, in);
-		else if (!cached || !verdict || verdict[2 * r + vhe] == VARIES)
+		else if (!cached || !verdict)
 			rc = rule->scan->visit(ctx, in);
-		else if (verdict[2 * r + vhe])
-			rc = replay(ctx, &ctx->scan->shared[verdict[2 * r + vhe] - 2]);
 		else
-			rc = visit_tracked(ctx, rule, in, &verdict[2 * r]);
+			rc = scan_verdict(ctx, rule, in, &verdict[2 * r], vhe);
 		if (rc)
 			return rc;
 	}

@@ -37,11 +37,15 @@ struct eh_rule_ctx {
 	 * varies), or only whether the target runs the kernel with VHE (vhe_dep).
 	 */
 	bool tracking, varies, vhe_dep;
+	bool site_asked;          /* ... it asked eh_rule_site: its verdict holds where the sites agree */
 	uint64_t lo, hi;
 };
 
 /* The alternative whose original range holds addr in the image (eh_rule_site, untracked). */
 const struct eh_alt_site *eh_audit__site(const struct eh_rule_ctx *ctx, uint64_t addr);
+
+/* Whether the sites of img whose original range meets [lo, hi) had the outcomes they have in ctx's image. */
+bool eh_audit__sites_agree(const struct eh_rule_ctx *ctx, const struct eh_image *img, uint64_t lo, uint64_t hi);
 
 /* Whether some alternative's original range meets [lo, hi). */
 bool eh_audit__touches_site(const struct eh_rule_ctx *ctx, uint64_t lo, uint64_t hi);

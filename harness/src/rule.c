@@ -51,10 +51,34 @@ bool eh_audit__touches_site(const struct eh_rule_ctx *ctx, uint64_t lo, uint64_t
 	return i < n && ctx->by_orig[i]->orig + ctx->by_orig[i]->orig_len > lo;
 }
 
-/* What the image's alternatives did differs between images: a verdict that asks is not shared. */
+bool eh_audit__sites_agree(const struct eh_rule_ctx *ctx, const struct eh_image *img, uint64_t lo, uint64_t hi)
+{
+	size_t n = ctx->img->nsites, i = last_at_or_below(ctx->by_orig, n, lo, false);
+
+	if (i == n)
+		i = 0;
+	for (; i < n && ctx->by_orig[i]->orig < hi; i++) {
+		const struct eh_alt_site *s = ctx->by_orig[i], *t = &img->sites[s - ctx->img->sites];
+
+		if (s->orig + s->orig_len <= lo)
+			continue;
+		if (s->applied != t->applied || s->cb_result != t->cb_result || s->state != t->state ||
+		    s->rule != t->rule || s->cb_why != t->cb_why)
+			return false;
+	}
+	return true;
+}
+
+/* What the image's alternatives did differs between images: a verdict that asks holds where they agree. */
 const struct eh_alt_site *eh_rule_site(const struct eh_rule_ctx *ctx, uint64_t addr)
 {
-	((struct eh_rule_ctx *)ctx)->varies = true;
+	struct eh_rule_ctx *c = (struct eh_rule_ctx *)ctx;
+
+	if (c->tracking) {
+		c->site_asked = true;
+		c->lo = addr < c->lo ? addr : c->lo;
+		c->hi = addr > c->hi ? addr : c->hi;
+	}
 	return eh_audit__site(ctx, addr);
 }
 
