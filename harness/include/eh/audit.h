@@ -99,8 +99,10 @@ struct eh_audit {
  * again); the call graph of the words outside every alternative; a scan rule's
  * verdict on a word, where its visit read nothing an alternative covers and
  * asked nothing images differ in (then the images of the scan's first
- * numbering take its findings instead of visiting again); and one decoder,
- * whose cache re-decodes a word an image changed.
+ * numbering take its findings instead of visiting again, or those that agree
+ * with the image it visited on the words and sites it read); and one decoder,
+ * whose cache re-decodes a word an image changed. The images audited with a
+ * scan must outlive it.
  */
 struct eh_audit_scan;
 int eh_audit_scan_new(struct eh_audit_scan **out, const struct eh_elf *elf, const struct eh_erratum *const *errata,
