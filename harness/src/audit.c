@@ -740,6 +740,8 @@ struct candidate {
 	struct eh_insn in;      /* decoded the first time an image visits it */
 	uint64_t wants;         /* the rules that want it, by result (the first 64) */
 	bool decoded;
+	bool settled;           /* nothing to do in an image that leaves it alone: every rule that
+	                           wants it is a scan rule whose verdict is every image's, no finding */
 	int8_t repl;            /* whether it is replacement code: -1 not known yet */
 };
 
@@ -1046,6 +1048,26 @@ static int scan_verdict(struct eh_rule_ctx *ctx, const struct eh_rule *rule, con
 	return visit_tracked(ctx, rule, in, verdict, vhe);
 }
 
+/* Whether every rule that wants c has one verdict for every image, with no finding. */
+static bool settled(const struct eh_audit_scan *scan, const struct eh_audit *a, const struct candidate *c,
+		    const uint32_t *verdict)
+{
+	size_t r;
+
+	for (r = 0; r < a->nresults; r++) {
+		const struct shared_verdict *v;
+
+		if (r >= 63 || !(c->wants >> r & 1))
+			continue;  /* past the 63rd the mask does not say: such a rule is never settled */
+		if (a->results[r].erratum->rule->window || verdict[2 * r] < 2 || verdict[2 * r] != verdict[2 * r + 1])
+			return false;
+		v = &scan->shared[verdict[2 * r] - 2];
+		if (v->img || v->n)
+			return false;
+	}
+	return c->wants >> 63 == 0;
+}
+
 /*
  * Hand the word at addr to every rule that wants it, decoded once: into c when it
  * is one of the scan's candidates as the file has it (verdict its row of scan
@@ -1089,6 +1111,8 @@ static int visit_word(struct eh_rule_ctx *ctx, struct eh_audit *a, struct eh_aud
 		if (rc)
 			return rc;
 	}
+	if (cached && verdict)
+		c->settled = settled(ctx->scan, a, c, verdict);
 	return 0;
 }
 
@@ -1123,7 +1147,7 @@ static int visit_section(struct eh_rule_ctx *ctx, struct eh_audit *a, struct eh_
 			hi = lo + site->orig_len < s->size ? lo + site->orig_len : s->size;
 		}
 		for (; k < nw && w[k] < lo && !rc; k++)
-			if (w[k] >= done)
+			if (w[k] >= done && !(scan->cands[i][k].settled && ctx->img->caps == scan->caps))
 				rc = visit_word(ctx, a, states, *at = s->addr + w[k], eh_insn_word(s->data + w[k]),
 						&scan->cands[i][k], verdicts ? verdicts + 2 * k * a->nresults : NULL);
 		for (off = lo > done ? lo : done; off + 4 <= hi && !rc; off += 4) {
