@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -302,6 +303,82 @@ static void test_callbacks_follow_the_model(void **state)
 	}
 }
 
+/*
+ * An image is the ELF but for its patches: each one a word that differs from the
+ * ELF's, in address order, inside an applied site; every other word of every
+ * section reads as the ELF's (eh_image_word and eh_image_copy_section agree), and
+ * an image made from sites parsed once (eh_image_new_parsed) is the same image.
+ */
+static void check_patches(const char *model)
+{
+	unsigned char *obj;
+	struct eh_elf *cb;
+	struct eh_image *img = callbacks_image(model, &cb, &obj), *again;
+	const struct eh_cpucaps *caps = eh_cpucaps_builtin("6.1");
+	struct eh_alt_site *sites;
+	struct eh_error err = { 0 };
+	size_t i, n, applied = 0;
+
+	for (i = 0; i < img->npatches; i++) {
+		uint32_t file;
+		const struct eh_alt_site *s = NULL;
+		size_t k;
+
+		assert_int_equal(eh_elf_word(cb, img->patches[i].addr, &file), 0);
+		if (file == img->patches[i].word || (i && img->patches[i - 1].addr >= img->patches[i].addr))
+			fail_msg("%s: patch %zu at 0x%llx is the file's word or out of order", model, i,
+				 (unsigned long long)img->patches[i].addr);
+		for (k = 0; k < img->nsites && !s; k++)
+			if (img->patches[i].addr - img->sites[k].orig < img->sites[k].orig_len)
+				s = &img->sites[k];
+		if (!s || !s->applied)
+			fail_msg("%s: patch %zu is in no applied site", model, i);
+	}
+	for (i = 0; i < cb->nsections; i++) {
+		const struct eh_elf_section *sec = &cb->sections[i];
+		unsigned char *copy = sec->size ? malloc(sec->size) : NULL;
+		uint64_t off;
+
+		if (!copy || !eh_image_copy_section(img, sec, copy)) {
+			free(copy);
+			continue;
+		}
+		for (off = 0; off + 4 <= sec->size; off += 4) {
+			uint32_t w;
+
+			assert_int_equal(eh_image_word(img, sec->addr + off, &w), 0);
+			assert_int_equal(w, eh_insn_word(copy + off));
+		}
+		free(copy);
+	}
+	assert_int_equal(eh_alt_parse(&sites, &n, cb, caps, &err), 0);
+	if (eh_image_new_parsed(&again, cb, caps, sites, n, &img->target, &err))
+		fail_msg("%s: %s", model, err.msg);
+	assert_int_equal(again->npatches, img->npatches);
+	for (i = 0; i < img->npatches; i++) {
+		assert_int_equal(again->patches[i].addr, img->patches[i].addr);
+		assert_int_equal(again->patches[i].word, img->patches[i].word);
+	}
+	for (i = 0; i < n; i++) {
+		assert_int_equal(again->sites[i].applied, img->sites[i].applied);
+		applied += img->sites[i].applied;
+	}
+	if (!applied || !img->npatches)
+		fail_msg("%s: nothing patched, the check proves nothing", model);
+	eh_image_free(again);
+	eh_free(sites);
+	eh_image_free(img);
+	eh_elf_free(cb);
+	free(obj);
+}
+
+static void test_patches_are_the_changed_words(void **state)
+{
+	(void)state;
+	check_patches("thunderx2");
+	check_patches("cortex-a72");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -311,6 +388,7 @@ int main(void)
 		cmocka_unit_test(test_parse_snippet_table),
 		cmocka_unit_test(test_apply_per_model),
 		cmocka_unit_test(test_kconfig_off_keeps_prfm),
+		cmocka_unit_test(test_patches_are_the_changed_words),
 	};
 
 	return cmocka_run_group_tests(tests, load, unload);

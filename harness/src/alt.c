@@ -86,6 +86,7 @@ int eh_alt_parse(struct eh_alt_site **out, size_t *nout, const struct eh_elf *el
 		const struct eh_elf_extern *orig_x, *repl_x;
 
 		s->entry = sec->addr + i * EH_ALT_ENTRY_SIZE;
+		s->cb_why = "";
 		s->orig = s->entry + (uint64_t)(int64_t)(int32_t)rd32(e);
 		s->repl = s->entry + 4 + (uint64_t)(int64_t)(int32_t)rd32(e + 4);
 		orig_x = eh_elf_extern_at(elf, s->entry);

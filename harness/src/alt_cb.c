@@ -132,7 +132,7 @@ struct cb_ctx {
 
 static enum eh_alt_cb_result result(struct cb_ctx *c, enum eh_alt_cb_result r, const char *why)
 {
-	snprintf(c->site->cb_why, sizeof(c->site->cb_why), "%s", why);
+	c->site->cb_why = why;
 	return r;
 }
 

@@ -59,7 +59,13 @@ struct eh_audit__walk {
 	unsigned gen;
 	struct frame *frames;
 	size_t nframes, cap_frames;
-	/* Every direct call and tail call of the image by target, built when a return needs it. */
+	/*
+	 * Every direct call and tail call of the image by target, built when a return needs it:
+	 * those of the words no alternative covers (the scan's, shared by its images) and those
+	 * of the words inside alternatives as this image has them (calls).
+	 */
+	const struct call_edge *base;
+	size_t nbase;
 	struct call_edge *calls;
 	size_t ncalls;
 	bool calls_built;
@@ -109,15 +115,33 @@ static int cmp_repl(const void *a, const void *b)
 		       (*(const struct eh_alt_site *const *)b)->repl);
 }
 
+/* The scan's order of the sites by original and by replacement address, for an image of its numbering. */
+static const uint32_t *scan_site_order(const struct eh_rule_ctx *ctx, size_t *nrepl);
+static void keep_site_order(struct eh_rule_ctx *ctx);
+
+/*
+ * The image's sites by original address and the non-callback ones by replacement
+ * address: sorted for the scan's first image, the same order for the others of its
+ * numbering (their sites are the same ones, copied).
+ */
 static int index_sites(struct eh_rule_ctx *ctx)
 {
 	const struct eh_image *img = ctx->img;
-	size_t i, n = img->nsites ? img->nsites : 1;
+	size_t i, n = img->nsites ? img->nsites : 1, nrepl = 0;
+	const uint32_t *order = scan_site_order(ctx, &nrepl);
 
 	ctx->by_orig = eh_alloc(n * sizeof(*ctx->by_orig));
 	ctx->by_repl = eh_alloc(n * sizeof(*ctx->by_repl));
 	if (!ctx->by_orig || !ctx->by_repl)
 		return EH_ENOMEM;
+	if (order) {
+		for (i = 0; i < img->nsites; i++)
+			ctx->by_orig[i] = &img->sites[order[i]];
+		for (i = 0; i < nrepl; i++)
+			ctx->by_repl[i] = &img->sites[order[img->nsites + i]];
+		ctx->nrepl = nrepl;
+		return 0;
+	}
 	for (i = 0; i < img->nsites; i++) {
 		ctx->by_orig[i] = &img->sites[i];
 		if (!img->sites[i].callback)
@@ -127,6 +151,7 @@ static int index_sites(struct eh_rule_ctx *ctx)
 		qsort(ctx->by_orig, img->nsites, sizeof(*ctx->by_orig), cmp_site);
 	if (ctx->nrepl)
 		qsort(ctx->by_repl, ctx->nrepl, sizeof(*ctx->by_repl), cmp_repl);
+	keep_site_order(ctx);
 	return 0;
 }
 
@@ -159,7 +184,7 @@ struct eh_finding *eh_audit__add_finding(struct eh_rule_ctx *ctx, uint64_t addr,
 	f->addr = addr;
 	f->anchor = anchor;
 	f->window = SIZE_MAX;
-	f->site = eh_rule_site(ctx, addr);
+	f->site = eh_audit__site(ctx, addr);
 	eh_elf_describe(elf, addr, f->where, sizeof(f->where));
 	if (anchor)
 		eh_elf_describe(elf, anchor, f->anchor_where, sizeof(f->anchor_where));
@@ -224,7 +249,7 @@ static int add_end(struct eh_audit__walk *wk, enum eh_audit_end_kind kind, uint6
 static int note_site(struct eh_rule_ctx *ctx, uint64_t addr)
 {
 	struct eh_audit__walk *wk = ctx->walk;
-	const struct eh_alt_site *s = eh_rule_site(ctx, addr);
+	const struct eh_alt_site *s = eh_audit__site(ctx, addr);
 	struct eh_audit_window *w = wk->w;
 	size_t i;
 
@@ -279,45 +304,117 @@ static bool audited(const struct eh_elf_section *s)
 }
 
 /*
- * Every BL of the patched image's code, and every B to the start of another
- * function (a tail call: that function returns to the caller's callers);
- * replacement code and calls out of a relocatable object are left out.
+ * The call edge of the word at site (its word), if it is one: a BL, or a B to the
+ * start of another function (a tail call: that function returns to the caller's
+ * callers); replacement code and calls out of a relocatable object are left out.
+ */
+static bool call_edge_of(const struct eh_rule_ctx *ctx, uint64_t site, uint32_t w, struct call_edge *out)
+{
+	const struct eh_elf *elf = ctx->img->elf;
+	bool tail = (w & 0xfc000000) == 0x14000000;
+	uint64_t target;
+
+	if (!tail && (w & 0xfc000000) != 0x94000000)
+		return false;
+	if (eh_audit__is_replacement(ctx, site) || eh_elf_extern_at(elf, site))
+		return false;
+	target = site + (uint64_t)((int64_t)((uint64_t)(w & 0x3ffffff) << 38) >> 36);
+	if (tail && (function_start(elf, target) != target || function_start(elf, site) == target))
+		return false;
+	*out = (struct call_edge){ target, site, tail };
+	return true;
+}
+
+static int add_edge(struct call_edge **v, size_t *n, size_t *cap, const struct call_edge *e)
+{
+	if (eh_audit__grow(v, cap, *n, sizeof(**v)))
+		return EH_ENOMEM;
+	(*v)[(*n)++] = *e;
+	return 0;
+}
+
+/* The call edges of the ELF's words outside every alternative's original range, sorted by target. */
+static int build_base_calls(const struct eh_rule_ctx *ctx, struct call_edge **out, size_t *nout)
+{
+	const struct eh_image *img = ctx->img;
+	const struct eh_elf *elf = img->elf;
+	size_t i, j = 0, cap = 0;
+	struct call_edge e;
+	int rc = 0;
+
+	for (i = 0; i < elf->nsections && !rc; i++) {
+		const struct eh_elf_section *s = &elf->sections[i];
+		uint64_t off;
+
+		if (!audited(s))
+			continue;
+		for (off = 0; off + 4 <= s->size && !rc; off += 4) {
+			uint64_t site = s->addr + off;
+
+			/* by_orig is in address order and its ranges do not overlap. */
+			while (j < img->nsites && ctx->by_orig[j]->orig + ctx->by_orig[j]->orig_len <= site)
+				j++;
+			if (j < img->nsites && site >= ctx->by_orig[j]->orig)
+				continue;
+			if (call_edge_of(ctx, site, eh_insn_word(s->data + off), &e))
+				rc = add_edge(out, nout, &cap, &e);
+		}
+	}
+	if (!rc && *nout)
+		qsort(*out, *nout, sizeof(**out), cmp_call);
+	return rc;
+}
+
+/* What the scan keeps for the image it audits: built once per ELF and numbering. */
+static int scan_base_calls(struct eh_rule_ctx *ctx, const struct call_edge **base, size_t *nbase);
+
+/*
+ * Every BL and tail call of the patched image: the scan's edges outside the
+ * alternatives, and those of the words inside them as this image has them.
  */
 static int build_calls(struct eh_rule_ctx *ctx)
 {
 	struct eh_audit__walk *wk = ctx->walk;
 	const struct eh_image *img = ctx->img;
-	const struct eh_elf *elf = img->elf;
 	size_t i, cap = 0;
+	int rc;
 
 	wk->calls_built = true;
-	for (i = 0; i < elf->nsections; i++) {
-		const struct eh_elf_section *s = &elf->sections[i];
-		uint64_t off;
+	rc = scan_base_calls(ctx, &wk->base, &wk->nbase);
+	for (i = 0; i < img->nsites && !rc; i++) {
+		const struct eh_alt_site *site = ctx->by_orig[i];
+		const struct eh_elf_section *s = eh_elf_section_at(img->elf, site->orig);
+		uint64_t a;
 
-		if (!audited(s) || !img->data[i])
+		if (!s || !audited(s))
 			continue;
-		for (off = 0; off + 4 <= s->size; off += 4) {
-			uint32_t w = eh_insn_word(img->data[i] + off);
-			uint64_t site = s->addr + off, target;
-			bool tail = (w & 0xfc000000) == 0x14000000;
+		for (a = site->orig; a + 4 <= site->orig + site->orig_len && !rc; a += 4) {
+			struct call_edge e;
+			uint32_t w;
 
-			if (!tail && (w & 0xfc000000) != 0x94000000)
-				continue;
-			if (eh_audit__is_replacement(ctx, site) || eh_elf_extern_at(elf, site))
-				continue;
-			target = site + (uint64_t)((int64_t)((uint64_t)(w & 0x3ffffff) << 38) >> 36);
-			if (tail && (function_start(elf, target) != target ||
-				     function_start(elf, site) == target))
-				continue;
-			if (eh_audit__grow(&wk->calls, &cap, wk->ncalls, sizeof(*wk->calls)))
-				return EH_ENOMEM;
-			wk->calls[wk->ncalls++] = (struct call_edge){ target, site, tail };
+			if (!eh_image_word(img, a, &w) && call_edge_of(ctx, a, w, &e))
+				rc = add_edge(&wk->calls, &wk->ncalls, &cap, &e);
 		}
 	}
-	if (wk->ncalls)
+	if (!rc && wk->ncalls)
 		qsort(wk->calls, wk->ncalls, sizeof(*wk->calls), cmp_call);
-	return 0;
+	return rc;
+}
+
+/* The first of v[0..n) (sorted by target) whose target is at or above t. */
+static size_t first_edge(const struct call_edge *v, size_t n, uint64_t t)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid].target < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 /* How many functions one return may look through for tail calls (cycles included). */
@@ -339,27 +436,25 @@ static int return_to_callers(struct eh_rule_ctx *ctx, uint64_t f, size_t *n)
 		return rc;
 	funcs[0] = f;
 	for (k = 0; k < nfuncs && !rc; k++) {
-		size_t lo = 0, hi = wk->ncalls, j;
+		size_t b = first_edge(wk->base, wk->nbase, funcs[k]), c = first_edge(wk->calls, wk->ncalls, funcs[k]);
 
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-
-			if (wk->calls[mid].target < funcs[k])
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		for (j = lo; j < wk->ncalls && wk->calls[j].target == funcs[k] && !rc && wk->nqueued < MAX_QUEUED;
-		     j++) {
-			const struct call_edge *c = &wk->calls[j];
-			uint64_t g = function_start(ctx->img->elf, c->site);
+		/* The edges to funcs[k] of both lists, merged in the order of their sites. */
+		while (!rc && wk->nqueued < MAX_QUEUED) {
+			bool in_b = b < wk->nbase && wk->base[b].target == funcs[k];
+			bool in_c = c < wk->ncalls && wk->calls[c].target == funcs[k];
+			const struct call_edge *e;
+			uint64_t g;
 			size_t m;
 
-			if (!c->tail) {
-				rc = push(wk, c->site + 4, 0);
+			if (!in_b && !in_c)
+				break;
+			e = in_b && (!in_c || wk->base[b].site < wk->calls[c].site) ? &wk->base[b++] : &wk->calls[c++];
+			if (!e->tail) {
+				rc = push(wk, e->site + 4, 0);
 				++*n;
 				continue;
 			}
+			g = function_start(ctx->img->elf, e->site);
 			for (m = 0; m < nfuncs && funcs[m] != g; m++)
 				;
 			if (m == nfuncs && nfuncs < MAX_TAIL_FUNCS)
@@ -640,23 +735,137 @@ static int start_results(struct eh_audit *a, struct eh_audit__rule_state **state
 	return 0;
 }
 
+/* A word some rule wants, as every image has it that leaves it alone (no alternative it applies covers it). */
+struct candidate {
+	struct eh_insn in;      /* decoded the first time an image visits it */
+	uint64_t wants;         /* the rules that want it, by result (the first 64) */
+	bool decoded;
+	bool settled;           /* nothing to do in an image that leaves it alone: every rule that
+	                           wants it is a scan rule whose verdict is every image's, no finding */
+	int8_t repl;            /* whether it is replacement code: -1 not known yet */
+};
+
 struct eh_audit_scan {
 	const struct eh_elf *elf;
 	const struct eh_erratum *const *errata;
 	struct eh_decoder *dec;
 	uint64_t **wanted;      /* per section: the offsets of the words some rule wants, ascending */
+	struct candidate **cands;  /* per section: by wanted's index */
 	size_t *nwanted;
+	/*
+	 * What depends on the alternatives' places, which the numbering decides (callbacks
+	 * are no replacement code): kept for the first numbering audited, recomputed for another.
+	 */
+	const struct eh_cpucaps *caps;
+	struct call_edge *calls;   /* the edges of the words outside every alternative */
+	size_t ncalls;
+	bool calls_built;
+	struct call_edge *other;   /* the same for an image of another numbering */
+	size_t nother;
+	/*
+	 * Scan rules' verdicts on candidates, shared by the images that leave them alone:
+	 * per section, by candidate, result, then the target's VHE (eh_target_vhe); 0 not
+	 * known yet, VARIES to visit in every image, else 2 + an index in shared, whose
+	 * findings the visit appended (pool).
+	 */
+	uint32_t **verdicts;
+	struct shared_verdict *shared;
+	size_t nshared, cap_shared;
+	struct eh_finding *pool;
+	size_t npool, cap_pool;
+	/* The sites' indices by original address, then the non-callback ones' by replacement. */
+	uint32_t *site_order;
+	size_t nsites, nrepl;
 };
 
-/* Whether some rule of errata wants word. */
-static bool wanted(const struct eh_erratum *const *errata, uint32_t word)
+#define VARIES 1u
+
+static const uint32_t *scan_site_order(const struct eh_rule_ctx *ctx, size_t *nrepl)
 {
+	const struct eh_audit_scan *scan = ctx->scan;
+
+	if (!scan->site_order || ctx->img->caps != scan->caps || ctx->img->nsites != scan->nsites)
+		return NULL;
+	*nrepl = scan->nrepl;
+	return scan->site_order;
+}
+
+/* Keep the order the first image of the scan's numbering sorted its sites in (none when out of memory). */
+static void keep_site_order(struct eh_rule_ctx *ctx)
+{
+	struct eh_audit_scan *scan = ctx->scan;
+	const struct eh_image *img = ctx->img;
 	size_t i;
 
-	for (i = 0; errata[i]; i++)
-		if (errata[i]->rule && (!errata[i]->rule->wants || errata[i]->rule->wants(word)))
-			return true;
-	return false;
+	if (scan->site_order || img->caps != scan->caps)
+		return;
+	scan->site_order = eh_alloc((img->nsites + ctx->nrepl + 1) * sizeof(*scan->site_order));
+	if (!scan->site_order)
+		return;
+	for (i = 0; i < img->nsites; i++)
+		scan->site_order[i] = (uint32_t)(ctx->by_orig[i] - img->sites);
+	for (i = 0; i < ctx->nrepl; i++)
+		scan->site_order[img->nsites + i] = (uint32_t)(ctx->by_repl[i] - img->sites);
+	scan->nsites = img->nsites;
+	scan->nrepl = ctx->nrepl;
+}
+
+/*
+ * The findings one visit appended, in the scan's pool: every image's (img NULL),
+ * or, where the visit read words an alternative covers or asked for a site, those
+ * of the images that have the same words and site outcomes over [lo, hi) as img
+ * (which the scan's audits keep alive); next: another such view of the same
+ * candidate (0: none).
+ */
+struct shared_verdict {
+	size_t first, n;
+	const struct eh_image *img;
+	uint64_t lo, hi;
+	uint32_t next;
+};
+
+/* How many views of one candidate a scan keeps before the images visit it each. */
+#define MAX_VIEWS 8
+
+static int scan_base_calls(struct eh_rule_ctx *ctx, const struct call_edge **base, size_t *nbase)
+{
+	struct eh_audit_scan *scan = ctx->scan;
+	int rc;
+
+	if (ctx->img->caps != scan->caps) {
+		eh_free(scan->other);
+		scan->other = NULL;
+		scan->nother = 0;
+		rc = build_base_calls(ctx, &scan->other, &scan->nother);
+		*base = scan->other;
+		*nbase = scan->nother;
+		return rc;
+	}
+	if (!scan->calls_built) {
+		scan->calls_built = true;
+		rc = build_base_calls(ctx, &scan->calls, &scan->ncalls);
+		if (rc)
+			return rc;
+	}
+	*base = scan->calls;
+	*nbase = scan->ncalls;
+	return 0;
+}
+
+/* The rules of errata that want word, by result (a rule past the 64th: bit 63); 0 when none does. */
+static uint64_t wanted(const struct eh_erratum *const *errata, uint32_t word)
+{
+	uint64_t mask = 0;
+	size_t i, r = 0;
+
+	for (i = 0; errata[i]; i++) {
+		if (!errata[i]->rule)
+			continue;
+		if (!errata[i]->rule->wants || errata[i]->rule->wants(word))
+			mask |= 1ull << (r < 63 ? r : 63);
+		r++;
+	}
+	return mask;
 }
 
 int eh_audit_scan_new(struct eh_audit_scan **out, const struct eh_elf *elf, const struct eh_erratum *const *errata,
@@ -674,7 +883,10 @@ int eh_audit_scan_new(struct eh_audit_scan **out, const struct eh_elf *elf, cons
 	scan->errata = errata;
 	scan->wanted = eh_alloc(n * sizeof(*scan->wanted));
 	scan->nwanted = eh_alloc(n * sizeof(*scan->nwanted));
-	rc = scan->wanted && scan->nwanted ? eh_decoder_new(&scan->dec, err) : EH_ENOMEM;
+	scan->cands = eh_alloc(n * sizeof(*scan->cands));
+	scan->verdicts = eh_alloc(n * sizeof(*scan->verdicts));
+	rc = scan->wanted && scan->nwanted && scan->cands && scan->verdicts ? eh_decoder_new(&scan->dec, err)
+									    : EH_ENOMEM;
 	for (i = 0; i < elf->nsections && !rc; i++) {
 		const struct eh_elf_section *s = &elf->sections[i];
 
@@ -686,6 +898,12 @@ int eh_audit_scan_new(struct eh_audit_scan **out, const struct eh_elf *elf, cons
 				if (!rc)
 					scan->wanted[i][scan->nwanted[i]++] = off;
 			}
+		if (!rc && scan->nwanted[i] && !(scan->cands[i] = eh_alloc(scan->nwanted[i] * sizeof(**scan->cands))))
+			rc = EH_ENOMEM;
+		for (off = 0; !rc && off < scan->nwanted[i]; off++) {
+			scan->cands[i][off].repl = -1;
+			scan->cands[i][off].wants = wanted(errata, eh_insn_word(s->data + scan->wanted[i][off]));
+		}
 	}
 	if (rc) {
 		eh_audit_scan_free(scan);
@@ -703,55 +921,220 @@ void eh_audit_scan_free(struct eh_audit_scan *scan)
 		return;
 	for (i = 0; scan->wanted && i < scan->elf->nsections; i++)
 		eh_free(scan->wanted[i]);
+	for (i = 0; scan->cands && i < scan->elf->nsections; i++)
+		eh_free(scan->cands[i]);
+	for (i = 0; scan->verdicts && i < scan->elf->nsections; i++)
+		eh_free(scan->verdicts[i]);
+	eh_free(scan->verdicts);
+	eh_free(scan->shared);
+	eh_free(scan->pool);
+	eh_free(scan->site_order);
 	eh_free(scan->wanted);
+	eh_free(scan->cands);
+	eh_free(scan->calls);
+	eh_free(scan->other);
 	eh_free(scan->nwanted);
 	eh_decoder_free(scan->dec);
 	eh_free(scan);
 }
 
-/* Hand the word at addr to every rule that wants it, decoded once. */
+/* Append the findings a visit in another image appended for the same verdict. */
+static int replay(struct eh_rule_ctx *ctx, const struct shared_verdict *v)
+{
+	struct eh_audit_result *res = ctx->res;
+	size_t i;
+
+	for (i = 0; i < v->n; i++) {
+		struct eh_finding *f;
+
+		if (eh_audit__grow(&res->findings, &ctx->state->cap_findings, res->nfindings, sizeof(*res->findings)))
+			return EH_ENOMEM;
+		f = &res->findings[res->nfindings++];
+		*f = ctx->scan->pool[v->first + i];
+		if (f->site)  /* the same site of this image (the images' sites are copies in one order) */
+			f->site = ctx->img->sites + (f->site - v->img->sites);
+	}
+	return 0;
+}
+
+/* Whether the image has the words and site outcomes of v's over v's range. */
+static bool same_view(const struct eh_rule_ctx *ctx, const struct shared_verdict *v)
+{
+	const struct eh_image *x = v->img, *y = ctx->img;
+	size_t i = eh_image_patch_from(x, v->lo), j = eh_image_patch_from(y, v->lo);
+
+	for (; i < x->npatches && x->patches[i].addr < v->hi; i++, j++)
+		if (j == y->npatches || y->patches[j].addr != x->patches[i].addr ||
+		    y->patches[j].word != x->patches[i].word)
+			return false;
+	if (j < y->npatches && y->patches[j].addr < v->hi)
+		return false;
+	return eh_audit__sites_agree(ctx, x, v->lo, v->hi);
+}
+
+/*
+ * A scan rule's visit of candidate addr, tracked: when it read nothing an
+ * alternative covers and asked nothing images differ in, its findings (from the
+ * result's first) are every image's, kept for the others in verdict[0] (images
+ * without VHE) and verdict[1] (with); when it asked only about VHE, in the one
+ * of this image; when it read words alternatives cover or asked for a site, in
+ * the one of this image as a view, for the images that agree with this one there.
+ */
+static int visit_tracked(struct eh_rule_ctx *ctx, const struct eh_rule *rule, const struct eh_insn *in,
+			 uint32_t *verdict, unsigned vhe)
+{
+	struct eh_audit_scan *scan = ctx->scan;
+	struct eh_audit_result *res = ctx->res;
+	size_t first = res->nfindings, i;
+	bool keyed;
+	int rc;
+
+	ctx->tracking = true;
+	ctx->varies = ctx->vhe_dep = ctx->site_asked = false;
+	ctx->lo = ctx->hi = in->addr;
+	rc = rule->scan->visit(ctx, in);
+	ctx->tracking = false;
+	if (rc)
+		return rc;
+	if (ctx->varies) {
+		verdict[0] = verdict[1] = VARIES;
+		return 0;
+	}
+	keyed = ctx->site_asked || eh_audit__touches_site(ctx, ctx->lo, ctx->hi + 4);
+	for (i = first; i < res->nfindings; i++)
+		keyed |= res->findings[i].site != NULL;
+	if (eh_audit__grow(&scan->shared, &scan->cap_shared, scan->nshared, sizeof(*scan->shared)))
+		return EH_ENOMEM;
+	for (i = first; i < res->nfindings; i++) {
+		if (eh_audit__grow(&scan->pool, &scan->cap_pool, scan->npool, sizeof(*scan->pool)))
+			return EH_ENOMEM;
+		scan->pool[scan->npool++] = res->findings[i];
+	}
+	scan->shared[scan->nshared] = (struct shared_verdict){ scan->npool - (res->nfindings - first),
+							       res->nfindings - first };
+	if (keyed) {
+		struct shared_verdict *v = &scan->shared[scan->nshared];
+
+		v->img = ctx->img;
+		v->lo = ctx->lo;
+		v->hi = ctx->hi + 4;
+		v->next = verdict[vhe] >= 2 ? verdict[vhe] : 0;
+		verdict[vhe] = 2 + (uint32_t)scan->nshared++;
+	} else if (ctx->vhe_dep) {  /* a verdict that turned on VHE is the one of the images that agree on it */
+		verdict[vhe] = 2 + (uint32_t)scan->nshared++;
+	} else {
+		verdict[0] = verdict[1] = 2 + (uint32_t)scan->nshared++;
+	}
+	return 0;
+}
+
+/* A scan rule on a candidate: its verdict shared from another image when one holds here, else a visit. */
+static int scan_verdict(struct eh_rule_ctx *ctx, const struct eh_rule *rule, const struct eh_insn *in,
+			uint32_t *verdict, unsigned vhe)
+{
+	const struct shared_verdict *v = NULL;
+	uint32_t k = verdict[vhe];
+	unsigned views = 0;
+
+	if (k == VARIES)
+		return rule->scan->visit(ctx, in);
+	for (; k >= 2; k = v->next, views++) {
+		v = &ctx->scan->shared[k - 2];
+		if (!v->img || same_view(ctx, v))
+			return replay(ctx, v);
+	}
+	if (views >= MAX_VIEWS)
+		return rule->scan->visit(ctx, in);
+	return visit_tracked(ctx, rule, in, verdict, vhe);
+}
+
+/* Whether every rule that wants c has one verdict for every image, with no finding. */
+static bool settled(const struct eh_audit_scan *scan, const struct eh_audit *a, const struct candidate *c,
+		    const uint32_t *verdict)
+{
+	size_t r;
+
+	for (r = 0; r < a->nresults; r++) {
+		const struct shared_verdict *v;
+
+		if (r >= 63 || !(c->wants >> r & 1))
+			continue;  /* past the 63rd the mask does not say: such a rule is never settled */
+		if (a->results[r].erratum->rule->window || verdict[2 * r] < 2 || verdict[2 * r] != verdict[2 * r + 1])
+			return false;
+		v = &scan->shared[verdict[2 * r] - 2];
+		if (v->img || v->n)
+			return false;
+	}
+	return c->wants >> 63 == 0;
+}
+
+/*
+ * Hand the word at addr to every rule that wants it, decoded once: into c when it
+ * is one of the scan's candidates as the file has it (verdict its row of scan
+ * rules' verdicts), else through the decoder's cache.
+ */
 static int visit_word(struct eh_rule_ctx *ctx, struct eh_audit *a, struct eh_audit__rule_state *states,
-		      uint64_t addr, uint32_t word)
+		      uint64_t addr, uint32_t word, struct candidate *c, uint32_t *verdict)
 {
 	const struct eh_insn *in = NULL;
+	bool cached = c && ctx->img->caps == ctx->scan->caps;
+	unsigned vhe = eh_target_vhe(&ctx->img->target);
 	size_t r;
 	int rc;
 
 	for (r = 0; r < a->nresults; r++) {
 		const struct eh_rule *rule = a->results[r].erratum->rule;
 
-		if (rule->wants && !rule->wants(word))
+		if (c && r < 63 ? !(c->wants >> r & 1) : rule->wants && !rule->wants(word))
 			continue;
 		if (!in) {
-			if (eh_audit__is_replacement(ctx, addr))
+			if (cached && c->repl < 0)
+				c->repl = eh_audit__is_replacement(ctx, addr);
+			if (cached ? c->repl : eh_audit__is_replacement(ctx, addr))
 				return 0;
-			in = eh_decoder_get(ctx->dec, addr, word);
+			if (c && !c->decoded) {
+				eh_decoder_decode(ctx->dec, addr, word, &c->in);
+				c->decoded = true;
+			}
+			in = c ? &c->in : eh_decoder_get(ctx->dec, addr, word);
 			if (!in)
 				return EH_ENOMEM;
 		}
 		ctx->res = &a->results[r];
 		ctx->state = &states[r];
-		rc = rule->window ? window_anchor(ctx, in) : rule->scan->visit(ctx, in);
+		if (rule->window)
+			rc = window_anchor(ctx, in);
+		else if (!cached || !verdict)
+			rc = rule->scan->visit(ctx, in);
+		else
+			rc = scan_verdict(ctx, rule, in, &verdict[2 * r], vhe);
 		if (rc)
 			return rc;
 	}
+	if (cached && verdict)
+		c->settled = settled(ctx->scan, a, c, verdict);
 	return 0;
 }
 
 /*
- * The words of section i to visit in img, in address order: those the scan found
- * outside the alternatives img applies, and every word inside them (sorted by
- * original address in ctx->by_orig). *at: the address visited last, for errors.
+ * The words of section i to visit in img, in address order: the scan's candidates
+ * outside the alternatives img applies (the file's words), and every word inside
+ * them (sorted by original address in ctx->by_orig). *at: the address visited last,
+ * for errors.
  */
 static int visit_section(struct eh_rule_ctx *ctx, struct eh_audit *a, struct eh_audit__rule_state *states,
-			 const struct eh_audit_scan *scan, size_t i, uint64_t *at)
+			 struct eh_audit_scan *scan, size_t i, uint64_t *at)
 {
 	const struct eh_elf_section *s = &scan->elf->sections[i];
-	const uint8_t *data = ctx->img->data[i];
 	const uint64_t *w = scan->wanted[i];
 	size_t nw = scan->nwanted[i], k = 0, j;
 	uint64_t done = 0, off;
+	uint32_t *verdicts;
 	int rc = 0;
+
+	if (nw && !scan->verdicts[i] && a->nresults)
+		scan->verdicts[i] = eh_alloc(2 * nw * a->nresults * sizeof(*scan->verdicts[i]));
+	verdicts = scan->verdicts[i];  /* NULL when out of memory: every image visits */
 
 	for (j = 0; j <= ctx->img->nsites && !rc; j++) {
 		const struct eh_alt_site *site = j < ctx->img->nsites ? ctx->by_orig[j] : NULL;
@@ -764,10 +1147,15 @@ static int visit_section(struct eh_rule_ctx *ctx, struct eh_audit *a, struct eh_
 			hi = lo + site->orig_len < s->size ? lo + site->orig_len : s->size;
 		}
 		for (; k < nw && w[k] < lo && !rc; k++)
-			if (w[k] >= done)
-				rc = visit_word(ctx, a, states, *at = s->addr + w[k], eh_insn_word(data + w[k]));
-		for (off = lo > done ? lo : done; off + 4 <= hi && !rc; off += 4)
-			rc = visit_word(ctx, a, states, *at = s->addr + off, eh_insn_word(data + off));
+			if (w[k] >= done && !(scan->cands[i][k].settled && ctx->img->caps == scan->caps))
+				rc = visit_word(ctx, a, states, *at = s->addr + w[k], eh_insn_word(s->data + w[k]),
+						&scan->cands[i][k], verdicts ? verdicts + 2 * k * a->nresults : NULL);
+		for (off = lo > done ? lo : done; off + 4 <= hi && !rc; off += 4) {
+			uint32_t word = 0;
+
+			eh_image_word(ctx->img, s->addr + off, &word);
+			rc = visit_word(ctx, a, states, *at = s->addr + off, word, NULL, NULL);
+		}
 		done = hi > done ? hi : done;
 	}
 	return rc;
@@ -778,7 +1166,7 @@ int eh_audit_run_scan(struct eh_audit **out, const struct eh_image *img, struct 
 {
 	const struct eh_elf *elf = img->elf;
 	struct eh_audit__walk wk = { 0 };
-	struct eh_rule_ctx ctx = { .img = img, .walk = &wk, .dec = scan->dec };
+	struct eh_rule_ctx ctx = { .img = img, .walk = &wk, .dec = scan->dec, .scan = scan };
 	struct eh_audit__rule_state *states = NULL;
 	struct eh_audit *a;
 	size_t i;
@@ -793,13 +1181,15 @@ int eh_audit_run_scan(struct eh_audit **out, const struct eh_image *img, struct 
 	if (!a)
 		return eh_error_set(err, EH_ENOMEM, "%s: out of memory", elf->path);
 	a->img = img;
+	if (!scan->caps)
+		scan->caps = img->caps;
 	rc = start_results(a, &states, scan->errata, err);
 	if (!rc)
 		rc = index_sites(&ctx);
 	if (!rc && !(wk.seen = eh_alloc(SEEN_SLOTS * sizeof(*wk.seen))))
 		rc = EH_ENOMEM;
 	for (i = 0; i < elf->nsections && !rc; i++)
-		if (audited(&elf->sections[i]) && img->data[i])
+		if (audited(&elf->sections[i]))
 			rc = visit_section(&ctx, a, states, scan, i, &at);
 	if (rc == EH_ENOMEM) {
 		eh_error_set(err, rc, "%s: out of memory auditing", elf->path);

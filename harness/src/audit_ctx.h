@@ -26,10 +26,29 @@ struct eh_rule_ctx {
 	struct eh_audit_result *res;
 	struct eh_audit__rule_state *state;
 	struct eh_audit__walk *walk;
+	struct eh_audit_scan *scan;   /* what the audits of one ELF's images share */
 	/* The image's sites sorted by original address, and the non-callback ones by replacement. */
 	const struct eh_alt_site **by_orig, **by_repl;
 	size_t nrepl;
+	/*
+	 * While a scan rule visits a word whose verdict the scan's other images may
+	 * share (tracking): the addresses its reads reached (lo..hi), whether it asked
+	 * what images differ in (an alternative's outcome, where the code runs:
+	 * varies), or only whether the target runs the kernel with VHE (vhe_dep).
+	 */
+	bool tracking, varies, vhe_dep;
+	bool site_asked;          /* ... it asked eh_rule_site: its verdict holds where the sites agree */
+	uint64_t lo, hi;
 };
+
+/* The alternative whose original range holds addr in the image (eh_rule_site, untracked). */
+const struct eh_alt_site *eh_audit__site(const struct eh_rule_ctx *ctx, uint64_t addr);
+
+/* Whether the sites of img whose original range meets [lo, hi) had the outcomes they have in ctx's image. */
+bool eh_audit__sites_agree(const struct eh_rule_ctx *ctx, const struct eh_image *img, uint64_t lo, uint64_t hi);
+
+/* Whether some alternative's original range meets [lo, hi). */
+bool eh_audit__touches_site(const struct eh_rule_ctx *ctx, uint64_t lo, uint64_t hi);
 
 /* Whether addr is replacement code, which only runs once copied over its site. */
 bool eh_audit__is_replacement(const struct eh_rule_ctx *ctx, uint64_t addr);

@@ -17,19 +17,18 @@ bool eh_audit_configured_out(const struct eh_kconfig *config, const struct eh_er
 	return e->kconfig && !eh_kconfig_enabled(config, e->kconfig);
 }
 
-/* Two images are one when every section, every site's outcome and where the code runs agree. */
+/* Two images are one when their patched words, every site's outcome and where the code runs agree. */
 static bool same_image(const struct eh_image *x, const struct eh_image *y)
 {
-	const struct eh_elf *elf = x->elf;
 	size_t i;
 
-	if (eh_target_vhe(&x->target) != eh_target_vhe(&y->target))
+	if (eh_target_vhe(&x->target) != eh_target_vhe(&y->target) || x->npatches != y->npatches)
 		return false;
 	for (i = 0; i < x->nsites; i++)
 		if (x->sites[i].applied != y->sites[i].applied || x->sites[i].cb_result != y->sites[i].cb_result)
 			return false;
-	for (i = 0; i < elf->nsections; i++)
-		if (x->data[i] && memcmp(x->data[i], y->data[i], elf->sections[i].size))
+	for (i = 0; i < x->npatches; i++)
+		if (x->patches[i].addr != y->patches[i].addr || x->patches[i].word != y->patches[i].word)
 			return false;
 	return true;
 }
@@ -67,7 +66,8 @@ static int tally(struct eh_suppressions *sup, struct eh_audit_tally *t)
 }
 
 /* The image of model i: a new one, or (freed again) the first one equal to it. */
-static int place_model(struct eh_audit_matrix *m, size_t i, struct eh_audit_scan *scan, struct eh_error *err)
+static int place_model(struct eh_audit_matrix *m, size_t i, struct eh_audit_scan *scan,
+		       const struct eh_alt_site *sites, size_t nsites, struct eh_error *err)
 {
 	const struct eh_audit_matrix_opts *o = &m->o;
 	struct eh_audit_image *im = &m->images[m->nimages];
@@ -75,7 +75,7 @@ static int place_model(struct eh_audit_matrix *m, size_t i, struct eh_audit_scan
 	int rc;
 
 	im->target = (struct eh_target){ .model = o->models[i], .config = o->config, .boot = o->boot };
-	rc = eh_image_new(&im->img, o->elf, o->caps, &im->target, err);
+	rc = eh_image_new_parsed(&im->img, o->elf, o->caps, sites, nsites, &im->target, err);
 	if (rc)
 		return rc;
 	for (g = 0; g < m->nimages && !same_image(m->images[g].img, im->img); g++)
@@ -102,7 +102,8 @@ int eh_audit_matrix_new(struct eh_audit_matrix **out, const struct eh_audit_matr
 {
 	struct eh_audit_matrix *m;
 	struct eh_audit_scan *scan = NULL;
-	size_t i, g, r;
+	struct eh_alt_site *sites = NULL;
+	size_t i, g, r, nsites = 0;
 	int rc = 0;
 
 	*out = NULL;
@@ -118,8 +119,12 @@ int eh_audit_matrix_new(struct eh_audit_matrix **out, const struct eh_audit_matr
 		rc = eh_error_set(err, EH_ENOMEM, "out of memory");
 	if (!rc && !o->patch_only)
 		rc = eh_audit_scan_new(&scan, o->elf, o->errata, err);
+	/* The sites are the same for every model: parsed once, each image fills in its outcomes. */
+	if (!rc && eh_cap_rules_find(o->caps->kernel))  /* without rules the first image says so */
+		rc = eh_alt_parse(&sites, &nsites, o->elf, o->caps, err);
 	for (i = 0; !rc && i < o->nmodels; i++)
-		rc = place_model(m, i, scan, err);
+		rc = place_model(m, i, scan, sites, nsites, err);
+	eh_free(sites);
 	eh_audit_scan_free(scan);
 	for (g = 0; !rc && !o->patch_only && g < m->nimages; g++) {
 		struct eh_audit_image *im = &m->images[g];

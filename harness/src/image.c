@@ -3,43 +3,124 @@
 
 #include <elf.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "alt_cb.h"
 #include "eh/insn.h"
 
-static const uint8_t *bytes_at(const struct eh_image *img, uint64_t addr, uint64_t len)
+/* Whether [addr, addr + len) lies in the contents of one allocated section. */
+static bool has_contents(const struct eh_image *img, uint64_t addr, uint64_t len)
 {
 	const struct eh_elf_section *s = eh_elf_section_at(img->elf, addr);
 
-	if (!s || !img->data[s->index] || len > s->size - (addr - s->addr))
-		return NULL;
-	return img->data[s->index] + (addr - s->addr);
+	return s && s->data && len <= s->size - (addr - s->addr);
 }
 
 /*
- * The same bytes, to be patched: their section is copied the first time one is written, so an
- * image costs the sections its alternatives patch (.text), not every allocated one (.rodata, .data,
- * .BTF). NULL without contents; *oom when the copy cannot be made.
+ * The words patched so far while the image is built, found by address through an
+ * open-addressed table of indices into img->patches (kept at most half full): a
+ * callback reads its site as earlier sites left it.
  */
-static uint8_t *patch_at(struct eh_image *img, uint64_t addr, uint64_t len, bool *oom)
-{
-	const struct eh_elf_section *s = eh_elf_section_at(img->elf, addr);
-	uint8_t *copy;
+struct patching {
+	struct eh_image *img;
+	size_t cap;
+	uint32_t *slots;
+	size_t nslots;
+};
 
-	if (!bytes_at(img, addr, len))
-		return NULL;
-	if (!img->own[s->index]) {
-		copy = eh_alloc(s->size);
-		if (!copy) {
-			*oom = true;
-			return NULL;
-		}
-		memcpy(copy, img->data[s->index], s->size);
-		img->data[s->index] = copy;
-		img->own[s->index] = true;
+static size_t slot_of(const struct patching *p, uint64_t addr)
+{
+	return (size_t)((addr >> 2) * 0x9e3779b97f4a7c15ull >> 32) & (p->nslots - 1);
+}
+
+static uint32_t *find_slot(const struct patching *p, uint64_t addr)
+{
+	size_t i;
+
+	for (i = slot_of(p, addr); p->slots[i]; i = (i + 1) & (p->nslots - 1))
+		if (p->img->patches[p->slots[i] - 1].addr == addr)
+			break;
+	return &p->slots[i];
+}
+
+static int grow_slots(struct patching *p)
+{
+	uint32_t *old = p->slots;
+	size_t n = p->nslots, i;
+
+	p->nslots = n ? 2 * n : 1024;
+	p->slots = eh_alloc(p->nslots * sizeof(*p->slots));
+	if (!p->slots) {
+		p->slots = old;
+		p->nslots = n;
+		return EH_ENOMEM;
 	}
-	return img->data[s->index] + (addr - s->addr);
+	for (i = 0; i < n; i++)
+		if (old[i])
+			*find_slot(p, p->img->patches[old[i] - 1].addr) = old[i];
+	eh_free(old);
+	return 0;
+}
+
+/* The word at addr (which has contents) as patched so far. */
+static uint32_t word_now(const struct patching *p, uint64_t addr)
+{
+	uint32_t w = 0;
+
+	if (p->nslots && *find_slot(p, addr))
+		return p->img->patches[*find_slot(p, addr) - 1].word;
+	eh_elf_word(p->img->elf, addr, &w);
+	return w;
+}
+
+static int set_word(struct patching *p, uint64_t addr, uint32_t word)
+{
+	struct eh_image *img = p->img;
+	uint32_t *slot;
+	void *v;
+
+	if (2 * (img->npatches + 1) > p->nslots && grow_slots(p))
+		return EH_ENOMEM;
+	slot = find_slot(p, addr);
+	if (*slot) {
+		img->patches[*slot - 1].word = word;
+		return 0;
+	}
+	if (img->npatches == p->cap) {
+		v = eh_realloc(img->patches, (p->cap ? 2 * p->cap : 256) * sizeof(*img->patches));
+		if (!v)
+			return EH_ENOMEM;
+		img->patches = v;
+		p->cap = p->cap ? 2 * p->cap : 256;
+	}
+	img->patches[img->npatches++] = (struct eh_image_patch){ addr, word };
+	*slot = (uint32_t)img->npatches;
+	return 0;
+}
+
+static int cmp_patch(const void *a, const void *b)
+{
+	uint64_t x = ((const struct eh_image_patch *)a)->addr, y = ((const struct eh_image_patch *)b)->addr;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The patches in address order, each one a word that differs from the ELF's. */
+static void finish_patches(struct eh_image *img)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < img->npatches; i++) {
+		uint32_t w = 0;
+
+		eh_elf_word(img->elf, img->patches[i].addr, &w);
+		if (w != img->patches[i].word)
+			img->patches[n++] = img->patches[i];
+	}
+	img->npatches = n;
+	if (n)
+		qsort(img->patches, n, sizeof(*img->patches), cmp_patch);
 }
 
 static int no_contents(const struct eh_image *img, const char *what, uint64_t addr, bool oom,
@@ -50,14 +131,52 @@ static int no_contents(const struct eh_image *img, const char *what, uint64_t ad
 	return eh_error_set(err, EH_EINPUT, "%s: %s at 0x%" PRIx64 " has no contents", img->elf->path, what, addr);
 }
 
+size_t eh_image_patch_from(const struct eh_image *img, uint64_t addr)
+{
+	size_t lo = 0, hi = img->npatches;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (img->patches[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 int eh_image_word(const struct eh_image *img, uint64_t addr, uint32_t *word)
 {
-	const uint8_t *p = bytes_at(img, addr, 4);
+	size_t i;
 
-	if (!p)
+	if (!has_contents(img, addr, 4))
 		return EH_ENOENT;
-	*word = eh_insn_word(p);
-	return 0;
+	i = eh_image_patch_from(img, addr);
+	if (i < img->npatches && img->patches[i].addr == addr) {
+		*word = img->patches[i].word;
+		return 0;
+	}
+	return eh_elf_word(img->elf, addr, word);
+}
+
+bool eh_image_copy_section(const struct eh_image *img, const struct eh_elf_section *s, uint8_t *dst)
+{
+	size_t i;
+
+	if (!(s->flags & SHF_ALLOC) || !s->data)
+		return false;
+	memcpy(dst, s->data, s->size);
+	for (i = eh_image_patch_from(img, s->addr); i < img->npatches && img->patches[i].addr - s->addr < s->size; i++) {
+		uint8_t *p = dst + (img->patches[i].addr - s->addr);
+		uint32_t w = img->patches[i].word;
+
+		p[0] = (uint8_t)w;
+		p[1] = (uint8_t)(w >> 8);
+		p[2] = (uint8_t)(w >> 16);
+		p[3] = (uint8_t)(w >> 24);
+	}
+	return true;
 }
 
 bool eh_image_has_cap(const struct eh_image *img, const char *name)
@@ -66,44 +185,35 @@ bool eh_image_has_cap(const struct eh_image *img, const char *name)
 }
 
 /* A callback reads the original and writes the site (__apply_alternatives calls alt_cb). */
-static int run_callback(struct eh_image *img, struct eh_alt_site *s, struct eh_error *err)
+static int run_callback(struct patching *p, struct eh_alt_site *s, struct eh_error *err)
 {
-	const uint8_t *p = bytes_at(img, s->orig, s->orig_len);
-	uint8_t *dst;
+	struct eh_image *img = p->img;
 	uint32_t words[256 / 4];
 	unsigned i, n = s->orig_len / 4u;
-	bool oom = false;
 	int rc;
 
-	if (!p)
+	if (!has_contents(img, s->orig, s->orig_len))
 		return no_contents(img, "alternative", s->orig, false, err);
 	for (i = 0; i < n; i++)
-		words[i] = eh_insn_word(p + 4 * i);
+		words[i] = word_now(p, s->orig + 4 * i);
 	rc = eh_alt_cb_run(img, s, words, err);
 	if (rc || s->cb_result != EH_ALT_CB_PATCHED)
 		return rc;
-	dst = patch_at(img, s->orig, s->orig_len, &oom);
-	if (!dst)
-		return no_contents(img, "alternative", s->orig, oom, err);
-	for (i = 0; i < n; i++) {
-		dst[4 * i] = (uint8_t)words[i];
-		dst[4 * i + 1] = (uint8_t)(words[i] >> 8);
-		dst[4 * i + 2] = (uint8_t)(words[i] >> 16);
-		dst[4 * i + 3] = (uint8_t)(words[i] >> 24);
-	}
+	for (i = 0; i < n; i++)
+		if (set_word(p, s->orig + 4 * i, words[i]))
+			return no_contents(img, "alternative", s->orig, true, err);
 	s->applied = true;
 	return 0;
 }
 
 /* __apply_alternatives(): copy the replacement over the original, fixing up each word. */
-static int apply_site(struct eh_image *img, struct eh_alt_site *s, struct eh_error *err)
+static int apply_site(struct patching *p, struct eh_alt_site *s, struct eh_error *err)
 {
-	bool oom = false;
-	uint8_t *dst = patch_at(img, s->orig, s->orig_len, &oom);
+	struct eh_image *img = p->img;
 	unsigned i;
 
-	if (!dst)
-		return no_contents(img, "alternative", s->orig, oom, err);
+	if (!has_contents(img, s->orig, s->orig_len))
+		return no_contents(img, "alternative", s->orig, false, err);
 	for (i = 0; i < s->repl_len; i += 4) {
 		uint32_t insn, out;
 		int rc;
@@ -117,10 +227,8 @@ static int apply_site(struct eh_image *img, struct eh_alt_site *s, struct eh_err
 		if (rc)
 			return eh_error_prefix(err, "%s: alternative on %s: ", img->elf->path,
 					       s->cap_name ? s->cap_name : "?");
-		dst[i] = out;
-		dst[i + 1] = out >> 8;
-		dst[i + 2] = out >> 16;
-		dst[i + 3] = out >> 24;
+		if (set_word(p, s->orig + i, out))
+			return no_contents(img, "alternative", s->orig, true, err);
 	}
 	s->applied = true;
 	return 0;
@@ -133,10 +241,13 @@ struct decision {
 	const struct eh_capability *rule;
 };
 
-int eh_image_new(struct eh_image **out, const struct eh_elf *elf, const struct eh_cpucaps *caps,
-		 const struct eh_target *target, struct eh_error *err)
+/* eh_image_new, with the sites eh_alt_parse found (copied) or, when parsed is NULL, parsing them. */
+static int image_new(struct eh_image **out, const struct eh_elf *elf, const struct eh_cpucaps *caps,
+		     const struct eh_alt_site *parsed, size_t nparsed, const struct eh_target *target,
+		     struct eh_error *err)
 {
 	struct decision *decided = NULL;
+	struct patching p = { 0 };
 	struct eh_image *img;
 	size_t i;
 	int rc;
@@ -153,17 +264,16 @@ int eh_image_new(struct eh_image **out, const struct eh_elf *elf, const struct e
 		goto fail;
 	}
 	img->target = *target;
-	img->data = eh_alloc((elf->nsections ? elf->nsections : 1) * sizeof(*img->data));
-	img->own = eh_alloc((elf->nsections ? elf->nsections : 1) * sizeof(*img->own));
-	if (!img->data || !img->own) {
-		rc = eh_error_set(err, EH_ENOMEM, "%s: out of memory", elf->path);
-		goto fail;
+	p.img = img;
+	if (!parsed) {
+		rc = eh_alt_parse(&img->sites, &img->nsites, elf, caps, err);
+	} else if (nparsed && !(img->sites = eh_alloc(nparsed * sizeof(*img->sites)))) {
+		rc = eh_error_set(err, EH_ENOMEM, "%s: out of memory for %zu alternatives", elf->path, nparsed);
+	} else {
+		memcpy(img->sites, parsed, nparsed * sizeof(*img->sites));
+		img->nsites = nparsed;
+		rc = 0;
 	}
-	/* SHT_NOBITS (.bss) holds no code to patch, and its size is not backed by the file. */
-	for (i = 0; i < elf->nsections; i++)
-		if (elf->sections[i].flags & SHF_ALLOC)
-			img->data[i] = elf->sections[i].data;
-	rc = eh_alt_parse(&img->sites, &img->nsites, elf, caps, err);
 	decided = eh_alloc((caps->ncaps + 1) * sizeof(*decided));
 	if (!rc && !decided)
 		rc = eh_error_set(err, EH_ENOMEM, "%s: out of memory", elf->path);
@@ -184,32 +294,42 @@ int eh_image_new(struct eh_image **out, const struct eh_elf *elf, const struct e
 		}
 		/* 5.x calls every callback (its capability is ARM64_NCAPS); 6.x those of detected ones. */
 		if (s->callback && (caps->cb_style == EH_ALT_CB_NCAPS || s->state == EH_CAP_DETECTED))
-			rc = run_callback(img, s, err);
+			rc = run_callback(&p, s, err);
 		else if (!s->callback && s->state == EH_CAP_DETECTED)
-			rc = apply_site(img, s, err);
+			rc = apply_site(&p, s, err);
 		if (rc)
 			goto fail;
 	}
 	eh_free(decided);
+	eh_free(p.slots);
+	finish_patches(img);
 	*out = img;
 	return 0;
 fail:
 	eh_free(decided);
+	eh_free(p.slots);
 	eh_image_free(img);
 	return rc;
 }
 
+int eh_image_new(struct eh_image **out, const struct eh_elf *elf, const struct eh_cpucaps *caps,
+		 const struct eh_target *target, struct eh_error *err)
+{
+	return image_new(out, elf, caps, NULL, 0, target, err);
+}
+
+int eh_image_new_parsed(struct eh_image **out, const struct eh_elf *elf, const struct eh_cpucaps *caps,
+			const struct eh_alt_site *sites, size_t nsites, const struct eh_target *target,
+			struct eh_error *err)
+{
+	return image_new(out, elf, caps, sites ? sites : &(const struct eh_alt_site){ 0 }, nsites, target, err);
+}
+
 void eh_image_free(struct eh_image *img)
 {
-	size_t i;
-
 	if (!img)
 		return;
-	for (i = 0; img->data && img->own && i < img->elf->nsections; i++)
-		if (img->own[i])
-			eh_free(img->data[i]);
-	eh_free(img->data);
-	eh_free(img->own);
+	eh_free(img->patches);
 	eh_free(img->sites);
 	eh_free(img);
 }

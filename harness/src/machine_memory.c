@@ -182,10 +182,8 @@ int eh_machine__map_image(struct eh_machine *m, struct eh_error *err)
 	for (i = 0; i < elf->nsections; i++) {
 		const struct eh_elf_section *s = &elf->sections[i];
 
-		if (m->img->data[i]) {
-			memcpy(eh_machine__host_ptr(m, s->addr, s->size), m->img->data[i], s->size);
+		if (eh_image_copy_section(m->img, s, eh_machine__host_ptr(m, s->addr, s->size)))
 			screen_code(m, s->addr, s->size);
-		}
 	}
 	for (i = 0; i < EH_PAGE; i += 4)  /* BRK #0: never executed, EH_RETURN_ADDR ends the run */
 		memcpy(eh_machine__host_ptr(m, EH_RETURN_ADDR + i, 4), &(uint32_t){ 0xd4200000 }, 4);

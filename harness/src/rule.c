@@ -35,13 +35,51 @@ static size_t last_at_or_below(const struct eh_alt_site *const *v, size_t n, uin
 }
 
 /* eh_alt_parse made sure the sites' original ranges do not overlap. */
-const struct eh_alt_site *eh_rule_site(const struct eh_rule_ctx *ctx, uint64_t addr)
+const struct eh_alt_site *eh_audit__site(const struct eh_rule_ctx *ctx, uint64_t addr)
 {
 	size_t n = ctx->img->nsites, i = last_at_or_below(ctx->by_orig, n, addr, false);
 
 	if (i == n || addr - ctx->by_orig[i]->orig >= ctx->by_orig[i]->orig_len)
 		return NULL;
 	return ctx->by_orig[i];
+}
+
+bool eh_audit__touches_site(const struct eh_rule_ctx *ctx, uint64_t lo, uint64_t hi)
+{
+	size_t n = ctx->img->nsites, i = last_at_or_below(ctx->by_orig, n, hi - 1, false);
+
+	return i < n && ctx->by_orig[i]->orig + ctx->by_orig[i]->orig_len > lo;
+}
+
+bool eh_audit__sites_agree(const struct eh_rule_ctx *ctx, const struct eh_image *img, uint64_t lo, uint64_t hi)
+{
+	size_t n = ctx->img->nsites, i = last_at_or_below(ctx->by_orig, n, lo, false);
+
+	if (i == n)
+		i = 0;
+	for (; i < n && ctx->by_orig[i]->orig < hi; i++) {
+		const struct eh_alt_site *s = ctx->by_orig[i], *t = &img->sites[s - ctx->img->sites];
+
+		if (s->orig + s->orig_len <= lo)
+			continue;
+		if (s->applied != t->applied || s->cb_result != t->cb_result || s->state != t->state ||
+		    s->rule != t->rule || s->cb_why != t->cb_why)
+			return false;
+	}
+	return true;
+}
+
+/* What the image's alternatives did differs between images: a verdict that asks holds where they agree. */
+const struct eh_alt_site *eh_rule_site(const struct eh_rule_ctx *ctx, uint64_t addr)
+{
+	struct eh_rule_ctx *c = (struct eh_rule_ctx *)ctx;
+
+	if (c->tracking) {
+		c->site_asked = true;
+		c->lo = addr < c->lo ? addr : c->lo;
+		c->hi = addr > c->hi ? addr : c->hi;
+	}
+	return eh_audit__site(ctx, addr);
 }
 
 /* Replacement ranges are under 256 bytes. */
@@ -62,6 +100,10 @@ static int insn_in(struct eh_rule_ctx *ctx, const struct eh_elf_section *s, uint
 	const struct eh_insn *cached;
 	uint32_t word;
 
+	if (ctx->tracking) {
+		ctx->lo = addr < ctx->lo ? addr : ctx->lo;
+		ctx->hi = addr > ctx->hi ? addr : ctx->hi;
+	}
 	if (!s || !(s->flags & SHF_EXECINSTR) || off >= s->size || s->size - off < 4 || addr & 3 ||
 	    eh_image_word(ctx->img, addr, &word) || eh_audit__is_replacement(ctx, addr))
 		return EH_ENOENT;
@@ -124,7 +166,7 @@ static bool ends_with(const char *s, const char *suffix)
  */
 static bool is_write_sysreg_el1(const struct eh_rule_ctx *ctx, const struct eh_insn *in)
 {
-	const struct eh_alt_site *s = eh_rule_site(ctx, in->addr);
+	const struct eh_alt_site *s = eh_audit__site(ctx, in->addr);
 	uint32_t repl;
 
 	return s && !s->callback && !s->applied && s->cap_name && (in->flags & EH_INSN_MSR) &&
@@ -216,11 +258,16 @@ enum eh_run_el eh_rule_run_el(struct eh_rule_ctx *ctx, const struct eh_insn *in,
 {
 	const struct eh_elf_section *sec = eh_elf_section_at(ctx->img->elf, in->addr);
 
+	/* What images differ in: an alternative's outcome, the words before, the target's VHE. */
 	if ((*why = kvm_nvhe(ctx, in)))
 		return EH_RUN_EL2_NVHE;
+	if (eh_audit__site(ctx, in->addr))
+		ctx->varies = true;
 	if (is_write_sysreg_el1(ctx, in))
 		return *why = "KVM's write_sysreg_el1() without VHE: hyp code at EL2", EH_RUN_EL2_NVHE;
 	/* Other EL2 code (__hyp_text: the hyp stub): E2H as its own write of HCR_EL2 set it. */
+	ctx->varies |= sec && !strncmp(sec->name, ".hyp.", 5);
+	ctx->vhe_dep = true;
 	if (sec && !strncmp(sec->name, ".hyp.", 5)) {
 		switch (e2h_before(ctx, in->addr)) {
 		case 1: return *why = "EL2 code (section .hyp.*) after its write of HCR_EL2 with E2H", EH_RUN_EL2_VHE;
@@ -241,6 +288,7 @@ bool eh_rule_runs(struct eh_rule_ctx *ctx, const struct eh_insn *in, const char 
 	*why = NULL;
 	if (!kvm_nvhe(ctx, in))
 		return true;
+	ctx->varies = true;  /* the target's boot decides the rest */
 	/* Protected KVM (which keeps nVHE on a VHE CPU) is assumed off, as the capability tables assume it. */
 	if (!eh_target_hyp_mode(t))
 		*why = "KVM's nVHE hyp code does not run: the kernel was booted at EL1, with no hypervisor";

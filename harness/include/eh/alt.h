@@ -27,6 +27,7 @@ struct eh_alt_site {
 	uint64_t orig;          /* original instructions */
 	uint64_t repl;          /* replacement instructions, or the callback (0 if outside the ELF) */
 	unsigned cap;           /* capability number (without the callback bit) */
+	enum eh_alt_cb_result cb_result;  /* filled in by eh_image_new for callbacks */
 	const char *cap_name;   /* from the cpucaps table; NULL if it has none */
 	const char *cb_name;    /* callback: its symbol, when the ELF names it */
 	uint8_t orig_len, repl_len;
@@ -34,8 +35,7 @@ struct eh_alt_site {
 	bool applied;           /* filled in by eh_image_new */
 	enum eh_cap_state state; /* filled in by eh_image_new: why it is applied or not */
 	const struct eh_capability *rule;  /* filled in by eh_image_new: the rule that decided, NULL if unknown */
-	enum eh_alt_cb_result cb_result;  /* filled in by eh_image_new for callbacks */
-	char cb_why[96];        /* what decided cb_result, for the reader */
+	const char *cb_why;     /* what decided cb_result, for the reader (static text; "" before) */
 };
 
 /* The callback's kernel name: KVM's nVHE alias __kvm_nvhe_X (image-vars.h) is X itself. */

@@ -94,9 +94,15 @@ struct eh_audit {
 /*
  * What the audits of every image patched from one ELF share: the words some
  * rule of errata (NULL-terminated, borrowed) wants, found in one pass over the
- * file's executable sections (an image differs from the file only inside the
- * alternatives it applies, whose words each audit looks at again), and one
- * decoder, whose cache re-decodes a word an image changed.
+ * file's executable sections and each decoded once (an image differs from the
+ * file only inside the alternatives it applies, whose words each audit looks at
+ * again); the call graph of the words outside every alternative; a scan rule's
+ * verdict on a word, where its visit read nothing an alternative covers and
+ * asked nothing images differ in (then the images of the scan's first
+ * numbering take its findings instead of visiting again, or those that agree
+ * with the image it visited on the words and sites it read); and one decoder,
+ * whose cache re-decodes a word an image changed. The images audited with a
+ * scan must outlive it.
  */
 struct eh_audit_scan;
 int eh_audit_scan_new(struct eh_audit_scan **out, const struct eh_elf *elf, const struct eh_erratum *const *errata,

@@ -12,17 +12,24 @@
 #include "eh/kconfig.h"
 #include "eh/model.h"
 
+/* One word of the image that is not the ELF's. */
+struct eh_image_patch {
+	uint64_t addr;
+	uint32_t word;
+};
+
 struct eh_image {
 	const struct eh_elf *elf;       /* borrowed */
 	const struct eh_cpucaps *caps;  /* borrowed */
 	const struct eh_cap_rules *rules;  /* the kernel version's, from caps->kernel */
 	struct eh_target target;        /* the model and .config borrowed */
 	/*
-	 * Per section: its bytes as the target's kernel patched them (NULL where the ELF has none):
-	 * a copy of the image's own where an alternative patched it (own), else the ELF's.
+	 * The image's bytes are the ELF's but for these words, which the alternatives it applies
+	 * rewrote (each differs from the ELF's), sorted by address: an image costs what its
+	 * alternatives patch, not a copy of the sections they patch.
 	 */
-	uint8_t **data;
-	bool *own;
+	struct eh_image_patch *patches;
+	size_t npatches;
 	struct eh_alt_site *sites;
 	size_t nsites;
 };
@@ -35,6 +42,13 @@ struct eh_image {
  */
 int eh_image_new(struct eh_image **out, const struct eh_elf *elf, const struct eh_cpucaps *caps,
 		 const struct eh_target *target, struct eh_error *err);
+/*
+ * The same from the sites eh_alt_parse(elf, caps) returned, copied (their outcomes
+ * filled in for target): the images of many targets parse .altinstructions once.
+ */
+int eh_image_new_parsed(struct eh_image **out, const struct eh_elf *elf, const struct eh_cpucaps *caps,
+			const struct eh_alt_site *sites, size_t nsites, const struct eh_target *target,
+			struct eh_error *err);
 void eh_image_free(struct eh_image *img);
 
 /* Whether the kernel of the image's target detects capability name. */
@@ -42,5 +56,14 @@ bool eh_image_has_cap(const struct eh_image *img, const char *name);
 
 /* The 32-bit word at addr in the patched image; -ENOENT outside every section. */
 int eh_image_word(const struct eh_image *img, uint64_t addr, uint32_t *word);
+
+/*
+ * Copy section s of the image's ELF as patched into dst (s->size bytes); false,
+ * copying nothing, when s holds no loadable contents (not SHF_ALLOC, or SHT_NOBITS).
+ */
+bool eh_image_copy_section(const struct eh_image *img, const struct eh_elf_section *s, uint8_t *dst);
+
+/* The index of the first patch at or above addr (npatches when none). */
+size_t eh_image_patch_from(const struct eh_image *img, uint64_t addr);
 
 #endif
