@@ -3,6 +3,7 @@
 #include "eh/kimage.h"
 #include "eh/cap.h"
 #include "eh/file.h"
+#include "eh/ktype.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -416,10 +417,6 @@ void eh_cpucaps_free(struct eh_cpucaps *t)
 	eh_free(o);
 }
 
-/* sizeof(struct arm64_cpu_capabilities) in 5.4 and 6.1 (asm/cpufeature.h): desc 0, capability 8, type 10, matches 16. */
-#define CAP_ENTRY_SIZE 64
-#define CAP_ENTRY_WORDS (CAP_ENTRY_SIZE / 8)
-
 /* One entry of an image's capability table, as read. */
 struct image_entry {
 	const char *table;      /* "arm64_features" */
@@ -429,27 +426,96 @@ struct image_entry {
 	const char *matches;    /* the .matches function's symbol, NULL when the image does not name it */
 };
 
-/* Append the entries of table sym (without its empty sentinel) to *v. */
-static int read_cap_table(struct image_entry **v, size_t *n, const struct eh_elf *elf, const char *sym,
-			  struct eh_error *err)
+static uint32_t field_at(const uint8_t *e, uint32_t off, unsigned bytes)
+{
+	uint32_t v = 0;
+	unsigned i;
+
+	for (i = 0; i < bytes; i++)
+		v |= (uint32_t)e[off + i] << (8 * i);
+	return v;
+}
+
+static uint64_t pointer_at(const uint8_t *e, uint32_t off)
+{
+	return (uint64_t)field_at(e, off + 4, 4) << 32 | field_at(e, off, 4);
+}
+
+/*
+ * The count entries of k->cap_size bytes at addr, as the loaded image holds them (pointers
+ * relocated: eh_elf_pointers), into *out (eh_free it).
+ */
+static int read_entries(uint8_t **out, const struct eh_elf *elf, const struct eh_ktypes *k, uint64_t addr,
+			size_t count, const char *sym, struct eh_error *err)
+{
+	size_t words = count * k->cap_size / 8, i, b;
+	uint64_t *w = eh_alloc(words * sizeof(*w));
+	uint8_t *bytes = eh_alloc(words * 8);
+	int rc;
+
+	*out = NULL;
+	if (!w || !bytes) {
+		eh_free(w);
+		eh_free(bytes);
+		return eh_error_set(err, EH_ENOMEM, "%s: out of memory for %s", elf->path, sym);
+	}
+	rc = eh_elf_pointers(elf, addr, words, w, err);
+	for (i = 0; i < words; i++)
+		for (b = 0; b < 8; b++)
+			bytes[i * 8 + b] = (uint8_t)(w[i] >> (8 * b));
+	eh_free(w);
+	if (rc) {
+		eh_free(bytes);
+		return rc;
+	}
+	*out = bytes;
+	return 0;
+}
+
+/*
+ * The function an entry's .matches names: the symbol its pointer lands on, or, in an object,
+ * the symbol its relocation names when that symbol is defined elsewhere (cpu_errata.o's
+ * has_spectre_v2 lives in proton-pack.o: its name is still the function's).
+ */
+static const char *matches_name(const struct eh_elf *elf, uint64_t ptr, uint64_t field)
+{
+	const struct eh_elf_extern *x;
+	const struct eh_elf_symbol *fn;
+	uint64_t off = 1;
+
+	if (!ptr) {
+		x = eh_elf_extern_at(elf, field);
+		return x && !x->addend ? x->symbol : NULL;
+	}
+	fn = eh_elf_symbol_at(elf, ptr, &off);
+	return fn && !off ? fn->name : NULL;
+}
+
+/* Append the entries of table sym (without its empty sentinel) to *v, read with layout k. */
+static int read_cap_table(struct image_entry **v, size_t *n, const struct eh_elf *elf, const struct eh_ktypes *k,
+			  const char *sym, struct eh_error *err)
 {
 	const struct eh_elf_symbol *s = eh_elf_symbol_by_name(elf, sym);
-	uint64_t *w;
+	char from[64];
+	uint8_t *w = NULL;
 	size_t count, i;
 	int rc;
 
 	if (!s)
 		return 0;
-	count = s->size / CAP_ENTRY_SIZE;
-	if (!count || s->size % CAP_ENTRY_SIZE)
+	count = s->size / k->cap_size;
+	if (!count || s->size % k->cap_size || k->cap_size % 8)
 		return eh_error_set(err, EH_EINPUT, "%s: %s is %" PRIu64 " bytes, not a whole number of %u-byte "
-				    "struct arm64_cpu_capabilities", elf->path, sym, s->size, CAP_ENTRY_SIZE);
-	w = eh_alloc(count * CAP_ENTRY_SIZE);
-	if (!w)
-		return eh_error_set(err, EH_ENOMEM, "%s: out of memory for %s", elf->path, sym);
-	rc = eh_elf_pointers(elf, s->value, count * CAP_ENTRY_WORDS, w, err);
-	if (!rc && (w[(count - 1) * CAP_ENTRY_WORDS] || w[(count - 1) * CAP_ENTRY_WORDS + 2]))
-		rc = eh_error_set(err, EH_EINPUT, "%s: %s does not end with an empty entry", elf->path, sym);
+				    "struct arm64_cpu_capabilities (as %s lays it out)", elf->path, sym, s->size,
+				    k->cap_size, eh_ktype_source_name(k, from, sizeof(from)));
+	rc = read_entries(&w, elf, k, s->value, count, sym, err);
+	if (!rc) {
+		const uint8_t *last = w + (count - 1) * k->cap_size;
+
+		if (pointer_at(last, k->desc) || pointer_at(last, k->matches) ||
+		    eh_elf_extern_at(elf, s->value + (count - 1) * k->cap_size + k->matches))
+			rc = eh_error_set(err, EH_EINPUT, "%s: %s does not end with an empty entry", elf->path, sym);
+	}
 	if (!rc) {
 		struct image_entry *p = eh_realloc(*v, (*n + count - 1) * sizeof(*p));
 
@@ -459,22 +525,38 @@ static int read_cap_table(struct image_entry **v, size_t *n, const struct eh_elf
 			*v = p;
 	}
 	for (i = 0; !rc && i + 1 < count; i++) {
-		const uint64_t *e = w + i * CAP_ENTRY_WORDS;
+		const uint8_t *e = w + i * k->cap_size;
+		uint64_t at = s->value + i * k->cap_size, desc = pointer_at(e, k->desc);
 		struct image_entry *x = &(*v)[(*n)++];
-		const struct eh_elf_symbol *fn;
-		uint64_t off = 1;
 
-		*x = (struct image_entry){ .table = sym, .index = i, .cap = e[1] & 0xffff, .type = (e[1] >> 16) & 0xffff };
-		if (e[0] && !(x->desc = eh_elf_string(elf, e[0])))
+		*x = (struct image_entry){
+			.table = sym, .index = i, .cap = field_at(e, k->capability, 2), .type = field_at(e, k->type, 2),
+			.matches = matches_name(elf, pointer_at(e, k->matches), at + k->matches),
+		};
+		if (desc && !(x->desc = eh_elf_string(elf, desc)))
 			rc = eh_error_set(err, EH_EINPUT, "%s: %s[%zu]: its desc 0x%" PRIx64 " is not a string in the file",
-					  elf->path, sym, i, e[0]);
-		else if (!e[2])
+					  elf->path, sym, i, desc);
+		else if (!pointer_at(e, k->matches) && !x->matches)
 			rc = eh_error_set(err, EH_EINPUT, "%s: %s[%zu] has no matches function", elf->path, sym, i);
-		fn = e[2] ? eh_elf_symbol_at(elf, e[2], &off) : NULL;
-		x->matches = fn && !off ? fn->name : NULL;
 	}
 	eh_free(w);
 	return rc;
+}
+
+/* struct alt_instr as the harness reads it (alt.c: EH_ALT_ENTRY_SIZE): the same in 5.4, 6.1 and 6.12. */
+static int check_alt_layout(const struct eh_elf *elf, const struct eh_ktypes *k, struct eh_error *err)
+{
+	const struct eh_ktypes *fixed = eh_ktype_builtin("6.1");
+	char from[64];
+
+	if (k->alt_size == fixed->alt_size && k->alt_orig == fixed->alt_orig && k->alt_repl == fixed->alt_repl &&
+	    k->alt_cap == fixed->alt_cap && k->alt_orig_len == fixed->alt_orig_len &&
+	    k->alt_alt_len == fixed->alt_alt_len)
+		return 0;
+	return eh_error_set(err, EH_EINPUT, "%s: its %s lays out a %u-byte struct alt_instr (cpucap at %u, lengths at "
+			    "%u and %u), not the %u-byte one the harness reads", elf->path,
+			    eh_ktype_source_name(k, from, sizeof(from)), k->alt_size, k->alt_cap, k->alt_orig_len,
+			    k->alt_alt_len, fixed->alt_size);
 }
 
 /* The rule that names entry x under rules, or NULL. */
@@ -502,31 +584,42 @@ int eh_cpucaps_from_image(struct eh_cpucaps **out, const struct eh_elf *elf, str
 	struct image_entry *v = NULL;
 	struct cpucaps_owned *o = NULL;
 	size_t n = 0, i, j, named = 0;
-	char buf[300], release[128] = "", version[16];
+	struct eh_ktypes k;
+	char buf[300], release[128] = "", version[16] = "";
 	unsigned max = 0;
 	int rc;
 
 	*out = NULL;
-	rc = read_cap_table(&v, &n, elf, "arm64_features", err);
+	/* The release the image's linux_banner names decides the rules, where the harness has them. */
+	if (eh_kimage_release(elf, release, sizeof(release), NULL))
+		release[0] = 0;
+	else if (eh_kimage_version(release, version, sizeof(version), NULL))
+		version[0] = 0;
+	if (!eh_elf_symbol_by_name(elf, "arm64_features") && !eh_elf_symbol_by_name(elf, "arm64_errata"))
+		return eh_error_set(err, EH_ENOENT, "%s has no capability tables (arm64_features[], arm64_errata[])",
+				    elf->path);
+	rc = eh_ktype_read(&k, elf, version[0] ? version : NULL, err);
 	if (!rc)
-		rc = read_cap_table(&v, &n, elf, "arm64_errata", err);
+		rc = check_alt_layout(elf, &k, err);
+	if (!rc)
+		rc = read_cap_table(&v, &n, elf, &k, "arm64_features", err);
+	if (!rc)
+		rc = read_cap_table(&v, &n, elf, &k, "arm64_errata", err);
 	if (!rc && !n)
 		rc = eh_error_set(err, EH_ENOENT, "%s has no capability tables (arm64_features[], arm64_errata[])",
 				  elf->path);
 	for (r = eh_cap_rules_all; !rc && *r; r++) {
-		size_t k = 0;
+		size_t known = 0;
 
 		for (i = 0; i < n; i++)
-			k += name_entry(*r, &v[i]) != NULL;
-		if (k > named)
-			named = k, best = *r;
+			known += name_entry(*r, &v[i]) != NULL;
+		if (known > named)
+			named = known, best = *r;
 	}
 	if (!rc && !best)
 		rc = eh_error_set(err, EH_EINPUT, "%s: no entry of its capability tables is a capability of Linux%s",
 				  elf->path, " 5.4 or 6.1");
-	/* The release the image's linux_banner names decides the rules, where the harness has them. */
-	if (!rc && !eh_kimage_release(elf, release, sizeof(release), NULL) &&
-	    !eh_kimage_version(release, version, sizeof(version), NULL) && eh_cap_rules_find(version))
+	if (!rc && release[0] && version[0] && eh_cap_rules_find(version))
 		best = eh_cap_rules_find(version);
 	if (!rc) {
 		o = eh_alloc(sizeof(*o));
@@ -554,7 +647,9 @@ int eh_cpucaps_from_image(struct eh_cpucaps **out, const struct eh_elf *elf, str
 		else if (v[i].desc)
 			snprintf(buf, sizeof(buf), "\"%s\"", v[i].desc);
 		else
-			snprintf(buf, sizeof(buf), "\"%s\" (no desc)", v[i].matches ? v[i].matches : "?");
+			/* Entries without a desc share their matches function: the number keeps them apart. */
+			snprintf(buf, sizeof(buf), "\"%s\" (no desc, capability %u)", v[i].matches ? v[i].matches : "?",
+				 v[i].cap);
 		for (j = 0; j < o->t.ncap_entries; j++) {
 			const struct eh_cpucap *p = &o->caps[j];
 
