@@ -4,6 +4,7 @@
 #include "eh/cap.h"
 #include "eh/file.h"
 #include "eh/ktype.h"
+#include "cap_image.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -203,6 +204,9 @@ struct cpucaps_owned {
 	unsigned *lines;  /* where each was defined, for messages */
 	size_t cap;
 	char *source;
+	char *release;
+	struct eh_cap_rules *rules;  /* eh_cpucaps_from_image: the rules its entries state */
+	bool borrowed;               /* caps are another table's (eh_cpucaps_for_elf with a numbering given) */
 };
 
 static int add_cap(struct cpucaps_owned *o, const char *name, size_t len, unsigned number,
@@ -409,138 +413,15 @@ void eh_cpucaps_free(struct eh_cpucaps *t)
 
 	if (!t)
 		return;
-	for (i = 0; i < t->ncap_entries; i++)
+	for (i = 0; !o->borrowed && i < t->ncap_entries; i++)
 		eh_free((char *)o->caps[i].name);
-	eh_free(o->caps);
+	if (!o->borrowed)
+		eh_free(o->caps);
+	eh_free(o->release);
+	eh_cap_rules_free(o->rules);
 	eh_free(o->lines);
 	eh_free(o->source);
 	eh_free(o);
-}
-
-/* One entry of an image's capability table, as read. */
-struct image_entry {
-	const char *table;      /* "arm64_features" */
-	size_t index;
-	unsigned cap, type;
-	const char *desc;       /* NULL: none */
-	const char *matches;    /* the .matches function's symbol, NULL when the image does not name it */
-};
-
-static uint32_t field_at(const uint8_t *e, uint32_t off, unsigned bytes)
-{
-	uint32_t v = 0;
-	unsigned i;
-
-	for (i = 0; i < bytes; i++)
-		v |= (uint32_t)e[off + i] << (8 * i);
-	return v;
-}
-
-static uint64_t pointer_at(const uint8_t *e, uint32_t off)
-{
-	return (uint64_t)field_at(e, off + 4, 4) << 32 | field_at(e, off, 4);
-}
-
-/*
- * The count entries of k->cap_size bytes at addr, as the loaded image holds them (pointers
- * relocated: eh_elf_pointers), into *out (eh_free it).
- */
-static int read_entries(uint8_t **out, const struct eh_elf *elf, const struct eh_ktypes *k, uint64_t addr,
-			size_t count, const char *sym, struct eh_error *err)
-{
-	size_t words = count * k->cap_size / 8, i, b;
-	uint64_t *w = eh_alloc(words * sizeof(*w));
-	uint8_t *bytes = eh_alloc(words * 8);
-	int rc;
-
-	*out = NULL;
-	if (!w || !bytes) {
-		eh_free(w);
-		eh_free(bytes);
-		return eh_error_set(err, EH_ENOMEM, "%s: out of memory for %s", elf->path, sym);
-	}
-	rc = eh_elf_pointers(elf, addr, words, w, err);
-	for (i = 0; i < words; i++)
-		for (b = 0; b < 8; b++)
-			bytes[i * 8 + b] = (uint8_t)(w[i] >> (8 * b));
-	eh_free(w);
-	if (rc) {
-		eh_free(bytes);
-		return rc;
-	}
-	*out = bytes;
-	return 0;
-}
-
-/*
- * The function an entry's .matches names: the symbol its pointer lands on, or, in an object,
- * the symbol its relocation names when that symbol is defined elsewhere (cpu_errata.o's
- * has_spectre_v2 lives in proton-pack.o: its name is still the function's).
- */
-static const char *matches_name(const struct eh_elf *elf, uint64_t ptr, uint64_t field)
-{
-	const struct eh_elf_extern *x;
-	const struct eh_elf_symbol *fn;
-	uint64_t off = 1;
-
-	if (!ptr) {
-		x = eh_elf_extern_at(elf, field);
-		return x && !x->addend ? x->symbol : NULL;
-	}
-	fn = eh_elf_symbol_at(elf, ptr, &off);
-	return fn && !off ? fn->name : NULL;
-}
-
-/* Append the entries of table sym (without its empty sentinel) to *v, read with layout k. */
-static int read_cap_table(struct image_entry **v, size_t *n, const struct eh_elf *elf, const struct eh_ktypes *k,
-			  const char *sym, struct eh_error *err)
-{
-	const struct eh_elf_symbol *s = eh_elf_symbol_by_name(elf, sym);
-	char from[64];
-	uint8_t *w = NULL;
-	size_t count, i;
-	int rc;
-
-	if (!s)
-		return 0;
-	count = s->size / k->cap_size;
-	if (!count || s->size % k->cap_size || k->cap_size % 8)
-		return eh_error_set(err, EH_EINPUT, "%s: %s is %" PRIu64 " bytes, not a whole number of %u-byte "
-				    "struct arm64_cpu_capabilities (as %s lays it out)", elf->path, sym, s->size,
-				    k->cap_size, eh_ktype_source_name(k, from, sizeof(from)));
-	rc = read_entries(&w, elf, k, s->value, count, sym, err);
-	if (!rc) {
-		const uint8_t *last = w + (count - 1) * k->cap_size;
-
-		if (pointer_at(last, k->desc) || pointer_at(last, k->matches) ||
-		    eh_elf_extern_at(elf, s->value + (count - 1) * k->cap_size + k->matches))
-			rc = eh_error_set(err, EH_EINPUT, "%s: %s does not end with an empty entry", elf->path, sym);
-	}
-	if (!rc) {
-		struct image_entry *p = eh_realloc(*v, (*n + count - 1) * sizeof(*p));
-
-		if (!p)
-			rc = eh_error_set(err, EH_ENOMEM, "%s: out of memory for %s", elf->path, sym);
-		else
-			*v = p;
-	}
-	for (i = 0; !rc && i + 1 < count; i++) {
-		const uint8_t *e = w + i * k->cap_size;
-		uint64_t at = s->value + i * k->cap_size, desc = pointer_at(e, k->desc);
-		struct image_entry *x = &(*v)[(*n)++];
-
-		*x = (struct image_entry){
-			.table = sym, .index = i, .cap = field_at(e, k->capability, 2), .type = field_at(e, k->type, 2),
-			.matches = matches_name(elf, pointer_at(e, k->matches), at + k->matches),
-		};
-		if (desc && !(x->desc = eh_elf_string(elf, desc)))
-			rc = eh_error_set(err, EH_EINPUT, "%s: %s[%zu]: its desc 0x%" PRIx64 " is not a string in the file",
-					  elf->path, sym, i, desc);
-		else if (!pointer_at(e, k->matches) && !x->matches)
-			rc = eh_error_set(err, EH_EINPUT, "%s: %s[%zu] has no matches function", elf->path, sym, i);
-	}
-	eh_free(w);
-	return rc;
 }
 
 /* struct alt_instr as the harness reads it (alt.c: EH_ALT_ENTRY_SIZE): the same in 5.4, 6.1 and 6.12. */
@@ -560,7 +441,7 @@ static int check_alt_layout(const struct eh_elf *elf, const struct eh_ktypes *k,
 }
 
 /* The rule that names entry x under rules, or NULL. */
-static const struct eh_capability *name_entry(const struct eh_cap_rules *rules, const struct image_entry *x)
+static const struct eh_capability *name_entry(const struct eh_cap_rules *rules, const struct eh_cap_image_entry *x)
 {
 	const struct eh_capability *c;
 
@@ -581,7 +462,8 @@ int eh_cpucaps_from_image(struct eh_cpucaps **out, const struct eh_elf *elf, str
 {
 	const struct eh_cap_rules *const *r, *best = NULL;
 	const struct eh_elf_symbol *ptrs;
-	struct image_entry *v = NULL;
+	struct eh_cap_image_entry *v = NULL;
+	const char **names = NULL;
 	struct cpucaps_owned *o = NULL;
 	size_t n = 0, i, j, named = 0;
 	struct eh_ktypes k;
@@ -602,9 +484,9 @@ int eh_cpucaps_from_image(struct eh_cpucaps **out, const struct eh_elf *elf, str
 	if (!rc)
 		rc = check_alt_layout(elf, &k, err);
 	if (!rc)
-		rc = read_cap_table(&v, &n, elf, &k, "arm64_features", err);
+		rc = eh_cap_image_read_table(&v, &n, elf, &k, "arm64_features", err);
 	if (!rc)
-		rc = read_cap_table(&v, &n, elf, &k, "arm64_errata", err);
+		rc = eh_cap_image_read_table(&v, &n, elf, &k, "arm64_errata", err);
 	if (!rc && !n)
 		rc = eh_error_set(err, EH_ENOENT, "%s has no capability tables (arm64_features[], arm64_errata[])",
 				  elf->path);
@@ -637,6 +519,10 @@ int eh_cpucaps_from_image(struct eh_cpucaps **out, const struct eh_elf *elf, str
 	if (o) {
 		o->t.source = o->source;
 		o->t.kernel = best->kernel;
+		names = eh_alloc(n * sizeof(*names));
+		if (!names || (release[0] && !(o->release = eh_strdup(release))))
+			rc = eh_error_set(err, EH_ENOMEM, "%s: out of memory", elf->path);
+		o->t.release = o->release;
 	}
 	for (i = 0; !rc && i < n; i++) {
 		const struct eh_capability *c = name_entry(best, &v[i]);
@@ -661,6 +547,8 @@ int eh_cpucaps_from_image(struct eh_cpucaps **out, const struct eh_elf *elf, str
 		}
 		if (!rc && j == o->t.ncap_entries && add_cap(o, name, strlen(name), v[i].cap, (unsigned)i))
 			rc = eh_error_set(err, EH_ENOMEM, "%s: out of memory", elf->path);
+		if (!rc)
+			names[i] = o->caps[j].name;
 		if (v[i].cap > max)
 			max = v[i].cap;
 	}
@@ -673,6 +561,11 @@ int eh_cpucaps_from_image(struct eh_cpucaps **out, const struct eh_elf *elf, str
 					  elf->path, max, o->t.ncaps);
 		o->t.cb_style = eh_cpucaps_number(&o->t, "ARM64_ALWAYS_BOOT", &max) ? EH_ALT_CB_NCAPS : EH_ALT_CB_BIT15;
 	}
+	if (!rc)
+		rc = eh_cap_rules_from_image(&o->rules, elf, &k, v, names, n, best, err);
+	if (!rc)
+		o->t.rules = o->rules;
+	eh_free(names);
 	eh_free(v);
 	if (rc) {
 		if (o)
@@ -730,10 +623,30 @@ int eh_cpucaps_for_elf(struct eh_cpucaps **owned, const struct eh_cpucaps **out,
 		return rc;
 	if (given) {
 		rc = eh_cpucaps_check(given, img, err);
-		eh_cpucaps_free(img);
-		if (!rc)
-			*out = given;
-		return rc;
+		if (rc) {
+			eh_cpucaps_free(img);
+			return rc;
+		}
+		/* given's numbering (it also names what the build configured out), with the image's rules. */
+		{
+			struct cpucaps_owned *o = (struct cpucaps_owned *)img;
+			size_t i;
+
+			for (i = 0; i < img->ncap_entries; i++)
+				eh_free((char *)o->caps[i].name);
+			eh_free(o->caps);
+			o->caps = NULL;
+			o->t.caps = given->caps;
+			o->t.ncap_entries = given->ncap_entries;
+			o->t.ncaps = given->ncaps;
+			o->t.cb_style = given->cb_style;
+			o->t.kernel = given->kernel;
+			o->t.source = given->source;
+			o->borrowed = true;
+		}
+		*owned = img;
+		*out = img;
+		return 0;
 	}
 	*owned = img;
 	*out = img;

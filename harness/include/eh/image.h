@@ -15,7 +15,7 @@
 struct eh_image {
 	const struct eh_elf *elf;       /* borrowed */
 	const struct eh_cpucaps *caps;  /* borrowed */
-	const struct eh_cap_rules *rules;  /* the kernel version's, from caps->kernel */
+	const struct eh_cap_rules *rules;  /* caps->rules (the image's own), else the kernel version's */
 	struct eh_target target;        /* the model and .config borrowed */
 	/*
 	 * Per section: its bytes as the target's kernel patched them (NULL where the ELF has none):
