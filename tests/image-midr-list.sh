@@ -16,9 +16,6 @@ failures=0
 py=/usr/bin/python3
 
 . "$here/expect.sh"
-check() {  # check NAME WANT GOT
-  if [ "$2" = "$3" ]; then echo "ok - $1"; else echo "not ok - $1: expected '$2', got '$3'"; failures=$((failures + 1)); fi
-}
 
 # struct midr_range { model, rv_min, rv_max }, little-endian: MIDR_ALL_VERSIONS(MIDR_BRCM_VULCAN)
 # (implementer 0x42, part 0x516) then the list's empty end; ThunderX2 is implementer 0x43, part 0x0af.
