@@ -341,8 +341,8 @@ static int cpuid_field(const struct decoder *d, const uint8_t *e, struct eh_id_f
 	return DECODED;
 }
 
-static int decode(const struct decoder *d, const uint8_t *e, uint64_t addr, const char *matches,
-		  struct eh_capability *c, bool top);
+static int decode(const struct decoder *d, const uint8_t *e, const char *matches, struct eh_capability *c,
+		  bool top);
 
 /* cpucap_multi_entry_cap_matches(): the entries of match_list up to the one with no .matches. */
 static int match_list(const struct decoder *d, uint64_t addr, struct eh_capability *c)
@@ -383,7 +383,7 @@ static int match_list(const struct decoder *d, uint64_t addr, struct eh_capabili
 						 .kernel_matches = matches_name(d->elf, m, at + k->matches) };
 		if (!any[i].kernel_matches)
 			return NOT_DATA;
-		rc = decode(d, bytes, at, any[i].kernel_matches, &any[i], false);
+		rc = decode(d, bytes, any[i].kernel_matches, &any[i], false);
 		if (rc != DECODED)
 			return rc;
 	}
@@ -393,18 +393,17 @@ static int match_list(const struct decoder *d, uint64_t addr, struct eh_capabili
 }
 
 /*
- * Decide c from the data of the entry e (at addr) whose .matches is the function matches:
+ * Decide c from the data of the entry e whose .matches is the function matches:
  * DECODED, NOT_DATA when matches is not one of the data predicates (or its data cannot be
  * restated), or a negative error.
  */
-static int decode(const struct decoder *d, const uint8_t *e, uint64_t addr, const char *matches,
-		  struct eh_capability *c, bool top)
+static int decode(const struct decoder *d, const uint8_t *e, const char *matches, struct eh_capability *c,
+		  bool top)
 {
 	const struct eh_ktypes *k = d->k;
 	struct eh_midr_range *one;
 	int rc;
 
-	(void)addr;
 	if (!strcmp(matches, "has_always")) {
 		c->matches = eh_cap_always;
 		return DECODED;
@@ -525,7 +524,7 @@ int eh_cap_rules_from_image(struct eh_cap_rules **out, const struct eh_elf *elf,
 			rc = EH_ENOMEM;
 			break;
 		}
-		rc = v[i].matches ? decode(&d, v[i].bytes, v[i].addr, v[i].matches, c, true) : NOT_DATA;
+		rc = v[i].matches ? decode(&d, v[i].bytes, v[i].matches, c, true) : NOT_DATA;
 		if (rc < 0)
 			break;
 		if (rc == DECODED) {

@@ -498,9 +498,10 @@ int eh_cpucaps_from_image(struct eh_cpucaps **out, const struct eh_elf *elf, str
 		if (known > named)
 			named = known, best = *r;
 	}
-	if (!rc && !best)
-		rc = eh_error_set(err, EH_EINPUT, "%s: no entry of its capability tables is a capability of Linux%s",
-				  elf->path, " 5.4 or 6.1");
+	/* Tables no rule table names (a kernel newer than any here): the newest rules decide what is code. */
+	for (r = eh_cap_rules_all; !rc && !best && *r; r++)
+		if (!r[1])
+			best = *r;
 	if (!rc && release[0] && version[0] && eh_cap_rules_find(version))
 		best = eh_cap_rules_find(version);
 	if (!rc) {
