@@ -101,10 +101,9 @@ const char *eh_ktype_source_name(const struct eh_ktypes *k, char *buf, size_t le
 {
 	switch (k->source) {
 	case EH_KTYPE_BTF:
-		snprintf(buf, len, "BTF");
-		break;
 	case EH_KTYPE_DWARF:
-		snprintf(buf, len, "DWARF");
+		snprintf(buf, len, "%s%s%s", k->source == EH_KTYPE_BTF ? "BTF" : "DWARF",
+			 k->filled ? " and the built-in layout of Linux " : "", k->filled ? k->kernel : "");
 		break;
 	default:
 		snprintf(buf, len, "the built-in layout of Linux %s", k->kernel);
@@ -115,6 +114,26 @@ const char *eh_ktype_source_name(const struct eh_ktypes *k, char *buf, size_t le
 static void put_field(struct eh_ktypes *k, const struct field_row *r, uint32_t v)
 {
 	memcpy((char *)k + r->at, &v, sizeof(v));
+}
+
+/*
+ * A struct the type information only declares (CONFIG_DEBUG_INFO_REDUCED keeps struct midr_range
+ * a declaration in most units): its rows from the fixed layout, from row i on. Returns the last
+ * row of that struct.
+ */
+static size_t fill_struct(struct eh_ktypes *k, const struct eh_ktypes *fixed, size_t i)
+{
+	size_t j;
+
+	for (j = i; j < sizeof(rows) / sizeof(rows[0]) && !strcmp(rows[j].type, rows[i].type); j++) {
+		uint32_t v;
+
+		memcpy(&v, (const char *)fixed + rows[j].at, sizeof(v));
+		put_field(k, &rows[j], v);
+	}
+	k->filled = true;
+	k->kernel = fixed->kernel;
+	return j - 1;
 }
 
 static int missing(const struct eh_elf *elf, const char *from, const struct field_row *r, struct eh_error *err)
@@ -154,7 +173,7 @@ static long btf_member_offset(const struct btf *btf, const struct btf_type *t, c
 }
 
 static int read_btf(struct eh_ktypes *k, const struct eh_elf *elf, const struct eh_elf_section *sec,
-		    struct eh_error *err)
+		    const struct eh_ktypes *fixed, struct eh_error *err)
 {
 	struct btf *btf = btf__new(sec->data, (uint32_t)sec->size);
 	size_t i;
@@ -174,8 +193,8 @@ static int read_btf(struct eh_ktypes *k, const struct eh_elf *elf, const struct 
 		long off;
 
 		if (!t) {
-			rc = missing(elf, "BTF", &(struct field_row){ r->type, NULL, NULL, 0, true }, err);
-			break;
+			i = fill_struct(k, fixed, i);
+			continue;
 		}
 		if (!r->member) {
 			put_field(k, r, t->size);
@@ -258,7 +277,8 @@ static long dwarf_member_offset(Dwarf_Die *t, const char *name)
 	return -1;
 }
 
-static int read_dwarf_module(struct eh_ktypes *k, const struct eh_elf *elf, Dwfl_Module *mod, struct eh_error *err)
+static int read_dwarf_module(struct eh_ktypes *k, const struct eh_elf *elf, Dwfl_Module *mod,
+			     const struct eh_ktypes *fixed, struct eh_error *err)
 {
 	size_t i;
 	Dwarf_Die t;
@@ -272,8 +292,10 @@ static int read_dwarf_module(struct eh_ktypes *k, const struct eh_elf *elf, Dwfl
 		long off;
 
 		/* Each struct's rows start with its size row: one search of the CUs a struct. */
-		if (!r->member && i && !dwarf_find_struct(mod, r->type, &t))
-			return missing(elf, "DWARF", r, err);
+		if (!r->member && i && !dwarf_find_struct(mod, r->type, &t)) {
+			i = fill_struct(k, fixed, i);
+			continue;
+		}
 		if (!r->member) {
 			if (!dwarf_attr(&t, DW_AT_byte_size, &a) || dwarf_formudata(&a, &size))
 				return eh_error_set(err, EH_EINPUT, "%s: its DWARF gives struct %s no size", elf->path,
@@ -301,7 +323,8 @@ static const Dwfl_Callbacks offline = {
 	.section_address = dwfl_offline_section_address,
 };
 
-static int read_dwarf(struct eh_ktypes *k, const struct eh_elf *elf, struct eh_error *err)
+static int read_dwarf(struct eh_ktypes *k, const struct eh_elf *elf, const struct eh_ktypes *fixed,
+		      struct eh_error *err)
 {
 	Dwfl *dwfl = dwfl_begin(&offline);
 	Dwfl_Module *mod;
@@ -315,7 +338,7 @@ static int read_dwarf(struct eh_ktypes *k, const struct eh_elf *elf, struct eh_e
 	if (!mod || !dwfl_module_getdwarf(mod, &bias))
 		rc = eh_error_set(err, EH_EINPUT, "%s: its DWARF cannot be read: %s", elf->path, dwfl_errmsg(-1));
 	else
-		rc = read_dwarf_module(k, elf, mod, err);
+		rc = read_dwarf_module(k, elf, mod, fixed, err);
 	dwfl_end(dwfl);
 	return rc;
 }
@@ -323,19 +346,17 @@ static int read_dwarf(struct eh_ktypes *k, const struct eh_elf *elf, struct eh_e
 int eh_ktype_read(struct eh_ktypes *out, const struct eh_elf *elf, const char *kernel, struct eh_error *err)
 {
 	const struct eh_elf_section *btf = eh_elf_section_by_name(elf, ".BTF");
-	const struct eh_ktypes *fixed;
-
+	const struct eh_ktypes *fixed = eh_ktype_builtin(kernel && !strncmp(kernel, "5.", 2) ? "5.4" : "6.1");
 	int rc = EH_ENOENT;
 
 	*out = (struct eh_ktypes){ 0 };
 	if (btf && btf->data && btf->size)
-		rc = read_btf(out, elf, btf, err);
+		rc = read_btf(out, elf, btf, fixed, err);
 	/* Only a file opened from disk can be handed to libdw (eh_elf_parse's buffers have no path). */
 	if (rc == EH_ENOENT && elf->map && eh_elf_section_by_name(elf, ".debug_info"))
-		rc = read_dwarf(out, elf, err);
+		rc = read_dwarf(out, elf, fixed, err);
 	if (rc != EH_ENOENT)
 		return rc;
-	fixed = eh_ktype_builtin(kernel && !strncmp(kernel, "5.", 2) ? "5.4" : "6.1");
 	*out = *fixed;
 	return 0;
 }

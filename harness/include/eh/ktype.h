@@ -2,6 +2,8 @@
 #ifndef EH_KTYPE_H
 #define EH_KTYPE_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "eh/elf.h"
@@ -20,7 +22,8 @@ enum eh_ktype_source {
 /* Sizes and byte offsets, as the kernel's asm/cpufeature.h, asm/cputype.h and asm/alternative.h declare them. */
 struct eh_ktypes {
 	enum eh_ktype_source source;
-	const char *kernel;  /* EH_KTYPE_BUILTIN: the version whose layout it is ("6.1") */
+	const char *kernel;  /* EH_KTYPE_BUILTIN, or filled: the version whose fixed layout it is ("6.1") */
+	bool filled;         /* some structs were only declared there and take kernel's fixed layout */
 	/* struct arm64_cpu_capabilities */
 	uint32_t cap_size;
 	uint32_t desc, capability, type, matches;
@@ -42,9 +45,10 @@ const char *eh_ktype_source_name(const struct eh_ktypes *k, char *buf, size_t le
  * The layouts of elf: from its .BTF where it has one, else from its DWARF (a file
  * eh_elf_open opened, linked or relocatable), else the fixed layout of the kernel
  * version given ("5.4", "6.1"; NULL or a later version: 6.1's, the newest the harness
- * has). A struct the type information lacks, or a field a struct lacks that every
- * kernel has, is EH_EINPUT naming the file, the struct and the field; fields that only
- * some versions have (field_width, max_field_value) are EH_KTYPE_NONE where absent.
+ * has). A struct the type information only declares (reduced debug information) takes
+ * that fixed layout (filled); a field a struct lacks that every kernel has is EH_EINPUT
+ * naming the file, the struct and the field; fields that only some versions have
+ * (field_width, max_field_value) are EH_KTYPE_NONE where absent.
  */
 int eh_ktype_read(struct eh_ktypes *out, const struct eh_elf *elf, const char *kernel, struct eh_error *err);
 
