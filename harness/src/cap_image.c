@@ -344,49 +344,40 @@ static int cpuid_field(const struct decoder *d, const uint8_t *e, struct eh_id_f
 static int decode(const struct decoder *d, const uint8_t *e, const char *matches, struct eh_capability *c,
 		  bool top);
 
-/* cpucap_multi_entry_cap_matches(): the entries of match_list up to the one with no .matches. */
+/* cpucap_multi_entry_cap_matches(): the entries of match_list up to the one with no .matches (at most 64). */
 static int match_list(const struct decoder *d, uint64_t addr, struct eh_capability *c)
 {
 	const struct eh_ktypes *k = d->k;
-	struct eh_capability *any;
-	size_t n, i;
-	int rc;
+	struct eh_capability *any = hold(d->o, 65 * sizeof(*any));
+	size_t i;
+	int rc = DECODED;
 
-	for (n = 0; n < 64; n++) {
-		const uint8_t *p = eh_elf_bytes(d->elf, addr + n * k->cap_size, k->cap_size);
-		uint64_t m;
-
-		if (!p)
-			return eh_error_set(d->err, EH_EINPUT, "%s: a match_list at 0x%" PRIx64 " runs outside every "
-					    "section", d->elf->path, addr);
-		if (eh_elf_pointers(d->elf, addr + n * k->cap_size + k->matches, 1, &m, d->err))
-			return EH_EINPUT;
-		if (!m && !eh_elf_extern_at(d->elf, addr + n * k->cap_size + k->matches))
-			break;
-	}
-	any = hold(d->o, (n + 1) * sizeof(*any));
 	if (!any)
 		return EH_ENOMEM;
-	for (i = 0; i < n; i++) {
-		uint64_t at = addr + i * k->cap_size, m;
-		uint64_t words[EH_CAP_IMAGE_ENTRY_MAX / 8];
-		uint8_t bytes[EH_CAP_IMAGE_ENTRY_MAX];
-		size_t w, b;
+	for (i = 0; rc == DECODED; i++) {
+		uint64_t at = addr + i * k->cap_size;
+		uint8_t *e = NULL;
+		int got;
 
-		if (eh_elf_pointers(d->elf, at, k->cap_size / 8, words, d->err))
-			return EH_EINPUT;
-		for (w = 0; w < k->cap_size / 8; w++)
-			for (b = 0; b < 8; b++)
-				bytes[w * 8 + b] = (uint8_t)(words[w] >> (8 * b));
-		m = pointer_at(bytes, k->matches);
+		if (i == 64)
+			return eh_error_set(d->err, EH_EINPUT, "%s: the match_list at 0x%" PRIx64 " has no empty entry "
+					    "in 64", d->elf->path, addr);
+		got = read_entries(&e, d->elf, k, at, 1, "a match_list", d->err);
+		if (got)
+			return got;
 		any[i] = (struct eh_capability){ .name = c->name, .type = c->type,
-						 .kernel_matches = matches_name(d->elf, m, at + k->matches) };
-		if (!any[i].kernel_matches)
-			return NOT_DATA;
-		rc = decode(d, bytes, any[i].kernel_matches, &any[i], false);
-		if (rc != DECODED)
-			return rc;
+						 .kernel_matches = matches_name(d->elf, pointer_at(e, k->matches),
+										at + k->matches) };
+		if (!pointer_at(e, k->matches) && !eh_elf_extern_at(d->elf, at + k->matches)) {
+			any[i] = (struct eh_capability){ 0 };
+			eh_free(e);
+			break;
+		}
+		rc = any[i].kernel_matches ? decode(d, e, any[i].kernel_matches, &any[i], false) : NOT_DATA;
+		eh_free(e);
 	}
+	if (rc != DECODED)
+		return rc;
 	c->any = any;
 	c->matches = eh_cap_any;
 	return DECODED;
