@@ -20,9 +20,6 @@ py=/usr/bin/python3
 
 obj=$objs/report.o
 k=(--kernel 6.1 --width 0)  # whole lines, for the patterns below; the width is checked on its own
-check() {  # check NAME WANT GOT
-  if [ "$2" = "$3" ]; then echo "ok - $1"; else echo "not ok - $1: expected '$2', got '$3'"; failures=$((failures + 1)); fi
-}
 
 # What each model should show, from the models' own errata: report.o breaks tx2-219 (one load in
 # a window) and repeat-tlbi (one unrepeated TLBI), and nothing a520-2966298 or a77-1508412 checks.

@@ -397,6 +397,26 @@ static void test_for_elf(void **state)
 	eh_elf_free(without);
 }
 
+/* A .matches against a symbol the object does not define names the entry by that symbol's name. */
+static void test_image_extern_matches(void **state)
+{
+	struct eh_elf *elf = NULL;
+	struct eh_cpucaps *t = NULL;
+	struct eh_error err = { 0 };
+	unsigned n = 0;
+
+	(void)state;
+	assert_int_equal(eh_elf_open(&elf, OBJ("captables-extern.o"), NULL), 0);
+	assert_non_null(eh_elf_extern_at(elf, eh_elf_symbol_by_name(elf, "arm64_errata")->value + 16));
+	if (eh_cpucaps_from_image(&t, elf, &err))
+		fail_msg("%s", err.msg);
+	/* cpu_errata.c: .desc = "Spectre-v2", .capability = ARM64_SPECTRE_V2 (46 in 6.1's numbering). */
+	assert_int_equal(eh_cpucaps_number(t, "ARM64_SPECTRE_V2", &n), 0);
+	assert_int_equal(n, 46);
+	eh_cpucaps_free(t);
+	eh_elf_free(elf);
+}
+
 static void test_image_bad_table(void **state)
 {
 	struct eh_elf *elf;
@@ -408,7 +428,7 @@ static void test_image_bad_table(void **state)
 	assert_int_equal(eh_cpucaps_from_image(&t, elf, &err), EH_EINPUT);
 	assert_null(t);
 	assert_string_equal(err.msg, OBJ("captables-bad.o") ": arm64_errata is 100 bytes, not a whole number of "
-			    "64-byte struct arm64_cpu_capabilities");
+			    "64-byte struct arm64_cpu_capabilities (as the built-in layout of Linux 6.1 lays it out)");
 	eh_elf_free(elf);
 }
 
@@ -431,7 +451,7 @@ static void test_image_alloc_failures(void **state)
 int main(void)
 {
 	static const char *const images[] = { OBJ("captables.o"), OBJ("captables.elf") };
-	struct CMUnitTest tests[sizeof(bad) / sizeof(bad[0]) + 3 + 2 + 3 + 4];
+	struct CMUnitTest tests[sizeof(bad) / sizeof(bad[0]) + 3 + 2 + 3 + 5];
 	size_t i, n = 0;
 
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_builtin_tables);
@@ -449,6 +469,7 @@ int main(void)
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_image_pointers_relocated);
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_for_elf);
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_image_bad_table);
+	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_image_extern_matches);
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_image_alloc_failures);
 	return _cmocka_run_group_tests("cpucaps", tests, n, NULL, NULL);
 }

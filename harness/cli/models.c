@@ -378,9 +378,10 @@ void cli_print_cap_decisions(const struct eh_image *img, const struct eh_target 
 			snprintf(line, sizeof(line), "%s", s->cap_name);
 		else
 			snprintf(line, sizeof(line), "capability %u", s->cap);
-		printf("    %s: %zu site%s, %s\n", line, n, n == 1 ? "" : "s",
+		printf("    %s: %zu site%s, %s%s%s%s\n", line, n, n == 1 ? "" : "s",
 		       s->state == EH_CAP_DETECTED ? "detected" :
-		       s->state == EH_CAP_CONFIGURED_OUT ? "configured out" : "not detected");
+		       s->state == EH_CAP_CONFIGURED_OUT ? "configured out" : "not detected",
+		       s->rule ? " (" : "", s->rule ? eh_cap_source_name(s->rule->source) : "", s->rule ? ")" : "");
 		if (!s->cap_name)
 			snprintf(why, sizeof(why), "the numbering does not name it: treated as not detected");
 		else if (!s->rule)

@@ -198,6 +198,52 @@ static void text_findings(const struct report *r, size_t e, const struct eh_mode
 	}
 }
 
+/* The rules that decided r's capabilities: the image's own, else its numbering's kernel version's. */
+static const struct eh_cap_rules *report_rules(const struct report *r)
+{
+	return r->caps->rules ? r->caps->rules : eh_cap_rules_find(r->caps->kernel);
+}
+
+/* Whether c is the first rule of its capability in rules (a capability may have several entries). */
+static bool first_of_name(const struct eh_cap_rules *rules, const struct eh_capability *c)
+{
+	const struct eh_capability *p;
+
+	for (p = rules->caps; p != c; p++)
+		if (!strcmp(p->name, c->name))
+			return false;
+	return true;
+}
+
+/*
+ * First of all, what could not be decided: each entry of the image whose .matches the harness
+ * has no rule for (treated as not detected), and which kernel's hand rules decided the rest.
+ */
+static void text_uncertain(const struct report *r)
+{
+	const struct eh_cap_rules *rules = report_rules(r);
+	const struct eh_text_style *st = &r->o->style;
+	const struct eh_capability *c;
+	char why[512];
+	size_t n = 0;
+
+	if (!rules)
+		return;
+	for (c = rules->caps; c->name; c++)
+		n += c->source == EH_CAP_UNCERTAIN;
+	if (r->caps->release || n)
+		eh_text_paraf(r->f, st, 2, "kernel %s; hand rules of Linux %s where an entry's test is code",
+			      r->caps->release ? r->caps->release : "not named by the image", rules->kernel);
+	if (!n)
+		return;
+	eh_text_paraf(r->f, st, 2, "%zu capabilit%s uncertain (treated as not detected):", n, n == 1 ? "y" : "ies");
+	for (c = rules->caps; c->name; c++)
+		if (c->source == EH_CAP_UNCERTAIN) {
+			snprintf(why, sizeof(why), "%s: %s", c->name, c->rule ? c->rule : "?");
+			eh_text_paraf(r->f, st, 4, "%s", why);
+		}
+}
+
 static void write_text(const struct report *r)
 {
 	const struct eh_model **models = eh_alloc((r->pick.nmodels + 1) * sizeof(*models));
@@ -207,6 +253,7 @@ static void write_text(const struct report *r)
 	char text[96], lead[160];
 
 	eh_text_paraf(r->f, st, 0, "errata-harness %s report of %s", eh_version(), r->elf->path);
+	text_uncertain(r);
 	eh_text_paraf(r->f, st, 2, "capabilities numbered as in %s", r->caps->source);
 	eh_text_paraf(r->f, st, 2, "config %s; booted at %s; suppressions %s", r->cfg.source, eh_boot_names[r->in.boot],
 		      r->o->suppress ? r->o->suppress : "none");
@@ -312,6 +359,38 @@ static void json_erratum(struct eh_json *j, const struct report *r, size_t e, co
 	eh_json_end(j);
 }
 
+/* Where each capability's decision came from: the image's data, a hand rule (of which kernel), or uncertain. */
+static void json_capabilities(struct eh_json *j, const struct report *r)
+{
+	const struct eh_cap_rules *rules = report_rules(r);
+	const struct eh_capability *c;
+	char why[512];
+	unsigned number;
+
+	eh_json_object(j, "kernel", true);
+	eh_json_str(j, "release", r->caps->release);
+	eh_json_str(j, "rules", rules ? rules->kernel : NULL);
+	eh_json_end(j);
+	eh_json_array(j, "capabilities", false);
+	for (c = rules ? rules->caps : NULL; c && c->name; c++) {
+		if (!first_of_name(rules, c))
+			continue;
+		eh_json_object(j, NULL, true);
+		eh_json_str(j, "capability", c->name);
+		if (!eh_cpucaps_number(r->caps, c->name, &number))
+			eh_json_uint(j, "number", number);
+		else
+			eh_json_str(j, "number", NULL);
+		eh_json_str(j, "source", eh_cap_source_name(c->source));
+		/* A hand rule was checked against its table's kernel; image data is the image's own kernel's. */
+		eh_json_str(j, "kernel", c->source == EH_CAP_FROM_HAND ? rules->kernel : r->caps->release);
+		eh_json_str(j, "matches", c->kernel_matches);
+		eh_json_str(j, "rule", eh_cap_explain(c, NULL, why, sizeof(why)));
+		eh_json_end(j);
+	}
+	eh_json_end(j);
+}
+
 static void write_json(const struct report *r)
 {
 	const struct eh_model **models = eh_alloc((r->pick.nmodels + 1) * sizeof(*models));
@@ -336,6 +415,7 @@ static void write_json(const struct report *r)
 	eh_json_str(&j, "boot", eh_boot_names[r->in.boot]);
 	eh_json_str(&j, "suppress", r->o->suppress);
 	eh_json_bool(&j, "failing", eh_audit_matrix_failing(r->mx));
+	json_capabilities(&j, r);
 	eh_json_array(&j, "images", false);
 	for (i = 0; i < r->mx->nimages; i++) {
 		const struct eh_audit_image *im = &r->mx->images[i];

@@ -79,7 +79,25 @@ bool eh_cap_always(const struct eh_capability *cap, const struct eh_target *t)
 
 bool eh_cap_has_field(const struct eh_capability *cap, const struct eh_target *t)
 {
-	return eh_id_field_value(t->model, &cap->field) >= cap->field.min;
+	int64_t v = eh_id_field_value(t->model, &cap->field);
+
+	return v >= cap->field.min && (!cap->field.bounded || v <= cap->field.max);
+}
+
+bool eh_cap_uncertain(const struct eh_capability *cap, const struct eh_target *t)
+{
+	(void)cap;
+	(void)t;
+	return false;
+}
+
+const char *eh_cap_source_name(enum eh_cap_source source)
+{
+	switch (source) {
+	case EH_CAP_FROM_IMAGE: return "image data";
+	case EH_CAP_UNCERTAIN: return "uncertain";
+	default: return "hand rule";
+	}
 }
 
 bool eh_cap_midr_in(const struct eh_midr_range *ranges, const struct eh_target *t)
@@ -214,6 +232,8 @@ static void explain_field(const struct eh_id_field *f, const struct eh_target *t
 
 	put(buf, len, pos, "%s.%s [%u:%u]%s >= %d", eh_sysreg_name(f->reg, name, sizeof(name)), f->name,
 	    f->shift + f->width - 1, f->shift, f->sign ? " (signed)" : "", f->min);
+	if (f->bounded)
+		put(buf, len, pos, " and <= %d", f->max);
 	if (t)
 		put(buf, len, pos, " (is %" PRId64 ")", eh_id_field_value(t->model, f));
 }

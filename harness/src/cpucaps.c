@@ -3,6 +3,8 @@
 #include "eh/kimage.h"
 #include "eh/cap.h"
 #include "eh/file.h"
+#include "eh/ktype.h"
+#include "cap_image.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -313,6 +315,9 @@ struct cpucaps_owned {
 	unsigned *lines;  /* where each was defined, for messages */
 	size_t cap;
 	char *source;
+	char *release;
+	struct eh_cap_rules *rules;  /* eh_cpucaps_from_image: the rules its entries state */
+	bool borrowed;               /* caps are another table's (eh_cpucaps_for_elf with a numbering given) */
 };
 
 static int add_cap(struct cpucaps_owned *o, const char *name, size_t len, unsigned number,
@@ -537,77 +542,35 @@ void eh_cpucaps_free(struct eh_cpucaps *t)
 
 	if (!t)
 		return;
-	for (i = 0; i < t->ncap_entries; i++)
+	for (i = 0; !o->borrowed && i < t->ncap_entries; i++)
 		eh_free((char *)o->caps[i].name);
-	eh_free(o->caps);
+	if (!o->borrowed)
+		eh_free(o->caps);
+	eh_free(o->release);
+	eh_cap_rules_free(o->rules);
 	eh_free(o->lines);
 	eh_free(o->source);
 	eh_free(o);
 }
 
-/* sizeof(struct arm64_cpu_capabilities) in 5.4 and 6.1 (asm/cpufeature.h): desc 0, capability 8, type 10, matches 16. */
-#define CAP_ENTRY_SIZE 64
-#define CAP_ENTRY_WORDS (CAP_ENTRY_SIZE / 8)
-
-/* One entry of an image's capability table, as read. */
-struct image_entry {
-	const char *table;      /* "arm64_features" */
-	size_t index;
-	unsigned cap, type;
-	const char *desc;       /* NULL: none */
-	const char *matches;    /* the .matches function's symbol, NULL when the image does not name it */
-};
-
-/* Append the entries of table sym (without its empty sentinel) to *v. */
-static int read_cap_table(struct image_entry **v, size_t *n, const struct eh_elf *elf, const char *sym,
-			  struct eh_error *err)
+/* struct alt_instr as the harness reads it (alt.c: EH_ALT_ENTRY_SIZE): the same in 5.4, 6.1 and 6.12. */
+static int check_alt_layout(const struct eh_elf *elf, const struct eh_ktypes *k, struct eh_error *err)
 {
-	const struct eh_elf_symbol *s = eh_elf_symbol_by_name(elf, sym);
-	uint64_t *w;
-	size_t count, i;
-	int rc;
+	const struct eh_ktypes *fixed = eh_ktype_builtin("6.1");
+	char from[64];
 
-	if (!s)
+	if (k->alt_size == fixed->alt_size && k->alt_orig == fixed->alt_orig && k->alt_repl == fixed->alt_repl &&
+	    k->alt_cap == fixed->alt_cap && k->alt_orig_len == fixed->alt_orig_len &&
+	    k->alt_alt_len == fixed->alt_alt_len)
 		return 0;
-	count = s->size / CAP_ENTRY_SIZE;
-	if (!count || s->size % CAP_ENTRY_SIZE)
-		return eh_error_set(err, EH_EINPUT, "%s: %s is %" PRIu64 " bytes, not a whole number of %u-byte "
-				    "struct arm64_cpu_capabilities", elf->path, sym, s->size, CAP_ENTRY_SIZE);
-	w = eh_alloc(count * CAP_ENTRY_SIZE);
-	if (!w)
-		return eh_error_set(err, EH_ENOMEM, "%s: out of memory for %s", elf->path, sym);
-	rc = eh_elf_pointers(elf, s->value, count * CAP_ENTRY_WORDS, w, err);
-	if (!rc && (w[(count - 1) * CAP_ENTRY_WORDS] || w[(count - 1) * CAP_ENTRY_WORDS + 2]))
-		rc = eh_error_set(err, EH_EINPUT, "%s: %s does not end with an empty entry", elf->path, sym);
-	if (!rc) {
-		struct image_entry *p = eh_realloc(*v, (*n + count - 1) * sizeof(*p));
-
-		if (!p)
-			rc = eh_error_set(err, EH_ENOMEM, "%s: out of memory for %s", elf->path, sym);
-		else
-			*v = p;
-	}
-	for (i = 0; !rc && i + 1 < count; i++) {
-		const uint64_t *e = w + i * CAP_ENTRY_WORDS;
-		struct image_entry *x = &(*v)[(*n)++];
-		const struct eh_elf_symbol *fn;
-		uint64_t off = 1;
-
-		*x = (struct image_entry){ .table = sym, .index = i, .cap = e[1] & 0xffff, .type = (e[1] >> 16) & 0xffff };
-		if (e[0] && !(x->desc = eh_elf_string(elf, e[0])))
-			rc = eh_error_set(err, EH_EINPUT, "%s: %s[%zu]: its desc 0x%" PRIx64 " is not a string in the file",
-					  elf->path, sym, i, e[0]);
-		else if (!e[2])
-			rc = eh_error_set(err, EH_EINPUT, "%s: %s[%zu] has no matches function", elf->path, sym, i);
-		fn = e[2] ? eh_elf_symbol_at(elf, e[2], &off) : NULL;
-		x->matches = fn && !off ? fn->name : NULL;
-	}
-	eh_free(w);
-	return rc;
+	return eh_error_set(err, EH_EINPUT, "%s: its %s lays out a %u-byte struct alt_instr (cpucap at %u, lengths at "
+			    "%u and %u), not the %u-byte one the harness reads", elf->path,
+			    eh_ktype_source_name(k, from, sizeof(from)), k->alt_size, k->alt_cap, k->alt_orig_len,
+			    k->alt_alt_len, fixed->alt_size);
 }
 
 /* The rule that names entry x under rules, or NULL. */
-static const struct eh_capability *name_entry(const struct eh_cap_rules *rules, const struct image_entry *x)
+static const struct eh_capability *name_entry(const struct eh_cap_rules *rules, const struct eh_cap_image_entry *x)
 {
 	const struct eh_capability *c;
 
@@ -628,34 +591,47 @@ int eh_cpucaps_from_image(struct eh_cpucaps **out, const struct eh_elf *elf, str
 {
 	const struct eh_cap_rules *const *r, *best = NULL;
 	const struct eh_elf_symbol *ptrs;
-	struct image_entry *v = NULL;
+	struct eh_cap_image_entry *v = NULL;
+	const char **names = NULL;
 	struct cpucaps_owned *o = NULL;
 	size_t n = 0, i, j, named = 0;
-	char buf[300], release[128] = "", version[16];
+	struct eh_ktypes k;
+	char buf[300], release[128] = "", version[16] = "";
 	unsigned max = 0;
 	int rc;
 
 	*out = NULL;
-	rc = read_cap_table(&v, &n, elf, "arm64_features", err);
+	/* The release the image's linux_banner names decides the rules, where the harness has them. */
+	if (eh_kimage_release(elf, release, sizeof(release), NULL))
+		release[0] = 0;
+	else if (eh_kimage_version(release, version, sizeof(version), NULL))
+		version[0] = 0;
+	if (!eh_elf_symbol_by_name(elf, "arm64_features") && !eh_elf_symbol_by_name(elf, "arm64_errata"))
+		return eh_error_set(err, EH_ENOENT, "%s has no capability tables (arm64_features[], arm64_errata[])",
+				    elf->path);
+	rc = eh_ktype_read(&k, elf, version[0] ? version : NULL, err);
 	if (!rc)
-		rc = read_cap_table(&v, &n, elf, "arm64_errata", err);
+		rc = check_alt_layout(elf, &k, err);
+	if (!rc)
+		rc = eh_cap_image_read_table(&v, &n, elf, &k, "arm64_features", err);
+	if (!rc)
+		rc = eh_cap_image_read_table(&v, &n, elf, &k, "arm64_errata", err);
 	if (!rc && !n)
 		rc = eh_error_set(err, EH_ENOENT, "%s has no capability tables (arm64_features[], arm64_errata[])",
 				  elf->path);
 	for (r = eh_cap_rules_all; !rc && *r; r++) {
-		size_t k = 0;
+		size_t known = 0;
 
 		for (i = 0; i < n; i++)
-			k += name_entry(*r, &v[i]) != NULL;
-		if (k > named)
-			named = k, best = *r;
+			known += name_entry(*r, &v[i]) != NULL;
+		if (known > named)
+			named = known, best = *r;
 	}
-	if (!rc && !best)
-		rc = eh_error_set(err, EH_EINPUT, "%s: no entry of its capability tables is a capability of Linux%s",
-				  elf->path, " 5.4 or 6.1");
-	/* The release the image's linux_banner names decides the rules, where the harness has them. */
-	if (!rc && !eh_kimage_release(elf, release, sizeof(release), NULL) &&
-	    !eh_kimage_version(release, version, sizeof(version), NULL) && eh_cap_rules_find(version))
+	/* Tables no rule table names (a kernel newer than any here): the newest rules decide what is code. */
+	for (r = eh_cap_rules_all; !rc && !best && *r; r++)
+		if (!r[1])
+			best = *r;
+	if (!rc && release[0] && version[0] && eh_cap_rules_find(version))
 		best = eh_cap_rules_find(version);
 	if (!rc) {
 		o = eh_alloc(sizeof(*o));
@@ -673,6 +649,10 @@ int eh_cpucaps_from_image(struct eh_cpucaps **out, const struct eh_elf *elf, str
 	if (o) {
 		o->t.source = o->source;
 		o->t.kernel = best->kernel;
+		names = eh_alloc(n * sizeof(*names));
+		if (!names || (release[0] && !(o->release = eh_strdup(release))))
+			rc = eh_error_set(err, EH_ENOMEM, "%s: out of memory", elf->path);
+		o->t.release = o->release;
 	}
 	for (i = 0; !rc && i < n; i++) {
 		const struct eh_capability *c = name_entry(best, &v[i]);
@@ -683,7 +663,9 @@ int eh_cpucaps_from_image(struct eh_cpucaps **out, const struct eh_elf *elf, str
 		else if (v[i].desc)
 			snprintf(buf, sizeof(buf), "\"%s\"", v[i].desc);
 		else
-			snprintf(buf, sizeof(buf), "\"%s\" (no desc)", v[i].matches ? v[i].matches : "?");
+			/* Entries without a desc share their matches function: the number keeps them apart. */
+			snprintf(buf, sizeof(buf), "\"%s\" (no desc, capability %u)", v[i].matches ? v[i].matches : "?",
+				 v[i].cap);
 		for (j = 0; j < o->t.ncap_entries; j++) {
 			const struct eh_cpucap *p = &o->caps[j];
 
@@ -695,6 +677,8 @@ int eh_cpucaps_from_image(struct eh_cpucaps **out, const struct eh_elf *elf, str
 		}
 		if (!rc && j == o->t.ncap_entries && add_cap(o, name, strlen(name), v[i].cap, (unsigned)i))
 			rc = eh_error_set(err, EH_ENOMEM, "%s: out of memory", elf->path);
+		if (!rc)
+			names[i] = o->caps[j].name;
 		if (v[i].cap > max)
 			max = v[i].cap;
 	}
@@ -707,6 +691,11 @@ int eh_cpucaps_from_image(struct eh_cpucaps **out, const struct eh_elf *elf, str
 					  elf->path, max, o->t.ncaps);
 		o->t.cb_style = eh_cpucaps_number(&o->t, "ARM64_ALWAYS_BOOT", &max) ? EH_ALT_CB_NCAPS : EH_ALT_CB_BIT15;
 	}
+	if (!rc)
+		rc = eh_cap_rules_from_image(&o->rules, elf, &k, v, names, n, best, err);
+	if (!rc)
+		o->t.rules = o->rules;
+	eh_free(names);
 	eh_free(v);
 	if (rc) {
 		if (o)
@@ -764,10 +753,30 @@ int eh_cpucaps_for_elf(struct eh_cpucaps **owned, const struct eh_cpucaps **out,
 		return rc;
 	if (given) {
 		rc = eh_cpucaps_check(given, img, err);
-		eh_cpucaps_free(img);
-		if (!rc)
-			*out = given;
-		return rc;
+		if (rc) {
+			eh_cpucaps_free(img);
+			return rc;
+		}
+		/* given's numbering (it also names what the build configured out), with the image's rules. */
+		{
+			struct cpucaps_owned *o = (struct cpucaps_owned *)img;
+			size_t i;
+
+			for (i = 0; i < img->ncap_entries; i++)
+				eh_free((char *)o->caps[i].name);
+			eh_free(o->caps);
+			o->caps = NULL;
+			o->t.caps = given->caps;
+			o->t.ncap_entries = given->ncap_entries;
+			o->t.ncaps = given->ncaps;
+			o->t.cb_style = given->cb_style;
+			o->t.kernel = given->kernel;
+			o->t.source = given->source;
+			o->borrowed = true;
+		}
+		*owned = img;
+		*out = img;
+		return 0;
 	}
 	*owned = img;
 	*out = img;

@@ -258,7 +258,7 @@ static int image_new(struct eh_image **out, const struct eh_elf *elf, const stru
 		return eh_error_set(err, EH_ENOMEM, "%s: out of memory", elf->path);
 	img->elf = elf;
 	img->caps = caps;
-	img->rules = eh_cap_rules_find(caps->kernel);
+	img->rules = caps->rules ? caps->rules : eh_cap_rules_find(caps->kernel);
 	if (!img->rules) {
 		rc = eh_error_set(err, EH_EINVAL, "%s: no capability rules for Linux %s", elf->path, caps->kernel);
 		goto fail;

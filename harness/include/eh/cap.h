@@ -32,6 +32,8 @@ struct eh_id_field {
 	uint8_t shift, width;
 	bool sign;          /* FTR_SIGNED: the field is a two's complement number */
 	int8_t min;         /* min_field_value */
+	bool bounded;       /* 6.12's feature_matches(): also at most max (max_field_value) */
+	int8_t max;
 };
 
 /* The field's value in the model's register (a register the model does not list reads as 0). */
@@ -56,6 +58,16 @@ struct eh_midr_fix {
 	uint32_t revidr_mask;
 };
 
+/* Where a capability's rule came from. */
+enum eh_cap_source {
+	EH_CAP_FROM_HAND,      /* a rule of models/caps_linux_*.c, restated from one kernel version's source */
+	EH_CAP_FROM_IMAGE,     /* the image's own entry: its MIDR ranges, REVIDR fixes or ID register field */
+	EH_CAP_UNCERTAIN,      /* the image's entry names a .matches the harness has no rule for */
+};
+
+/* "hand rule", "image data", "uncertain". */
+const char *eh_cap_source_name(enum eh_cap_source source);
+
 /*
  * How one kernel version detects one capability: an entry of arm64_features[]
  * (cpufeature.c) or arm64_errata[] (cpu_errata.c), restated. A capability may
@@ -75,6 +87,7 @@ struct eh_capability {
 	const struct eh_capability *any;      /* for eh_cap_any (a match_list); ends with { 0 } */
 	const char *rule;           /* what a predicate of its own decides from, for people */
 	const char *assumed;        /* NULL when modelled; else what the harness assumes, and why */
+	enum eh_cap_source source;
 };
 
 /* The rules of one kernel version, in the order of arm64_features[] then arm64_errata[]. */
@@ -93,6 +106,8 @@ bool eh_cap_always(const struct eh_capability *cap, const struct eh_target *t); 
 bool eh_cap_has_field(const struct eh_capability *cap, const struct eh_target *t);  /* has_cpuid_feature */
 bool eh_cap_midr_affected(const struct eh_capability *cap, const struct eh_target *t);  /* is_affected_midr_range{,_list} */
 bool eh_cap_any(const struct eh_capability *cap, const struct eh_target *t);        /* cpucap_multi_entry_cap_matches */
+/* An entry of an image whose .matches the harness cannot decide (EH_CAP_UNCERTAIN): treated as not detected. */
+bool eh_cap_uncertain(const struct eh_capability *cap, const struct eh_target *t);
 /* Whether the model's MIDR lies in one of the ranges (is_midr_in_range_list); configs of lines are checked. */
 bool eh_cap_midr_in(const struct eh_midr_range *ranges, const struct eh_target *t);
 /* ... and its revision is not one that REVIDR_EL1 marks fixed (is_affected_midr_range). */

@@ -7,6 +7,8 @@
 #include "eh/elf.h"
 #include "eh/error.h"
 
+struct eh_cap_rules;
+
 /* How `struct alt_instr` marks a callback entry. */
 enum eh_alt_cb_style {
 	EH_ALT_CB_NCAPS,   /* 5.x: the capability field equals ARM64_NCAPS */
@@ -25,6 +27,13 @@ struct eh_cpucaps {
 	size_t ncap_entries;
 	unsigned ncaps;                /* ARM64_NCAPS */
 	enum eh_alt_cb_style cb_style;
+	/*
+	 * Read from the image (eh_cpucaps_from_image, eh_cpucaps_for_elf): the rules its own
+	 * entries state (eh_cap_rules_from_image), which decide instead of those of kernel;
+	 * NULL for a header or a built-in table.
+	 */
+	const struct eh_cap_rules *rules;
+	const char *release;           /* the release the image's linux_banner names, or NULL */
 };
 
 /* The built-in table for a kernel version ("5.4"); NULL when there is none. */
@@ -64,8 +73,9 @@ int eh_cpucaps_from_image(struct eh_cpucaps **out, const struct eh_elf *elf, str
 int eh_cpucaps_check(const struct eh_cpucaps *given, const struct eh_cpucaps *image, struct eh_error *err);
 
 /*
- * The numbering for elf: its own tables, checked against given when there is one (given is
- * then used: it also names capabilities the build configured out); given alone when elf has
+ * The numbering for elf: its own tables, checked against given when there is one (given's
+ * numbering is then used, with the image's rules: it also names capabilities the build
+ * configured out); given alone when elf has
  * no tables; EH_EINVAL naming elf when it has none and nothing is given. *owned (freed with
  * eh_cpucaps_free) holds what this allocated; *out is the numbering to use.
  */

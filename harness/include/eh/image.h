@@ -21,7 +21,7 @@ struct eh_image_patch {
 struct eh_image {
 	const struct eh_elf *elf;       /* borrowed */
 	const struct eh_cpucaps *caps;  /* borrowed */
-	const struct eh_cap_rules *rules;  /* the kernel version's, from caps->kernel */
+	const struct eh_cap_rules *rules;  /* caps->rules (the image's own), else the kernel version's */
 	struct eh_target target;        /* the model and .config borrowed */
 	/*
 	 * The image's bytes are the ELF's but for these words, which the alternatives it applies
