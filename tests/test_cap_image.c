@@ -33,8 +33,8 @@ static const struct row rows[] = {
 	{ "unsigned field below min", "ktypes612.o", "\"Test atomics\"", "cortex-a72", EH_CAP_NOT_DETECTED,
 	  EH_CAP_FROM_IMAGE, NULL },
 	{ "signed field: max -1 excludes an implemented FP", "ktypes612.o", "\"Test no FP\"", "cortex-a72",
-	  /* The image holds no field names; no hand rule names this field: "field". */
-	  EH_CAP_NOT_DETECTED, EH_CAP_FROM_IMAGE, "ID_AA64PFR0_EL1.field [19:16] (signed) >= -8 and <= -1" },
+	  /* The image holds no field names; 6.12's hand rule for HAS_FPSIMD names [19:16] of ID_AA64PFR0_EL1 FP. */
+	  EH_CAP_NOT_DETECTED, EH_CAP_FROM_IMAGE, "ID_AA64PFR0_EL1.FP [19:16] (signed) >= -8 and <= -1" },
 	{ "signed field within [0, 7]", "ktypes612.o", "\"Test FP\"", "cortex-a72", EH_CAP_DETECTED,
 	  EH_CAP_FROM_IMAGE, NULL },
 	{ "MIDR range: A53 r0p2 inside", "ktypes612.o", "\"Test A53 to r0p4\"", "cortex-a53-r0p2", EH_CAP_DETECTED,
