@@ -49,8 +49,9 @@ static const struct row rows[] = {
 	{ "6.12 shape, BTF added by pahole -J", "ktypes612-btf.o", NULL, EH_KTYPE_BTF, &linux_6_12 },
 	{ "6.12 shape, DWARF of a linked image", "ktypes612.elf", NULL, EH_KTYPE_DWARF, &linux_6_12 },
 	{ "no type information, a 6.x kernel: 6.1's fixed layout", "captables.o", "6.1", EH_KTYPE_BUILTIN, &linux_6_1 },
-	{ "no type information, an unknown newer kernel: 6.1's, the newest", "captables.o", "6.12",
-	  EH_KTYPE_BUILTIN, &linux_6_1 },
+	{ "no type information, 6.12: 6.12's fixed layout", "captables.o", "6.12", EH_KTYPE_BUILTIN, &linux_6_12 },
+	{ "no type information, an unknown newer kernel: 6.12's, the newest", "captables.o", "7.0",
+	  EH_KTYPE_BUILTIN, &linux_6_12 },
 };
 
 #define FIELD(f) { #f, offsetof(struct eh_ktypes, f) }
@@ -107,12 +108,13 @@ static void run_row(void **state)
 	same_layout(r->name, &got, r->want);
 }
 
-/* The fixed 6.1 layout is pahole's reading of Debian's 6.1 vmlinux. */
+/* The fixed 6.1 and 6.12 layouts are pahole's readings of Debian's 6.1 and 6.12 vmlinux. */
 static void test_builtin_6_1(void **state)
 {
 	(void)state;
 	same_layout("built-in 6.1", eh_ktype_builtin("6.1"), &linux_6_1);
-	assert_null(eh_ktype_builtin("6.12"));
+	same_layout("built-in 6.12", eh_ktype_builtin("6.12"), &linux_6_12);
+	assert_null(eh_ktype_builtin("6.6"));
 }
 
 /*

@@ -166,6 +166,25 @@ void eh_audit_matrix_free(struct eh_audit_matrix *m)
 	eh_free(m);
 }
 
+/*
+ * Whether config builds e's workaround but leaves model out of it: the capability's line for the
+ * model is under an option config turns off (6.12's ARM64_ERRATUM_2441007 for the Cortex-A55
+ * in arm64_repeat_tlbi_list[], "If unsure, say N"), so every option on would detect it and
+ * config does not.
+ */
+static bool line_configured_out(const struct eh_audit_matrix *m, const struct eh_erratum *e,
+				const struct eh_model *model)
+{
+	const char *kernel = m->o.caps->kernel, *name = eh_erratum_capability(e, kernel);
+	const struct eh_cap_rules *hand = kernel ? eh_cap_rules_find(kernel) : NULL;
+	struct eh_target t = { .model = model, .config = m->o.config, .boot = m->o.boot };
+
+	if (!m->o.config || !hand || !name || eh_cap_detected(hand, &t, name))
+		return false;
+	t.config = NULL;
+	return eh_cap_detected(hand, &t, name);
+}
+
 struct eh_audit_cell eh_audit_matrix_cell(const struct eh_audit_matrix *m, size_t model, size_t erratum)
 {
 	const struct eh_audit_image *im = &m->images[m->image_of[model]];
@@ -173,7 +192,8 @@ struct eh_audit_cell eh_audit_matrix_cell(const struct eh_audit_matrix *m, size_
 	struct eh_audit_cell c = { .t = im->au ? &im->tallies[erratum] : NULL };
 
 	c.status = eh_audit_status_of(e, m->o.models[model]);
-	c.configured_out = c.status != EH_AUDIT_NOT_AFFECTED && eh_audit_configured_out(m->o.config, e);
+	c.configured_out = c.status != EH_AUDIT_NOT_AFFECTED &&
+			   (eh_audit_configured_out(m->o.config, e) || line_configured_out(m, e, m->o.models[model]));
 	/* A kernel older than the workaround has none to find: what the rule sees there is no regression. */
 	if (c.status != EH_AUDIT_NOT_AFFECTED && !eh_erratum_in_kernel(e, m->o.caps->kernel))
 		c.not_in_kernel = m->o.caps->kernel;

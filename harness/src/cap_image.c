@@ -22,6 +22,14 @@ static uint64_t pointer_at(const uint8_t *e, uint32_t off)
 	return (uint64_t)field_at(e, off + 4, 4) << 32 | field_at(e, off, 4);
 }
 
+/* The kernel's sys_reg() encoding at off (op0 << 19 | op1 << 16 | CRn << 12 | CRm << 8 | op2 << 5, asm/sysreg.h). */
+static uint32_t sysreg_at(const uint8_t *e, uint32_t off)
+{
+	uint32_t sr = field_at(e, off, 4);
+
+	return EH_SYSREG(sr >> 19 & 3, sr >> 16 & 7, sr >> 12 & 0xf, sr >> 8 & 0xf, sr >> 5 & 7);
+}
+
 /*
  * The count entries of k->cap_size bytes at addr, as the loaded image holds them (pointers
  * relocated: eh_elf_pointers), into *out (eh_free it).
@@ -115,6 +123,10 @@ int eh_cap_image_read_table(struct eh_cap_image_entry **v, size_t *n, const stru
 			.matches = matches_name(elf, pointer_at(e, k->matches), at + k->matches),
 		};
 		memcpy(x->bytes, e, k->cap_size);
+		if (k->sys_reg != EH_KTYPE_NONE && k->field_pos != EH_KTYPE_NONE) {
+			x->field_reg = sysreg_at(e, k->sys_reg);
+			x->field_shift = e[k->field_pos];
+		}
 		if (desc && !(x->desc = eh_elf_string(elf, desc)))
 			rc = eh_error_set(err, EH_EINPUT, "%s: %s[%zu]: its desc 0x%" PRIx64 " is not a string in the file",
 					  elf->path, sym, i, desc);
@@ -302,27 +314,23 @@ static int field_value(unsigned raw, unsigned width, bool sign)
 }
 
 /*
- * has_cpuid_feature(): the kernel's sys_reg() encoding (op0 << 19 | op1 << 16 | CRn << 12 |
- * CRm << 8 | op2 << 5, asm/sysreg.h), field_pos, field_width, sign and min_field_value
+ * has_cpuid_feature(): the register (sysreg_at), field_pos, field_width, sign and min_field_value
  * (6.1's feature_matches(): val >= min); 6.12 adds max_field_value, both read as fields
  * (val >= min && val <= max).
  */
 static int cpuid_field(const struct decoder *d, const uint8_t *e, struct eh_id_field *f)
 {
 	const struct eh_ktypes *k = d->k;
-	uint32_t sr;
 	unsigned width, min;
 	int lo, hi = 0;
 
 	if (k->sys_reg == EH_KTYPE_NONE || k->field_pos == EH_KTYPE_NONE || k->min_field_value == EH_KTYPE_NONE ||
 	    k->sign == EH_KTYPE_NONE)
 		return NOT_DATA;
-	sr = field_at(e, k->sys_reg, 4);
 	width = k->field_width == EH_KTYPE_NONE ? 4 : e[k->field_width];
 	min = e[k->min_field_value];
 	*f = (struct eh_id_field){
-		.reg = EH_SYSREG(sr >> 19 & 3, sr >> 16 & 7, sr >> 12 & 0xf, sr >> 8 & 0xf, sr >> 5 & 7),
-		.shift = e[k->field_pos], .width = (uint8_t)width, .sign = e[k->sign] != 0,
+		.reg = sysreg_at(e, k->sys_reg), .shift = e[k->field_pos], .width = (uint8_t)width, .sign = e[k->sign] != 0,
 	};
 	if (!width || width > 8 || f->shift + width > 64)
 		return NOT_DATA;

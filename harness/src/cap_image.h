@@ -21,6 +21,8 @@ struct eh_cap_image_entry {
 	unsigned cap, type;
 	const char *desc;       /* NULL: none */
 	const char *matches;    /* the .matches function's symbol, NULL when the image does not name it */
+	uint32_t field_reg;     /* has_cpuid_feature's register (EH_SYSREG()) and field_pos, 0 when the layout has none */
+	uint8_t field_shift;
 	uint8_t bytes[EH_CAP_IMAGE_ENTRY_MAX];  /* k->cap_size of them, pointers relocated */
 };
 

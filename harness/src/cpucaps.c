@@ -569,14 +569,18 @@ static int check_alt_layout(const struct eh_elf *elf, const struct eh_ktypes *k,
 			    k->alt_alt_len, fixed->alt_size);
 }
 
-/* The rule that names entry x under rules, or NULL. */
+/*
+ * The rule that names entry x under rules, or NULL: by its desc, else by its .matches, type and,
+ * for a rule reading an ID field, the field (6.12's HAS_FPSIMD and HAS_TCR2 differ only there).
+ */
 static const struct eh_capability *name_entry(const struct eh_cap_rules *rules, const struct eh_cap_image_entry *x)
 {
 	const struct eh_capability *c;
 
 	for (c = rules->caps; c->name; c++) {
 		if (x->desc ? c->desc && !strcmp(c->desc, x->desc)
-			    : !c->desc && x->matches && !strcmp(c->kernel_matches, x->matches) && c->type == x->type)
+			    : !c->desc && x->matches && !strcmp(c->kernel_matches, x->matches) && c->type == x->type &&
+				      (!c->field.reg || (c->field.reg == x->field_reg && c->field.shift == x->field_shift)))
 			return c;
 	}
 	return NULL;
@@ -587,7 +591,12 @@ static bool is_named(const char *name)
 	return !strncmp(name, "ARM64_", 6);
 }
 
-int eh_cpucaps_from_image(struct eh_cpucaps **out, const struct eh_elf *elf, struct eh_error *err)
+/*
+ * eh_cpucaps_from_image, with kernel (may be NULL) the version of a numbering the caller gives: it
+ * chooses the fixed layouts of an object that names no release and whose type information lacks a
+ * struct (a defconfig object's reduced DWARF declares struct arm64_cpu_capabilities only in cpufeature.o).
+ */
+static int from_image(struct eh_cpucaps **out, const struct eh_elf *elf, const char *kernel, struct eh_error *err)
 {
 	const struct eh_cap_rules *const *r, *best = NULL;
 	const struct eh_elf_symbol *ptrs;
@@ -609,7 +618,7 @@ int eh_cpucaps_from_image(struct eh_cpucaps **out, const struct eh_elf *elf, str
 	if (!eh_elf_symbol_by_name(elf, "arm64_features") && !eh_elf_symbol_by_name(elf, "arm64_errata"))
 		return eh_error_set(err, EH_ENOENT, "%s has no capability tables (arm64_features[], arm64_errata[])",
 				    elf->path);
-	rc = eh_ktype_read(&k, elf, version[0] ? version : NULL, err);
+	rc = eh_ktype_read(&k, elf, version[0] ? version : kernel, err);
 	if (!rc)
 		rc = check_alt_layout(elf, &k, err);
 	if (!rc)
@@ -729,6 +738,11 @@ int eh_cpucaps_check(const struct eh_cpucaps *given, const struct eh_cpucaps *im
 			    image->source, number, given->source);
 }
 
+int eh_cpucaps_from_image(struct eh_cpucaps **out, const struct eh_elf *elf, struct eh_error *err)
+{
+	return from_image(out, elf, NULL, err);
+}
+
 int eh_cpucaps_for_elf(struct eh_cpucaps **owned, const struct eh_cpucaps **out, const struct eh_elf *elf,
 		       const struct eh_cpucaps *given, struct eh_error *err)
 {
@@ -737,7 +751,7 @@ int eh_cpucaps_for_elf(struct eh_cpucaps **owned, const struct eh_cpucaps **out,
 
 	*owned = NULL;
 	*out = NULL;
-	rc = eh_cpucaps_from_image(&img, elf, err);
+	rc = from_image(&img, elf, given ? given->kernel : NULL, err);
 	if (rc == EH_ENOENT) {
 		if (!given)
 			return eh_error_set(err, EH_EINVAL, "%s has no capability tables (arm64_features[], "

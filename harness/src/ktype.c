@@ -1,6 +1,8 @@
 /* Reads the layouts of struct arm64_cpu_capabilities, midr_range, arm64_midr_revidr and alt_instr from an image's BTF or DWARF. */
 #include "eh/ktype.h"
 
+#include "eh/erratum.h"
+
 #include <bpf/btf.h>
 #include <elfutils/libdwfl.h>
 #include <dwarf.h>
@@ -72,6 +74,21 @@ static const struct eh_ktypes linux_6_1 = {
 };
 
 /*
+ * Linux 6.12 (Debian's 6.12.118, as pahole reads its vmlinux's BTF): 72 bytes, the feature
+ * fields gain max_field_value at 39 (sign moves to 41) and a trailing cpus pointer at 64.
+ */
+static const struct eh_ktypes linux_6_12 = {
+	.source = EH_KTYPE_BUILTIN, .kernel = "6.12",
+	.cap_size = 72, .desc = 0, .capability = 8, .type = 10, .matches = 16,
+	.midr_range = 32, .fixed_revs = 48, .midr_range_list = 32,
+	.sys_reg = 32, .field_pos = 36, .field_width = 37, .min_field_value = 38,
+	.max_field_value = 39, .sign = 41, .match_list = 56,
+	.midr_size = 12, .midr_model = 0, .midr_rv_min = 4, .midr_rv_max = 8,
+	.revidr_size = 8, .revidr_midr_rv = 0, .revidr_mask = 4,
+	.alt_size = 12, .alt_orig = 0, .alt_repl = 4, .alt_cap = 8, .alt_orig_len = 10, .alt_alt_len = 11,
+};
+
+/*
  * Linux 5.4: only what the harness has checked on 5.4 objects (desc, capability, type and
  * matches of a 64-byte entry, the 12-byte alt_instr); the union is left unread, so 5.4's
  * entries are decided by its hand-written rules.
@@ -94,6 +111,8 @@ const struct eh_ktypes *eh_ktype_builtin(const char *kernel)
 		return &linux_5_4;
 	if (kernel && !strcmp(kernel, "6.1"))
 		return &linux_6_1;
+	if (kernel && !strcmp(kernel, "6.12"))
+		return &linux_6_12;
 	return NULL;
 }
 
@@ -346,7 +365,8 @@ static int read_dwarf(struct eh_ktypes *k, const struct eh_elf *elf, const struc
 int eh_ktype_read(struct eh_ktypes *out, const struct eh_elf *elf, const char *kernel, struct eh_error *err)
 {
 	const struct eh_elf_section *btf = eh_elf_section_by_name(elf, ".BTF");
-	const struct eh_ktypes *fixed = eh_ktype_builtin(kernel && !strncmp(kernel, "5.", 2) ? "5.4" : "6.1");
+	const struct eh_ktypes *fixed = eh_ktype_builtin(kernel && eh_kernel_version_cmp(kernel, "6.12") >= 0 ? "6.12" :
+							 kernel && !strncmp(kernel, "5.", 2) ? "5.4" : "6.1");
 	int rc = EH_ENOENT;
 
 	*out = (struct eh_ktypes){ 0 };

@@ -101,7 +101,7 @@ done
 # One object of the tree alone: cpu_errata.o's Spectre-v2 entry names has_spectre_v2, which
 # proton-pack.o defines (a relocation against an undefined symbol still names the function).
 rc=0
-"$harness" audit "$work/linux-source-6.1/arch/arm64/kernel/cpu_errata.o" --model thunderx2 \
+"$harness" audit "$work/linux-source-$kernel_version/arch/arm64/kernel/cpu_errata.o" --model thunderx2 \
   --cpucaps "$out/cpucaps.h" > "$work/cpu-errata-audit.txt" 2>&1 || rc=$?
 check "cpu_errata.o alone on thunderx2: exit 0" 0 "$rc"
 

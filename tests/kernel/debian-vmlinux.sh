@@ -84,8 +84,13 @@ done
 registry_counts "$harness"
 a53_835769=$("$harness" models | awk '/^[a-z0-9]/ { m = $1 } /^  errata:/ { for (i = 2; i <= NF; i++)
   if ($i == "a53-835769") print m }' | sort | paste -sd' ')
+# In 6.12, KVM's AT emulation restores VTTBR_EL2 with TGE set, which the rule cannot see: suppressed with
+# its reason (tests/kernel/kvm-at-restore.suppress, the README's Debian kernel section).
+at_sup=()
+[ "$series" = 6.1 ] || at_sup=(--suppress "$here/kvm-at-restore.suppress")
 rc=0
-"$harness" audit --width 0 "$vmlinux" --model all --config "$config" --format json > "$work/debian-audit-all.json" || rc=$?
+"$harness" audit --width 0 "$vmlinux" --model all --config "$config" "${at_sup[@]}" --format json \
+  > "$work/debian-audit-all.json" || rc=$?
 check "audit on every model: exit status (erratum 835769's findings)" 1 "$rc"
 python3 - "$work/debian-audit-all.json" > "$work/debian-audit-all.txt" <<'PY'
 import json, sys
@@ -95,17 +100,33 @@ print(len(m))
 # clean / not affected / not exposed (on a model an erratum does not affect, its workaround is not
 # patched in, and what the rule sees there is no hazard), but for a53-835769, whose rows are read by
 # status: the models it shows on, and those with findings.
-print(sum(1 for r in m if r["erratum"] != "a53-835769" and
+print(sum(1 for r in m if r["erratum"] != "a53-835769" and not r["configured_out"] and
           (r["hazards"] or (r["affected"] and r["open"]) or
            r["status"] not in ("clean", "not affected", "not exposed", "not in kernel"))))
 print(" ".join(sorted(r["model"] for r in m if r["erratum"] == "a53-835769" and r["shows"])))
-print(" ".join(sorted(r["model"] for r in m if r["status"] == "findings")))
-print(min([r["flagged"] for r in m if r["status"] == "findings"] or [0]))
+print(" ".join(sorted(r["model"] for r in m if r["erratum"] == "a53-835769" and r["status"] == "findings")))
+print(min([r["flagged"] for r in m if r["erratum"] == "a53-835769" and r["status"] == "findings"] or [0]))
+# The other findings: each on a model whose line of its capability's list the config leaves out.
+print(" ".join(sorted(r["erratum"] + ":" + r["model"] for r in m
+                      if r["erratum"] != "a53-835769" and r["configured_out"] and r["hazards"])))
 PY
 check "... one matrix row per erratum and model" "$((nmodels * nerrata))" "$(sed -n 1p "$work/debian-audit-all.txt")"
 check "... every erratum but a53-835769: no finding on any model" 0 "$(sed -n 2p "$work/debian-audit-all.txt")"
 check "... a53-835769 shows on the models that have it" "$a53_835769" "$(sed -n 3p "$work/debian-audit-all.txt")"
 check "... findings on exactly those models" "$a53_835769" "$(sed -n 4p "$work/debian-audit-all.txt")"
+# 6.1's config builds every line of arm64_repeat_tlbi_list[]. 6.12's Kconfig says "If unsure, say N" for
+# ARM64_ERRATUM_2441007 (Cortex-A55), 2441009 (Cortex-A510 r0p0-r1p1) and 1286807 (Cortex-A76 r0p0-r3p0 and
+# Kryo 4xx Gold rcpe to rfpe), and Debian's config leaves them off: the
+# kernel does not repeat TLBIs there (README, "Debian's kernels").
+if [ "$series" = 6.1 ]; then
+  configured_out=""
+else
+  configured_out="repeat-tlbi:cortex-a510-r1p1 repeat-tlbi:cortex-a55-r2p0 repeat-tlbi:kryo4xx-gold-rcpe repeat-tlbi:kryo4xx-gold-rfpe"
+  check "Debian's $series config leaves the three rare TLBI errata out" "3" \
+    "$(grep -cE '^# CONFIG_ARM64_ERRATUM_(2441007|2441009|1286807) is not set' "$config")"
+fi
+check "... findings of other errata only where the config leaves the model out of the workaround" \
+  "$configured_out" "$(sed -n 6p "$work/debian-audit-all.txt")"
 pairs=$(sed -n 5p "$work/debian-audit-all.txt")
 check "... each of them with findings" true "$([ "$pairs" -gt 0 ] && echo true || echo false)"
 echo "# Debian's vmlinux: at least $pairs multiply-accumulates right after a load, store or prefetch"
