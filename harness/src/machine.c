@@ -180,7 +180,8 @@ static void on_code(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
 		eh_machine__request_stop(t, EH_STOP_BUDGET);
 		return;
 	}
-	if ((t->res.executed & 0xffff) == 0xffff && timed_out(m)) {
+	/* Counted in hook calls, not instructions: a thread that keeps trapping executes none. */
+	if ((++t->hook_calls & 0x3ff) == 0 && timed_out(m)) {
 		eh_machine__request_stop(t, EH_STOP_TIMEOUT);
 		return;
 	}
@@ -450,6 +451,7 @@ static int thread_engine(struct eh_thread *t, struct eh_error *err)
 		t->uc = NULL;
 		return uc_fail(err, e, "uc_open", 0);
 	}
+	m->cost.engines++;
 	e = uc_ctl_set_cpu_model(t->uc, t->core->uc_cpu);
 	if (e != UC_ERR_OK) {
 		uc_fail(err, e, "setting the CPU model", 0);
@@ -670,6 +672,17 @@ static int run_slice(struct eh_machine *m, struct eh_thread *t, size_t count, st
 	}
 	t->stop_req = EH_STOP_NONE;
 	t->fault_addr = 0;
+	/*
+	 * Unicorn 2.0.1 drops its instruction-counting hook when uc_emu_start is given no count after
+	 * a call that had one, and flushes every translated block with it (tb_flush clears the whole
+	 * code buffer: a second or more). So a thread that has stepped once runs alone with a count
+	 * it never reaches, and the hook stays; the budget is on_code's to enforce either way.
+	 */
+	if (count)
+		t->stepped = true;
+	else if (t->stepped)
+		count = SIZE_MAX;
+	m->cost.emu_starts++;
 	e = uc_emu_start(t->uc, pc, EH_RETURN_ADDR, 0, count);
 	if (m->hook_rc) {
 		if (err)
@@ -760,6 +773,11 @@ const struct eh_trace *eh_machine_trace(const struct eh_machine *m)
 const struct eh_thread_result *eh_machine_result(const struct eh_machine *m, unsigned t)
 {
 	return t < m->nthreads ? &m->threads[t].res : NULL;
+}
+
+const struct eh_machine_cost *eh_machine_cost(const struct eh_machine *m)
+{
+	return &m->cost;
 }
 
 const struct eh_insn *eh_machine_insn(struct eh_machine *m, uint64_t addr)
