@@ -683,6 +683,8 @@ static int run_slice(struct eh_machine *m, struct eh_thread *t, size_t count, st
 	else if (t->stepped)
 		count = SIZE_MAX;
 	m->cost.emu_starts++;
+	m->cost.tb_flushes += t->counted && !count;  /* what Unicorn would then do */
+	t->counted = count != 0;
 	e = uc_emu_start(t->uc, pc, EH_RETURN_ADDR, 0, count);
 	if (m->hook_rc) {
 		if (err)

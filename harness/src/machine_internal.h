@@ -78,6 +78,7 @@ struct eh_thread {
 	struct eh_thread_result res;
 	bool running;
 	bool stepped;               /* has run with an instruction count (see run_slice) */
+	bool counted;               /* its last uc_emu_start had a count */
 	uint32_t hook_calls;        /* code-hook calls, for checking the clock now and then */
 	enum eh_stop stop_req;      /* set by a hook that called uc_emu_stop */
 	bool break_req;             /* stop before the next instruction (pending abort) */

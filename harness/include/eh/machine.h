@@ -199,6 +199,8 @@ struct eh_machine_cost {
 	uint64_t emu_starts;    /* uc_emu_start calls */
 	uint64_t engines;       /* Unicorn instances created */
 	uint64_t cache_drops;   /* ranges of translated code dropped (after eh_machine_write) */
+	uint64_t tb_flushes;    /* whole-cache flushes Unicorn 2.0.1 makes: a uc_emu_start without
+	                           an instruction count after one with a count (see run_slice) */
 };
 const struct eh_machine_cost *eh_machine_cost(const struct eh_machine *m);
 /* The decoded instruction at addr in the machine's memory (for reports). */
