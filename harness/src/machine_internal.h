@@ -75,6 +75,9 @@ struct eh_thread {
 	const struct eh_model *core;  /* the core it belongs to: the model, or one of a system's cores */
 	uint64_t mpidr;               /* its MPIDR_EL1 */
 	uc_engine *uc;
+	uc_context *fresh;          /* its CPU state when new, to reset it for another machine */
+	uc_hook hooks[6];           /* this machine's hooks on it */
+	size_t nhooks, nmapped;     /* ... and how many of m->regions it maps */
 	struct eh_thread_result res;
 	bool running;
 	bool stepped;               /* has run with an instruction count (see run_slice) */

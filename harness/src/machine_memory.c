@@ -49,6 +49,9 @@ static int map_zero_page(struct eh_machine *m, uint64_t page)
 		}
 	m->nregions++;
 	m->nzero++;
+	for (i = 0; i < m->nthreads; i++)
+		if (m->threads[i].uc)
+			m->threads[i].nmapped = m->nregions;
 	return 0;
 }
 
