@@ -1,4 +1,4 @@
-/* The engine's cost is linear in the instructions a run executes: counted in uc_emu_start calls, never timed. */
+/* The engine's cost is linear in the instructions a run executes (counted in uc_emu_start calls, never timed), and a runaway meets the wall-clock backstop. */
 #include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -9,6 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "eh/image.h"
 #include "fuzz/snippet.h"
 
 #define ROWS(a) (sizeof(a) / sizeof((a)[0]))
@@ -94,6 +95,42 @@ static void test_engines_reused(void **state)
 	assert_int_equal(r.cost.engines, 0);
 }
 
+/*
+ * The wall-clock limit backs the budget: a runaway with no budget to speak of stops at
+ * timeout_us, stepping or alone (the limit is 1 ms; no test here measures how long it took).
+ */
+static void test_timeout_stops_a_runaway(void **state)
+{
+	struct eh_machine_opts opts = { .seed = 1, .budget = UINT64_MAX, .timeout_us = 1000 };
+	struct eh_elf *elf;
+	struct eh_image *img;
+	struct eh_machine *m;
+	struct eh_error err = { 0 };
+	const struct eh_model *tx2 = eh_model_find("thunderx2");
+	uint64_t entry;
+	unsigned threads, t;
+
+	(void)state;
+	if (eh_elf_open(&elf, EH_TEST_ELF_DIR "/engine-tests.elf", &err) ||
+	    eh_image_new(&img, elf, eh_cpucaps_builtin("5.4"), &(struct eh_target){ .model = tx2 }, &err) ||
+	    eh_elf_resolve(elf, "spin", &entry, &err))
+		fail_msg("engine-tests.elf: %s", err.msg);
+	for (threads = 1; threads <= 2; threads++) {
+		if (eh_machine_new(&m, tx2, img, &opts, &err))
+			fail_msg("%s", err.msg);
+		for (t = 0; t < threads; t++)
+			assert_int_equal(eh_machine_start(m, t, entry, NULL, 0, &err), 0);
+		assert_int_equal(eh_machine_run(m, &err), 0);
+		for (t = 0; t < threads; t++) {
+			assert_int_equal(eh_machine_result(m, t)->stop, EH_STOP_TIMEOUT);
+			assert_true(eh_machine_result(m, t)->executed > 0);
+		}
+		eh_machine_free(m);
+	}
+	eh_image_free(img);
+	eh_elf_free(elf);
+}
+
 /* Every saved fuzz input replays within the bound the fuzz target holds it to. */
 static void test_regressions(void **state)
 {
@@ -135,13 +172,14 @@ static void test_regressions(void **state)
 
 int main(void)
 {
-	struct CMUnitTest tests[ROWS(loop_rows) + 2];
+	struct CMUnitTest tests[ROWS(loop_rows) + 3];
 	size_t i, n = 0;
 
 	for (i = 0; i < ROWS(loop_rows); i++)
 		tests[n++] = (struct CMUnitTest){ .name = loop_rows[i].name, .test_func = run_loop_row,
 						  .initial_state = (void *)&loop_rows[i] };
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_engines_reused);
+	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_timeout_stops_a_runaway);
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_regressions);
 	return _cmocka_run_group_tests("engine_cost", tests, n, NULL, NULL);
 }
