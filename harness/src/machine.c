@@ -468,9 +468,11 @@ static int take_engine(struct eh_thread *t, struct eh_error *err)
 	}
 	t->m->cost.engines++;
 	t->fresh = NULL;
+	t->stepped = t->counted = false;
 	if ((e = uc_ctl_set_cpu_model(t->uc, t->core->uc_cpu)) != UC_ERR_OK)
 		uc_fail(err, e, "setting the CPU model", 0);
-	else if ((e = uc_context_alloc(t->uc, &t->fresh)) != UC_ERR_OK || (e = uc_context_save(t->uc, t->fresh)) != UC_ERR_OK)
+	else if ((e = uc_context_alloc(t->uc, &t->fresh)) != UC_ERR_OK ||
+		 (e = uc_context_save(t->uc, t->fresh)) != UC_ERR_OK)
 		uc_fail(err, e, "saving the CPU state", 0);
 	if (e == UC_ERR_OK)
 		return 0;
@@ -497,7 +499,8 @@ static void give_back_engine(struct eh_thread *t)
 		ok = uc_hook_del(t->uc, t->hooks[i]) == UC_ERR_OK;
 	/* Only code can have been translated: zero pages are not executable (and are mapped last). */
 	for (i = 0; ok && i < t->nmapped && i < m->nregions - m->nzero; i++)
-		ok = uc_ctl_remove_cache(t->uc, m->regions[i].addr, m->regions[i].addr + m->regions[i].size) == UC_ERR_OK;
+		ok = uc_ctl_remove_cache(t->uc, m->regions[i].addr,
+					 m->regions[i].addr + m->regions[i].size) == UC_ERR_OK;
 	for (i = 0; ok && i < t->nmapped; i++)
 		ok = uc_mem_unmap(t->uc, m->regions[i].addr, m->regions[i].size) == UC_ERR_OK;
 	if (ok && uc_context_restore(t->uc, t->fresh) == UC_ERR_OK) {
