@@ -22,11 +22,18 @@ struct eh_snippet_run {
 };
 
 /*
+ * A machine with opts on a ThunderX2 core over engine-tests.elf (loaded once), and the address of
+ * its `spin` (`b spin` until written over): 0 or the machine's error; the process aborts when
+ * the snippet cannot be loaded.
+ */
+int eh_snippet_machine(const struct eh_machine_opts *opts, struct eh_machine **m, uint64_t *spin);
+
+/*
  * Run data (its first EH_SNIPPET_MAX_BYTES, whole words) as the body of `spin` in
  * engine-tests.elf on `threads` threads of a ThunderX2 core (SMT4), each from `spin`, under
- * EH_SNIPPET_BUDGET instructions a thread: 0, or -1 when the snippet cannot be loaded.
+ * EH_SNIPPET_BUDGET instructions a thread (out->written false if the machine or the write failed).
  */
-int eh_snippet_run(const uint8_t *data, size_t size, unsigned threads, struct eh_snippet_run *out);
+void eh_snippet_run(const uint8_t *data, size_t size, unsigned threads, struct eh_snippet_run *out);
 
 /*
  * The most uc_emu_start calls such a run may make: one per instruction while threads
