@@ -7,8 +7,13 @@
  *   bench_bare tramp ELF ENTRY SAMPLES         one trampoline call per iteration (BENCH_TRAMP_INNER a sample)
  *   bench_bare untag ELF ENTRY SAMPLES N       one untagged_addr batch of N addresses per iteration
  *   bench_bare setup ELF SAMPLES               uc_open + memory map + hooks + uc_close
+ *   bench_bare matrix                          the scenario matrix as bare Unicorn: for each line
+ *                                              "ELF THREADS INSNS" on stdin, ELF mapped into one engine
+ *                                              kept for the whole matrix (as the harness keeps its
+ *                                              engines), INSNS guest instructions in THREADS calls
  *
- * Prints "ns_per_iter MEDIAN" (CPU time, median over the samples) and "guest_insns PER_ITER".
+ * Prints "ns_per_iter MEDIAN" (CPU time, median over the samples) and "guest_insns PER_ITER";
+ * matrix prints "scenarios N", "guest_insns TOTAL" and "ns WALL" (the whole matrix).
  */
 #include <fcntl.h>
 #include <gelf.h>
@@ -29,6 +34,10 @@
 #define STACK_SIZE (8 * 0x10000ull)
 #define PAGE 0x1000ull
 #define MAX_REGIONS 64
+/* Where the matrix's loop runs: clear of every snippet (kernel-like addresses, and 0x100000 for AArch32). */
+#define LOOP_ADDR 0x40000000ull
+/* subs x0, x0, #1; b.ne .-4; ret (aarch64-linux-gnu-as): 2n + 1 instructions for x0 = n. */
+static const uint32_t loop_code[] = { 0xf1000400, 0x54ffffe1, 0xd65f03c0 };
 
 struct region {
 	uint64_t addr, size;
@@ -43,6 +52,7 @@ struct bare {
 	uint64_t code_lo, code_hi;   /* the one the last instruction came from */
 	uint8_t *code_host;
 	uint64_t buf, buf_size, entry;
+	uint8_t *loop;               /* the matrix's loop page, mapped at LOOP_ADDR */
 	uc_engine *uc;
 	/* What the hooks keep: the TTBR window and what it held. */
 	bool window;
@@ -215,6 +225,8 @@ static void engine_open(struct bare *b)
 	for (i = 0; i < b->n; i++)
 		if ((e = uc_mem_map_ptr(b->uc, b->r[i].addr, b->r[i].size, UC_PROT_ALL, b->r[i].host)))
 			die("uc_mem_map_ptr", e);
+	if (b->loop && (e = uc_mem_map_ptr(b->uc, LOOP_ADDR, PAGE, UC_PROT_ALL, b->loop)))
+		die("uc_mem_map_ptr", e);
 	if ((e = uc_hook_add(b->uc, &h, UC_HOOK_CODE, on_code, b, 1, 0)) ||
 	    (e = uc_hook_add(b->uc, &h, UC_HOOK_MEM_READ | UC_HOOK_MEM_WRITE, on_mem, b, 1, 0)) ||
 	    (e = uc_hook_add(b->uc, &h, UC_HOOK_INTR, on_intr, b, 1, 0)))
@@ -248,6 +260,65 @@ __attribute__((noinline, noclone)) static void untag_batch(struct bare *b, uint6
 	memcpy(io + 2 * n, host_of(b, args[2]), n * 8);
 }
 
+/*
+ * One scenario of the matrix: its snippet mapped as the harness maps it into the engine the
+ * previous scenario left (its regions and their translations dropped first), and its guest
+ * instructions run in a loop, one call for each thread it started.
+ */
+static void matrix_row(struct bare *b, const char *path, unsigned threads, uint64_t insns)
+{
+	static uint8_t *loop;
+	uint64_t share = threads ? insns / threads : 0;
+	uc_engine *uc = b->uc;
+	uc_err e;
+	unsigned i;
+
+	for (i = 0; uc && i < b->n; i++)
+		if ((e = uc_ctl_remove_cache(uc, b->r[i].addr, b->r[i].addr + b->r[i].size)) ||
+		    (e = uc_mem_unmap(uc, b->r[i].addr, b->r[i].size)))
+			die("uc_mem_unmap", e);
+	for (i = 0; i < b->n; i++)
+		free(b->r[i].host);
+	memset(b, 0, sizeof(*b));
+	if (!loop && (posix_memalign((void **)&loop, PAGE, PAGE) || !memcpy(loop, loop_code, sizeof(loop_code))))
+		exit(2);
+	load(b, path, NULL);
+	b->loop = loop;
+	b->code[b->ncode].lo = LOOP_ADDR;
+	b->code[b->ncode].hi = LOOP_ADDR + sizeof(loop_code);
+	b->code[b->ncode++].host = loop;
+	b->entry = LOOP_ADDR;
+	if (uc) {
+		b->uc = uc;
+		for (i = 0; i < b->n; i++)
+			if ((e = uc_mem_map_ptr(uc, b->r[i].addr, b->r[i].size, UC_PROT_ALL, b->r[i].host)))
+				die("uc_mem_map_ptr", e);
+	} else {
+		engine_open(b);
+	}
+	for (i = 0; i < threads; i++) {
+		uint64_t n = share / 2 ? share / 2 : 1;
+
+		call(b, &n, 1);
+	}
+}
+
+static int matrix(void)
+{
+	static struct bare b;
+	char path[4096];
+	unsigned threads, rows = 0;
+	uint64_t insns, total = 0, t0 = bench_now_ns();
+
+	while (scanf("%4095s %u %" SCNu64, path, &threads, &insns) == 3) {
+		matrix_row(&b, path, threads, insns);
+		rows++;
+		total += insns;
+	}
+	printf("scenarios %u\nguest_insns %" PRIu64 "\nns %" PRIu64 "\n", rows, total, bench_now_ns() - t0);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static struct bare b;
@@ -255,6 +326,8 @@ int main(int argc, char **argv)
 	unsigned long iters, i, n = 0;
 	uint64_t *ns, *io = NULL, rng = 1;
 
+	if (!strcmp(mode, "matrix"))
+		return matrix();
 	if (argc < 4 || (strcmp(mode, "setup") && argc < 5) || (!strcmp(mode, "untag") && argc < 6)) {
 		fprintf(stderr, "usage: bench_bare tramp|untag|setup ELF [ENTRY] ITERATIONS [N]\n");
 		return 2;

@@ -2,7 +2,10 @@
  * The harness side of the benchmarks: per-scenario cost through the library, the engine on the same
  * snippets as bench_bare, the untagged_addr property sweep, and the same sweep in native C.
  *
- *   bench_engine scenarios CASES_DIR REPS           median of REPS runs of every (case, variant, model)
+ *   bench_engine scenarios CASES_DIR REPS           median of REPS runs of every (case, variant, model):
+ *                                                   "scenario NAME NS GUEST_INSNS PASS ENGINES THREADS ELF":
+ *                                                   the Unicorn engines it set up (not taken from an earlier
+ *                                                   machine), the threads it started, its snippet (for bench_bare)
  *   bench_engine tramp ELF ENTRY MODEL SAMPLES      one trampoline call per iteration, machine reused
  *                                                   (BENCH_TRAMP_INNER iterations a sample)
  *   bench_engine untag ELF ENTRY MODEL SAMPLES N    one untagged_addr batch of N addresses per iteration
@@ -26,8 +29,11 @@
 #include "eh/image.h"
 #include "eh/machine.h"
 
-/* Guest instructions of every eh_machine_run in this process (the link wraps it, see CMakeLists.txt). */
-static uint64_t guest_insns;
+/*
+ * Guest instructions of every eh_machine_run in this process, and the Unicorn engines set up and
+ * threads started by every machine freed (the link wraps both, see CMakeLists.txt).
+ */
+static uint64_t guest_insns, engines, started;
 
 int __real_eh_machine_run(struct eh_machine *m, struct eh_error *err);
 int __wrap_eh_machine_run(struct eh_machine *m, struct eh_error *err);
@@ -40,6 +46,21 @@ int __wrap_eh_machine_run(struct eh_machine *m, struct eh_error *err)
 	for (t = 0; t < eh_machine_threads(m); t++)
 		guest_insns += eh_machine_result(m, t)->executed;
 	return rc;
+}
+
+void __real_eh_machine_free(struct eh_machine *m);
+void __wrap_eh_machine_free(struct eh_machine *m);
+
+void __wrap_eh_machine_free(struct eh_machine *m)
+{
+	unsigned t;
+
+	if (m) {
+		engines += eh_machine_cost(m)->engines;
+		for (t = 0; t < eh_machine_threads(m); t++)
+			started += eh_machine_result(m, t)->started;
+	}
+	__real_eh_machine_free(m);
 }
 
 static void die(const char *what, const struct eh_error *err)
@@ -120,7 +141,8 @@ static int scenarios(const char *dir, unsigned reps)
 
 			for (m = eh_models; *m; m++) {
 				enum eh_verdict expected;
-				uint64_t insns = 0;
+				uint64_t insns = 0, made = 0, threads = 0;
+				char path[4096];
 				unsigned i;
 				int pass = 1;
 
@@ -129,7 +151,8 @@ static int scenarios(const char *dir, unsigned reps)
 				for (i = 0; i < reps; i++) {
 					struct eh_error err = { 0 };
 					struct eh_case_run *r;
-					uint64_t t0 = bench_cpu_ns(), before = guest_insns;
+					uint64_t t0 = bench_cpu_ns(), before = guest_insns, before_engines = engines;
+					uint64_t before_started = started;
 
 					if (eh_case_run(&r, *c, v, *m, &opts, &err))
 						die((*c)->id, &err);
@@ -137,9 +160,12 @@ static int scenarios(const char *dir, unsigned reps)
 					insns = guest_insns - before;
 					pass &= r->pass;
 					eh_case_run_free(r);
+					made = engines - before_engines;
+					threads = started - before_started;
 				}
-				printf("scenario %s/%s/%s %" PRIu64 " %" PRIu64 " %d\n", (*c)->id, v->name,
-				       (*m)->name, bench_median(ns, reps), insns, pass);
+				printf("scenario %s/%s/%s %" PRIu64 " %" PRIu64 " %d %" PRIu64 " %" PRIu64 " %s\n",
+				       (*c)->id, v->name, (*m)->name, bench_median(ns, reps), insns, pass, made, threads,
+				       eh_case_object_path(*c, v, &opts, path, sizeof(path)));
 			}
 		}
 	}

@@ -180,7 +180,8 @@ static void on_code(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
 		eh_machine__request_stop(t, EH_STOP_BUDGET);
 		return;
 	}
-	if ((t->res.executed & 0xffff) == 0xffff && timed_out(m)) {
+	/* Counted in hook calls, not instructions: a thread that keeps trapping executes none. */
+	if ((++t->hook_calls & 0x3ff) == 0 && timed_out(m)) {
 		eh_machine__request_stop(t, EH_STOP_TIMEOUT);
 		return;
 	}
@@ -432,30 +433,103 @@ static void finish(struct eh_thread *t, enum eh_stop why, uint64_t pc)
 }
 
 /*
- * A thread's Unicorn engine, created when the thread is first started or looked at: most scenarios
- * on an SMT model start one thread of several, and an engine costs more to set up than a short run.
- * It maps every region the machine has by then, zero pages included (readable and writable only).
+ * Engines of finished machines, kept for the next machine on the same Unicorn CPU: setting one up
+ * (uc_open, the CPU model, TCG's code buffer) costs more than most scenarios run, and a matrix
+ * runs hundreds of machines on a few CPUs. Each holds its CPU state as it was when new, for the
+ * reset; one pool per host thread, as an engine runs on one thread at a time.
  */
-static int thread_engine(struct eh_thread *t, struct eh_error *err)
-{
-	struct eh_machine *m = t->m;
-	uc_hook h;
-	uc_err e;
-	size_t i;
+#define EH_ENGINE_POOL 16
+static _Thread_local struct pooled {
+	uc_engine *uc;
+	int cpu;
+	uc_context *fresh;
+	bool stepped;
+} pool[EH_ENGINE_POOL];
+static _Thread_local unsigned npool;
 
-	if (t->uc)
-		return 0;
+/* An engine on the thread's CPU from the pool, or a new one: 0, or EH_EEMU. */
+static int take_engine(struct eh_thread *t, struct eh_error *err)
+{
+	unsigned i;
+	uc_err e;
+
+	for (i = npool; i--;)
+		if (pool[i].cpu == t->core->uc_cpu) {
+			t->uc = pool[i].uc;
+			t->fresh = pool[i].fresh;
+			t->stepped = t->counted = pool[i].stepped;
+			pool[i] = pool[--npool];
+			return 0;
+		}
 	e = uc_open(UC_ARCH_ARM64, UC_MODE_ARM, &t->uc);
 	if (e != UC_ERR_OK) {
 		t->uc = NULL;
 		return uc_fail(err, e, "uc_open", 0);
 	}
-	e = uc_ctl_set_cpu_model(t->uc, t->core->uc_cpu);
-	if (e != UC_ERR_OK) {
+	t->m->cost.engines++;
+	t->fresh = NULL;
+	t->stepped = t->counted = false;
+	if ((e = uc_ctl_set_cpu_model(t->uc, t->core->uc_cpu)) != UC_ERR_OK)
 		uc_fail(err, e, "setting the CPU model", 0);
-		goto fail;
+	else if ((e = uc_context_alloc(t->uc, &t->fresh)) != UC_ERR_OK ||
+		 (e = uc_context_save(t->uc, t->fresh)) != UC_ERR_OK)
+		uc_fail(err, e, "saving the CPU state", 0);
+	if (e == UC_ERR_OK)
+		return 0;
+	if (t->fresh)
+		uc_context_free(t->fresh);
+	uc_close(t->uc);
+	t->uc = NULL;
+	return EH_EEMU;
+}
+
+/*
+ * Give the thread's engine back for another machine, as new but for what Unicorn keeps of its
+ * count hook (see run_slice): the hooks go, the regions' translations are dropped while they
+ * are still mapped (a later machine maps other code at the same addresses), the regions are
+ * unmapped and the CPU state is reset. An engine that cannot be reset, or finds no room, is closed.
+ */
+static void give_back_engine(struct eh_thread *t)
+{
+	struct eh_machine *m = t->m;
+	bool ok = npool < EH_ENGINE_POOL;
+	size_t i;
+
+	for (i = 0; ok && i < t->nhooks; i++)
+		ok = uc_hook_del(t->uc, t->hooks[i]) == UC_ERR_OK;
+	/* Only code can have been translated: zero pages are not executable (and are mapped last). */
+	for (i = 0; ok && i < t->nmapped && i < m->nregions - m->nzero; i++)
+		ok = uc_ctl_remove_cache(t->uc, m->regions[i].addr,
+					 m->regions[i].addr + m->regions[i].size) == UC_ERR_OK;
+	for (i = 0; ok && i < t->nmapped; i++)
+		ok = uc_mem_unmap(t->uc, m->regions[i].addr, m->regions[i].size) == UC_ERR_OK;
+	if (ok && uc_context_restore(t->uc, t->fresh) == UC_ERR_OK) {
+		pool[npool++] = (struct pooled){ .uc = t->uc, .cpu = t->core->uc_cpu, .fresh = t->fresh,
+						 .stepped = t->stepped };
+	} else {
+		uc_context_free(t->fresh);
+		uc_close(t->uc);
 	}
-	for (i = 0; i < m->nregions; i++) {
+	t->uc = NULL;
+}
+
+/*
+ * A thread's Unicorn engine, taken when the thread is first started or looked at: most scenarios
+ * on an SMT model start one thread of several. It maps every region the machine has by then,
+ * zero pages included (readable and writable only).
+ */
+static int thread_engine(struct eh_thread *t, struct eh_error *err)
+{
+	struct eh_machine *m = t->m;
+	uc_err e = UC_ERR_OK;
+	size_t i;
+
+	if (t->uc)
+		return 0;
+	if (take_engine(t, err))
+		return EH_EEMU;
+	t->nhooks = t->nmapped = 0;
+	for (i = 0; i < m->nregions; i++, t->nmapped++) {
 		e = uc_mem_map_ptr(t->uc, m->regions[i].addr, m->regions[i].size,
 				   i < m->nregions - m->nzero ? UC_PROT_ALL : UC_PROT_READ | UC_PROT_WRITE,
 				   m->regions[i].host);
@@ -464,21 +538,24 @@ static int thread_engine(struct eh_thread *t, struct eh_error *err)
 			goto fail;
 		}
 	}
-	/* Hooks go in before the first uc_emu_start: later ones may miss translated code. */
-	if ((e = uc_hook_add(t->uc, &h, UC_HOOK_CODE, on_code, t, 1, 0)) ||
-	    (e = uc_hook_add(t->uc, &h, UC_HOOK_MEM_READ | UC_HOOK_MEM_WRITE, on_mem, t, 1, 0)) ||
-	    (e = uc_hook_add(t->uc, &h, UC_HOOK_MEM_UNMAPPED, eh_machine__on_unmapped, t, 1, 0)) ||
-	    (e = uc_hook_add(t->uc, &h, UC_HOOK_INTR, on_intr, t, 1, 0)) ||
-	    (e = uc_hook_add(t->uc, &h, UC_HOOK_INSN, on_mrs, t, 1, 0, UC_ARM64_INS_MRS)) ||
+	/*
+	 * Hooks go in before this machine's first uc_emu_start: later ones may miss translated code
+	 * (a pooled engine has none left of the regions it had mapped).
+	 */
+	if ((e = uc_hook_add(t->uc, &t->hooks[t->nhooks++], UC_HOOK_CODE, on_code, t, 1, 0)) ||
+	    (e = uc_hook_add(t->uc, &t->hooks[t->nhooks++], UC_HOOK_MEM_READ | UC_HOOK_MEM_WRITE, on_mem, t, 1, 0)) ||
+	    (e = uc_hook_add(t->uc, &t->hooks[t->nhooks++], UC_HOOK_MEM_UNMAPPED, eh_machine__on_unmapped, t, 1, 0)) ||
+	    (e = uc_hook_add(t->uc, &t->hooks[t->nhooks++], UC_HOOK_INTR, on_intr, t, 1, 0)) ||
+	    (e = uc_hook_add(t->uc, &t->hooks[t->nhooks++], UC_HOOK_INSN, on_mrs, t, 1, 0, UC_ARM64_INS_MRS)) ||
 	    (m->opts.hooks->sys &&
-	     (e = uc_hook_add(t->uc, &h, UC_HOOK_INSN, on_sys, t, 1, 0, UC_ARM64_INS_SYS)))) {
+	     (e = uc_hook_add(t->uc, &t->hooks[t->nhooks++], UC_HOOK_INSN, on_sys, t, 1, 0, UC_ARM64_INS_SYS)))) {
+		t->nhooks--;  /* the one that failed */
 		uc_fail(err, e, "adding hooks", 0);
 		goto fail;
 	}
 	return 0;
 fail:
-	uc_close(t->uc);
-	t->uc = NULL;
+	give_back_engine(t);
 	return EH_EEMU;
 }
 
@@ -581,7 +658,7 @@ void eh_machine_free(struct eh_machine *m)
 		return;
 	for (i = 0; i < m->nthreads; i++)
 		if (m->threads[i].uc)
-			uc_close(m->threads[i].uc);
+			give_back_engine(&m->threads[i]);
 	for (i = 0; m->regions && i < m->nregions; i++)
 		eh_free(m->regions[i].raw);
 	eh_free(m->regions);
@@ -670,6 +747,19 @@ static int run_slice(struct eh_machine *m, struct eh_thread *t, size_t count, st
 	}
 	t->stop_req = EH_STOP_NONE;
 	t->fault_addr = 0;
+	/*
+	 * Unicorn 2.0.1 drops its instruction-counting hook when uc_emu_start is given no count after
+	 * a call that had one, and flushes every translated block with it (tb_flush clears the whole
+	 * code buffer: a second or more). So a thread that has stepped once runs alone with a count
+	 * it never reaches, and the hook stays; the budget is on_code's to enforce either way.
+	 */
+	if (count)
+		t->stepped = true;
+	else if (t->stepped)
+		count = SIZE_MAX;
+	m->cost.emu_starts++;
+	m->cost.tb_flushes += t->counted && !count;  /* what Unicorn would then do */
+	t->counted = count != 0;
 	e = uc_emu_start(t->uc, pc, EH_RETURN_ADDR, 0, count);
 	if (m->hook_rc) {
 		if (err)
@@ -760,6 +850,11 @@ const struct eh_trace *eh_machine_trace(const struct eh_machine *m)
 const struct eh_thread_result *eh_machine_result(const struct eh_machine *m, unsigned t)
 {
 	return t < m->nthreads ? &m->threads[t].res : NULL;
+}
+
+const struct eh_machine_cost *eh_machine_cost(const struct eh_machine *m)
+{
+	return &m->cost;
 }
 
 const struct eh_insn *eh_machine_insn(struct eh_machine *m, uint64_t addr)

@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <string.h>
 #include <time.h>
 #include <unicorn/unicorn.h>
@@ -74,8 +75,14 @@ struct eh_thread {
 	const struct eh_model *core;  /* the core it belongs to: the model, or one of a system's cores */
 	uint64_t mpidr;               /* its MPIDR_EL1 */
 	uc_engine *uc;
+	uc_context *fresh;          /* its CPU state when new, to reset it for another machine */
+	uc_hook hooks[6];           /* this machine's hooks on it */
+	size_t nhooks, nmapped;     /* ... and how many of m->regions it maps */
 	struct eh_thread_result res;
 	bool running;
+	bool stepped;               /* has run with an instruction count (see run_slice) */
+	bool counted;               /* its last uc_emu_start had a count */
+	uint32_t hook_calls;        /* code-hook calls, for checking the clock now and then */
 	enum eh_stop stop_req;      /* set by a hook that called uc_emu_stop */
 	bool break_req;             /* stop before the next instruction (pending abort) */
 	bool skip_req;              /* an erratum drops the instruction about to run */
@@ -135,6 +142,7 @@ struct eh_machine {
 	uint8_t insn_active[EH_MACHINE_ERRATA_MAX];  /* those that follow every instruction (indices) */
 	unsigned ninsn;
 	struct timespec deadline;
+	struct eh_machine_cost cost;
 	int hook_rc;                /* an error met inside a hook, reported by eh_machine_run */
 	struct eh_error hook_err;
 	size_t nzero;               /* zero pages mapped on demand (opts.zero_fill) */

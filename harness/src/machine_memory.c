@@ -49,6 +49,9 @@ static int map_zero_page(struct eh_machine *m, uint64_t page)
 		}
 	m->nregions++;
 	m->nzero++;
+	for (i = 0; i < m->nthreads; i++)
+		if (m->threads[i].uc)
+			m->threads[i].nmapped = m->nregions;
 	return 0;
 }
 
@@ -223,9 +226,11 @@ int eh_machine_write(struct eh_machine *m, uint64_t addr, const void *buf, size_
 	screen_code(m, addr, len);
 	/* Code may have been written: drop what the threads translated from it. */
 	for (i = 0; i < m->nthreads; i++)
-		if (m->threads[i].uc)
+		if (m->threads[i].uc) {
+			m->cost.cache_drops++;
 			uc_ctl_remove_cache(m->threads[i].uc, addr & ~(EH_PAGE - 1),
 					    (addr + len + EH_PAGE - 1) & ~(EH_PAGE - 1));
+		}
 	return 0;
 }
 

@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # Builds the fuzz targets with clang (libFuzzer, ASan, UBSan) and runs each a bounded amount.
 #   tests/fuzz/run-bounded.sh SOURCE_DIR BUILD_DIR
-# By default each target runs a fixed number of inputs from a fixed seed, so CI is repeatable;
-# EH_FUZZ_SECONDS=N runs each for N seconds from a random seed instead (for longer hunts).
+# By default each target runs a fixed number of inputs from a fixed seed, so CI is repeatable
+# and takes the same work on a busy host as on an idle one; EH_FUZZ_SECONDS=N runs each for N
+# seconds from a random seed instead (for longer hunts). An input's own limit is a count: the
+# snippet target stops each thread at its instruction budget and aborts when the engine calls
+# exceed what the instructions allow (tests/fuzz/snippet.h). libFuzzer's -timeout is only a far
+# backstop against a hang, never what a slow input meets first, even with every core busy.
 # A finding fails the run; its input is left in BUILD_DIR/fuzz-findings/ to be added to
 # tests/fuzz/regressions/<target>/ once fixed.
 set -euo pipefail
@@ -35,7 +39,7 @@ for target in fuzz_elf fuzz_kconfig fuzz_snippet; do
     budget=(-runs="$runs" -seed=1)
   fi
   echo "fuzz: $target ${budget[*]}"
-  if ! EH_CASES_DIR="$fz/cases" "$fz/tests/$target" "${budget[@]}" -timeout=10 \
+  if ! EH_CASES_DIR="$fz/cases" "$fz/tests/$target" "${budget[@]}" -timeout=60 \
        -rss_limit_mb=4096 -artifact_prefix="$build/fuzz-findings/$target-" "$corpus" \
        >"$build/fuzz-findings/$target.log" 2>&1; then
     echo "fuzz: $target found a problem; see $build/fuzz-findings/$target.log"

@@ -191,6 +191,18 @@ const struct eh_model *eh_machine_thread_core(const struct eh_machine *m, unsign
 const struct eh_image *eh_machine_image(const struct eh_machine *m);
 const struct eh_trace *eh_machine_trace(const struct eh_machine *m);
 const struct eh_thread_result *eh_machine_result(const struct eh_machine *m, unsigned t);
+/*
+ * What the machine's runs have cost the engine so far, in calls rather than time, so that a test
+ * can bound it: a scenario's cost is linear in the instructions it executes.
+ */
+struct eh_machine_cost {
+	uint64_t emu_starts;    /* uc_emu_start calls */
+	uint64_t engines;       /* Unicorn instances created */
+	uint64_t cache_drops;   /* ranges of translated code dropped (after eh_machine_write) */
+	uint64_t tb_flushes;    /* whole-cache flushes Unicorn 2.0.1 makes: a uc_emu_start without
+	                           an instruction count after one with a count (see run_slice) */
+};
+const struct eh_machine_cost *eh_machine_cost(const struct eh_machine *m);
 /* The decoded instruction at addr in the machine's memory (for reports). */
 const struct eh_insn *eh_machine_insn(struct eh_machine *m, uint64_t addr);
 int eh_machine_read(struct eh_machine *m, uint64_t addr, void *buf, size_t len, struct eh_error *err);
