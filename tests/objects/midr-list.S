@@ -3,10 +3,11 @@
  * list that names Broadcom Vulcan alone (as a kernel that predates a part's addition would):
  * on ThunderX2 the PRFM stays in the TTBR1 window. The list is followed by a spare empty entry,
  * so tests/image-midr-list.sh can add ThunderX2 to it in a copy by rewriting bytes, with no
- * change to the harness's tables. 64-byte struct arm64_cpu_capabilities of 6.1: desc 0,
- * capability 8, type 10, matches 16, midr_range_list 32; struct midr_range: model, rv_min,
- * rv_max (asm/cputype.h MIDR_CPU_MODEL and MIDR_CPU_VAR_REV). Its banner names a kernel no
- * rule table knows, and one entry's .matches is code the harness has no rule for: uncertain.
+ * change to the harness's tables. Its banner names a kernel no rule table knows, so with no
+ * type information it is read with the newest fixed layout, 6.12's 72-byte struct
+ * arm64_cpu_capabilities: desc 0, capability 8, type 10, matches 16, midr_range_list 32, cpus
+ * 64; struct midr_range: model, rv_min, rv_max (asm/cputype.h MIDR_CPU_MODEL and
+ * MIDR_CPU_VAR_REV). One entry's .matches is code the harness has no rule for: uncertain.
  */
 #include "eh_alternative.h"
 
@@ -23,6 +24,7 @@
 	.quad	\list		/* midr_range_list */
 	.quad	0, 0
 	.quad	0		/* match_list */
+	.quad	0		/* cpus */
 	.endm
 
 	.text
