@@ -739,6 +739,7 @@ static int start_results(struct eh_audit *a, struct eh_audit__rule_state **state
 struct candidate {
 	struct eh_insn in;      /* decoded the first time an image visits it */
 	uint64_t wants;         /* the rules that want it, by result (the first 64) */
+	uint32_t slot;          /* its first verdict pair in the section's verdicts (verdict_of) */
 	bool decoded;
 	bool settled;           /* nothing to do in an image that leaves it alone: every rule that
 	                           wants it is a scan rule whose verdict is every image's, no finding */
@@ -764,11 +765,13 @@ struct eh_audit_scan {
 	size_t nother;
 	/*
 	 * Scan rules' verdicts on candidates, shared by the images that leave them alone:
-	 * per section, by candidate, result, then the target's VHE (eh_target_vhe); 0 not
-	 * known yet, VARIES to visit in every image, else 2 + an index in shared, whose
-	 * findings the visit appended (pool).
+	 * per section, by candidate, the results that want it (a pair from the candidate's
+	 * slot, verdict_of), then the target's VHE (eh_target_vhe); 0 not known yet, VARIES
+	 * to visit in every image, else 2 + an index in shared, whose findings the visit
+	 * appended (pool). nslots: the pairs of each section.
 	 */
 	uint32_t **verdicts;
+	size_t *nslots;
 	struct shared_verdict *shared;
 	size_t nshared, cap_shared;
 	struct eh_finding *pool;
@@ -868,11 +871,25 @@ static uint64_t wanted(const struct eh_erratum *const *errata, uint32_t word)
 	return mask;
 }
 
+/* How many of nrules rules a candidate wanted by mask may visit: past the 63rd the mask does not say. */
+static size_t wanting(uint64_t mask, size_t nrules)
+{
+	return (size_t)__builtin_popcountll(mask & ~(1ull << 63)) + (mask >> 63 && nrules > 63 ? nrules - 63 : 0);
+}
+
+/* Result r's verdict pair of candidate c, in its section's verdicts. */
+static uint32_t *verdict_of(uint32_t *verdicts, const struct candidate *c, size_t r)
+{
+	uint64_t below = r < 63 ? (1ull << r) - 1 : ~(1ull << 63);
+
+	return verdicts + 2 * (c->slot + (size_t)__builtin_popcountll(c->wants & below) + (r < 63 ? 0 : r - 63));
+}
+
 int eh_audit_scan_new(struct eh_audit_scan **out, const struct eh_elf *elf, const struct eh_erratum *const *errata,
 		      struct eh_error *err)
 {
 	struct eh_audit_scan *scan = eh_alloc(sizeof(*scan));
-	size_t n = elf->nsections ? elf->nsections : 1, i, cap;
+	size_t n = elf->nsections ? elf->nsections : 1, i, cap, nrules = 0;
 	uint64_t off;
 	int rc;
 
@@ -885,8 +902,12 @@ int eh_audit_scan_new(struct eh_audit_scan **out, const struct eh_elf *elf, cons
 	scan->nwanted = eh_alloc(n * sizeof(*scan->nwanted));
 	scan->cands = eh_alloc(n * sizeof(*scan->cands));
 	scan->verdicts = eh_alloc(n * sizeof(*scan->verdicts));
-	rc = scan->wanted && scan->nwanted && scan->cands && scan->verdicts ? eh_decoder_new(&scan->dec, err)
-									    : EH_ENOMEM;
+	scan->nslots = eh_alloc(n * sizeof(*scan->nslots));
+	rc = scan->wanted && scan->nwanted && scan->cands && scan->verdicts && scan->nslots
+		     ? eh_decoder_new(&scan->dec, err)
+		     : EH_ENOMEM;
+	for (i = 0; errata[i]; i++)
+		nrules += errata[i]->rule != NULL;
 	for (i = 0; i < elf->nsections && !rc; i++) {
 		const struct eh_elf_section *s = &elf->sections[i];
 
@@ -901,8 +922,12 @@ int eh_audit_scan_new(struct eh_audit_scan **out, const struct eh_elf *elf, cons
 		if (!rc && scan->nwanted[i] && !(scan->cands[i] = eh_alloc(scan->nwanted[i] * sizeof(**scan->cands))))
 			rc = EH_ENOMEM;
 		for (off = 0; !rc && off < scan->nwanted[i]; off++) {
-			scan->cands[i][off].repl = -1;
-			scan->cands[i][off].wants = wanted(errata, eh_insn_word(s->data + scan->wanted[i][off]));
+			struct candidate *c = &scan->cands[i][off];
+
+			c->repl = -1;
+			c->wants = wanted(errata, eh_insn_word(s->data + scan->wanted[i][off]));
+			c->slot = (uint32_t)scan->nslots[i];
+			scan->nslots[i] += wanting(c->wants, nrules);
 		}
 	}
 	if (rc) {
@@ -926,6 +951,7 @@ void eh_audit_scan_free(struct eh_audit_scan *scan)
 	for (i = 0; scan->verdicts && i < scan->elf->nsections; i++)
 		eh_free(scan->verdicts[i]);
 	eh_free(scan->verdicts);
+	eh_free(scan->nslots);
 	eh_free(scan->shared);
 	eh_free(scan->pool);
 	eh_free(scan->site_order);
@@ -1050,18 +1076,20 @@ static int scan_verdict(struct eh_rule_ctx *ctx, const struct eh_rule *rule, con
 
 /* Whether every rule that wants c has one verdict for every image, with no finding. */
 static bool settled(const struct eh_audit_scan *scan, const struct eh_audit *a, const struct candidate *c,
-		    const uint32_t *verdict)
+		    uint32_t *verdicts)
 {
 	size_t r;
 
 	for (r = 0; r < a->nresults; r++) {
 		const struct shared_verdict *v;
+		const uint32_t *verdict;
 
 		if (r >= 63 || !(c->wants >> r & 1))
 			continue;  /* past the 63rd the mask does not say: such a rule is never settled */
-		if (a->results[r].erratum->rule->window || verdict[2 * r] < 2 || verdict[2 * r] != verdict[2 * r + 1])
+		verdict = verdict_of(verdicts, c, r);
+		if (a->results[r].erratum->rule->window || verdict[0] < 2 || verdict[0] != verdict[1])
 			return false;
-		v = &scan->shared[verdict[2 * r] - 2];
+		v = &scan->shared[verdict[0] - 2];
 		if (v->img || v->n)
 			return false;
 	}
@@ -1070,11 +1098,11 @@ static bool settled(const struct eh_audit_scan *scan, const struct eh_audit *a, 
 
 /*
  * Hand the word at addr to every rule that wants it, decoded once: into c when it
- * is one of the scan's candidates as the file has it (verdict its row of scan
- * rules' verdicts), else through the decoder's cache.
+ * is one of the scan's candidates as the file has it (verdicts its section's
+ * scan-rule verdicts), else through the decoder's cache.
  */
 static int visit_word(struct eh_rule_ctx *ctx, struct eh_audit *a, struct eh_audit__rule_state *states,
-		      uint64_t addr, uint32_t word, struct candidate *c, uint32_t *verdict)
+		      uint64_t addr, uint32_t word, struct candidate *c, uint32_t *verdicts)
 {
 	const struct eh_insn *in = NULL;
 	bool cached = c && ctx->img->caps == ctx->scan->caps;
@@ -1104,15 +1132,15 @@ static int visit_word(struct eh_rule_ctx *ctx, struct eh_audit *a, struct eh_aud
 		ctx->state = &states[r];
 		if (rule->window)
 			rc = window_anchor(ctx, in);
-		else if (!cached || !verdict)
+		else if (!cached || !verdicts)
 			rc = rule->scan->visit(ctx, in);
 		else
-			rc = scan_verdict(ctx, rule, in, &verdict[2 * r], vhe);
+			rc = scan_verdict(ctx, rule, in, verdict_of(verdicts, c, r), vhe);
 		if (rc)
 			return rc;
 	}
-	if (cached && verdict)
-		c->settled = settled(ctx->scan, a, c, verdict);
+	if (cached && verdicts)
+		c->settled = settled(ctx->scan, a, c, verdicts);
 	return 0;
 }
 
@@ -1132,8 +1160,8 @@ static int visit_section(struct eh_rule_ctx *ctx, struct eh_audit *a, struct eh_
 	uint32_t *verdicts;
 	int rc = 0;
 
-	if (nw && !scan->verdicts[i] && a->nresults)
-		scan->verdicts[i] = eh_alloc(2 * nw * a->nresults * sizeof(*scan->verdicts[i]));
+	if (scan->nslots[i] && !scan->verdicts[i])
+		scan->verdicts[i] = eh_alloc(2 * scan->nslots[i] * sizeof(*scan->verdicts[i]));
 	verdicts = scan->verdicts[i];  /* NULL when out of memory: every image visits */
 
 	for (j = 0; j <= ctx->img->nsites && !rc; j++) {
@@ -1149,7 +1177,7 @@ static int visit_section(struct eh_rule_ctx *ctx, struct eh_audit *a, struct eh_
 		for (; k < nw && w[k] < lo && !rc; k++)
 			if (w[k] >= done && !(scan->cands[i][k].settled && ctx->img->caps == scan->caps))
 				rc = visit_word(ctx, a, states, *at = s->addr + w[k], eh_insn_word(s->data + w[k]),
-						&scan->cands[i][k], verdicts ? verdicts + 2 * k * a->nresults : NULL);
+						&scan->cands[i][k], verdicts);
 		for (off = lo > done ? lo : done; off + 4 <= hi && !rc; off += 4) {
 			uint32_t word = 0;
 
