@@ -72,6 +72,7 @@ enum cli_option_id {
 	CLI_OPT_UNTIL,
 	CLI_OPT_RANGE,
 	CLI_OPT_SUMMARY,
+	CLI_OPT_ALL,
 	CLI_OPTIONS_MAX = 64,
 };
 

@@ -85,6 +85,7 @@ const struct cli_option cli_options[CLI_OPTIONS_MAX] = {
 	[CLI_OPT_SUMMARY] = { CLI_OPT_SUMMARY, "summary", 0, NULL,
 			      "text without the trace: how the run stopped and what its erratum windows held "
 			      "(a runaway loop's trace can be millions of lines)" },
+	[CLI_OPT_ALL] = { CLI_OPT_ALL, "all", 0, NULL, "text: every row, not only the summary" },
 };
 
 /* The use of name by cmd, or NULL. */

@@ -118,8 +118,11 @@ int eh_audit_matrix_new(struct eh_audit_matrix **out, const struct eh_audit_matr
 		rc = eh_error_set(err, EH_ENOMEM, "out of memory");
 	if (!rc && !o->patch_only)
 		rc = eh_audit_scan_new(&scan, o->elf, o->errata, err);
-	for (i = 0; !rc && i < o->nmodels; i++)
+	for (i = 0; !rc && i < o->nmodels; i++) {
 		rc = place_model(m, i, scan, err);
+		if (!rc && o->progress)
+			o->progress(o->progress_ctx, i + 1, o->nmodels);
+	}
 	eh_audit_scan_free(scan);
 	for (g = 0; !rc && !o->patch_only && g < m->nimages; g++) {
 		struct eh_audit_image *im = &m->images[g];
