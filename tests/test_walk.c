@@ -23,11 +23,11 @@ static uint64_t phys[PHYS_PAGES][512];
 
 /* Linux 5.4 MAIR_EL1: 0 nGnRnE 0x00, 1 nGnRE 0x04, 2 GRE 0x0c, 3 Normal-NC 0x44, 4 Normal 0xff, 5 WT 0xbb. */
 #define MAIR_LINUX 0x000000bbff440c0400ull
-/* T0SZ = T1SZ = 16, TG0 = 4K (0b00), TG1 = 4K (0b10). */
-#define TCR_48BIT_4K 0x0000000080100010ull
+/* T0SZ = T1SZ = 16, TG0 = 4K (0b00), TG1 = 4K (0b10), IPS = 48 bits (0b101). */
+#define TCR_48BIT_4K 0x0000000580100010ull
 #define TCR_TBI0 (1ull << 37)
 #define TCR_EPD1 (1ull << 23)
-#define TCR_TG1_16K 0x0000000040100010ull
+#define TCR_TG1_16K 0x0000000540100010ull
 
 static bool read_phys(void *ctx, uint64_t pa, uint64_t *desc)
 {
@@ -162,7 +162,7 @@ static void test_unsupported_granule(void **state)
 	assert_int_equal(eh_walk_translate(&w, &regs, 0xffff000012345000ull, &acc, read_phys, NULL, &err),
 			 EH_EINVAL);
 	assert_non_null(strstr(err.msg, "4K granule"));
-	assert_non_null(strstr(err.msg, "0x0000000040100010"));
+	assert_non_null(strstr(err.msg, "0x0000000540100010"));
 }
 
 static void test_walk_records_descriptors(void **state)
@@ -206,9 +206,41 @@ static void run_par_row(void **state)
 			 (unsigned long long)r->par, buf, r->text);
 }
 
+/*
+ * A TTBR0_EL1 base with bit 44 set: beyond a 40-bit IPS, or a 40-bit CPU under a 48-bit IPS, it is
+ * an Address size fault at level 0 before anything is read (Arm ARM, TCR_EL1.IPS: the smaller of IPS
+ * and the implemented PA size); within 48 bits the walk reads there and finds no memory.
+ */
+static void test_address_size(void **state)
+{
+	static const struct {
+		unsigned ips, pa_bits;
+		uint8_t fsc;
+	} sizes[] = {
+		{ 2, 0, EH_FSC_ADDRESS_SIZE },      /* IPS 40 bits */
+		{ 5, 40, EH_FSC_ADDRESS_SIZE },     /* IPS 48 bits on a 40-bit CPU */
+		{ 5, 0, EH_FSC_WALK_ABORT },        /* 48 bits: no address size fault, no memory there */
+		{ 5, 44, EH_FSC_ADDRESS_SIZE },     /* a 44-bit CPU: PA bits 43:0, bit 44 is beyond */
+	};
+	const struct eh_walk_access acc = EL1_READ;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		struct eh_walk_regs regs = { .ttbr0 = 1ull << 44, .tcr = 0x0000000080100010ull | (uint64_t)sizes[i].ips << 32,
+					     .mair = MAIR_LINUX, .pa_bits = sizes[i].pa_bits };
+		struct eh_walk w;
+
+		assert_int_equal(eh_walk_translate(&w, &regs, 0x1000, &acc, read_phys, NULL, NULL), 0);
+		if (!w.fault || w.fsc != sizes[i].fsc)
+			fail_msg("IPS %u, PA %u bits: fault %d fsc 0x%02x, expected fsc 0x%02x", sizes[i].ips,
+				 sizes[i].pa_bits, w.fault, w.fsc, sizes[i].fsc);
+	}
+}
+
 int main(void)
 {
-	struct CMUnitTest tests[sizeof(rows) / sizeof(rows[0]) + sizeof(par_rows) / sizeof(par_rows[0]) + 2];
+	struct CMUnitTest tests[sizeof(rows) / sizeof(rows[0]) + sizeof(par_rows) / sizeof(par_rows[0]) + 3];
 	size_t i, n = 0;
 
 	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
@@ -219,5 +251,6 @@ int main(void)
 						  .initial_state = (void *)&par_rows[i] };
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_unsupported_granule);
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_walk_records_descriptors);
+	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_address_size);
 	return _cmocka_run_group_tests("walk", tests, n, NULL, NULL);
 }

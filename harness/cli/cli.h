@@ -72,6 +72,8 @@ enum cli_option_id {
 	CLI_OPT_UNTIL,
 	CLI_OPT_RANGE,
 	CLI_OPT_SUMMARY,
+	CLI_OPT_FROM,
+	CLI_OPT_MODEL_FROM,
 	CLI_OPT_ALL,
 	CLI_OPTIONS_MAX = 64,
 };
@@ -205,7 +207,7 @@ struct cli_pick {
 /*
  * The models named by models (nmodels comma lists; a name or all) and the errata
  * named by errata (nerrata comma lists of ids with a static rule; none: every
- * erratum with one). An unknown or empty name is EXIT_BAD_INPUT with a message naming cmd.
+ * erratum with one). p->models has room for one model more than the registry holds. An unknown or empty name is EXIT_BAD_INPUT with a message naming cmd.
  */
 int cli_pick(struct cli_pick *p, const char *cmd, const char *const *models, size_t nmodels,
 	     const char *const *errata, size_t nerrata);

@@ -10,13 +10,14 @@
 #include "eh/image.h"
 #include "eh/kconfig.h"
 #include "eh/model.h"
+#include "eh/model_from.h"
 #include "eh/sysreg.h"
 #include "eh/text.h"
 
 static const struct eh_text_style wrap = { .width = EH_TEXT_WIDTH };
 
 struct models_opts {
-	const char *kernel, *boot, *config;
+	const char *kernel, *boot, *config, *from;
 	struct eh_selection sel;
 	bool rules, json;
 };
@@ -26,6 +27,11 @@ static const struct cli_use models_uses[] = {
 	{ &cli_options[CLI_OPT_KERNEL], false, "the kernel version whose rules decide: 5.4 or 6.1 (default)" },
 	{ &cli_options[CLI_OPT_BOOT] },
 	{ &cli_options[CLI_OPT_CONFIG] },
+	{ &cli_options[CLI_OPT_FROM], false,
+	  "instead of the known models, the model of the machine FILE describes: /sys/devices/system/cpu "
+	  "(or a copy), a listing of its cpuN/regs/identification files, an ID register dump (NAME=VALUE "
+	  "lines, tests/qemu/probe/) or a boot log's 'Booting Linux on physical CPU' lines; registers it "
+	  "does not give come from the known model of the same part (README)" },
 	{ &cli_options[CLI_OPT_RULES], false,
 	  "print the kernel version's rules instead: how each capability is detected (arm64_features[], "
 	  "arm64_errata[] restated)" },
@@ -54,6 +60,7 @@ static int on_option(void *ctx, const struct cli_option *opt, const char *value)
 	case CLI_OPT_KERNEL: o->kernel = value; return 0;
 	case CLI_OPT_BOOT: o->boot = value; return 0;
 	case CLI_OPT_CONFIG: o->config = value; return 0;
+	case CLI_OPT_FROM: o->from = value; return 0;
 	case CLI_OPT_RULES: o->rules = true; return 0;
 	case CLI_OPT_FORMAT:
 		if (strcmp(value, "text") && strcmp(value, "json"))
@@ -301,7 +308,9 @@ int cli_models(int argc, char **argv)
 		return rc < 0 ? 0 : rc;
 	if (o.json && !o.rules)
 		return usage_error("models: --format json is for --rules");
-	if (o.rules && (o.sel.n[EH_SELECT_MODEL] || o.boot || o.config))
+	if (o.from && o.sel.n[EH_SELECT_MODEL])
+		return usage_error("models: --from and --model: one or the other");
+	if (o.rules && (o.sel.n[EH_SELECT_MODEL] || o.boot || o.config || o.from))
 		return usage_error("models: --rules takes only --kernel and --format");
 	rules = eh_cap_rules_find(o.kernel ? o.kernel : "6.1");
 	if (!rules)
@@ -320,6 +329,20 @@ int cli_models(int argc, char **argv)
 		return EXIT_BAD_INPUT;
 	}
 	t.config = config;
+	if (o.from) {
+		struct eh_model_from *f;
+
+		if (eh_model_from_path(&f, o.from, &err)) {
+			fprintf(stderr, "errata-harness models: --from: %s\n", err.msg);
+			eh_kconfig_free(config);
+			return EXIT_BAD_INPUT;
+		}
+		t.model = eh_model_from_model(f);
+		print_model(t.model, rules, &t, o.config);
+		eh_model_from_free(f);
+		eh_kconfig_free(config);
+		return 0;
+	}
 	for (m = eh_models; *m; m++) {
 		if (!selected(&o, *m))
 			continue;

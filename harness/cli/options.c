@@ -85,6 +85,13 @@ const struct cli_option cli_options[CLI_OPTIONS_MAX] = {
 	[CLI_OPT_SUMMARY] = { CLI_OPT_SUMMARY, "summary", 0, NULL,
 			      "text without the trace: how the run stopped and what its erratum windows held "
 			      "(a runaway loop's trace can be millions of lines)" },
+	[CLI_OPT_FROM] = { CLI_OPT_FROM, "from", 0, "FILE",
+			   "a model of the machine FILE describes: /sys/devices/system/cpu (or a copy), a "
+			   "listing of its cpu*/regs/identification files, an ID register dump (NAME=VALUE "
+			   "lines, tests/qemu/probe/) or a boot log (README)" },
+	[CLI_OPT_MODEL_FROM] = { CLI_OPT_MODEL_FROM, "model-from", 0, "FILE",
+				 "also (without --model: only) the model of the machine FILE describes, as "
+				 "models --from reads it" },
 	[CLI_OPT_ALL] = { CLI_OPT_ALL, "all", 0, NULL, "text: every row, not only the summary" },
 };
 

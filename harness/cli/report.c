@@ -14,6 +14,7 @@
 static const struct cli_use report_uses[] = {
 	{ &cli_options[CLI_OPT_MODEL], true,
 	  "only these CPU models: NAME,NAME,... or the option repeated (default: all, every model)" },
+	{ &cli_options[CLI_OPT_MODEL_FROM] },
 	{ &cli_options[CLI_OPT_ERRATUM], true },
 	{ &cli_options[CLI_OPT_CPUCAPS] },
 	{ &cli_options[CLI_OPT_KERNEL], false,
@@ -73,6 +74,7 @@ static int on_option(void *ctx, const struct cli_option *opt, const char *value)
 	switch (opt->id) {
 	case CLI_OPT_MODEL: return add_list(o->models, &o->nmodels, "--model", value);
 	case CLI_OPT_ERRATUM: return add_list(o->errata, &o->nerrata, "--erratum", value);
+	case CLI_OPT_MODEL_FROM: o->model_from = value; return 0;
 	case CLI_OPT_CPUCAPS: o->cpucaps = value; return 0;
 	case CLI_OPT_KERNEL: o->kernel = value; return 0;
 	case CLI_OPT_CONFIG: o->config = value; return 0;
@@ -602,7 +604,15 @@ int cli_report(int argc, char **argv)
 		;
 	if (fmt == sizeof(formats) / sizeof(formats[0]))
 		return usage_error("report: --format: '%s' is none of text, json, junit, sarif", o.format);
-	rc = cli_pick(&r.pick, "report", o.nmodels ? o.models : all, o.nmodels ? o.nmodels : 1, o.errata, o.nerrata);
+	/* --model-from alone audits for that machine only; with --model, for it too. */
+	rc = cli_pick(&r.pick, "report", o.nmodels ? o.models : all, o.nmodels ? o.nmodels : !o.model_from, o.errata,
+		      o.nerrata);
+	if (!rc && o.model_from) {
+		if (eh_model_from_path(&r.from, o.model_from, &err))
+			rc = cli_error("report", "--model-from: %s", err.msg);
+		else
+			r.pick.models[r.pick.nmodels++] = eh_model_from_model(r.from);  /* cli_pick leaves room for one */
+	}
 	if (!rc)
 		rc = cli_inputs_open(&r.in, "report", o.cpucaps, o.kernel, o.config, o.boot);
 	if (!rc)
@@ -628,5 +638,6 @@ int cli_report(int argc, char **argv)
 	eh_elf_free(r.elf);
 	cli_inputs_close(&r.in);
 	cli_pick_free(&r.pick);
+	eh_model_from_free(r.from);
 	return rc;
 }

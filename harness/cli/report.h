@@ -8,13 +8,14 @@
 #include "cli.h"
 #include "eh/audit_matrix.h"
 #include "eh/json.h"
+#include "eh/model_from.h"
 #include "eh/text.h"
 
 /* How many times --model (and --erratum) may be given; each may be a comma list. */
 #define REPORT_MAX_OPTIONS 32
 
 struct report_opts {
-	const char *file, *cpucaps, *kernel, *config, *boot, *suppress, *output;
+	const char *file, *cpucaps, *kernel, *config, *boot, *suppress, *output, *model_from;
 	const char *format;
 	const char *models[REPORT_MAX_OPTIONS];   /* as given: names, comma lists, "all" */
 	size_t nmodels;
@@ -35,6 +36,7 @@ struct report {
 	struct eh_suppressions *sup;
 	struct cli_config cfg;            /* --config, else the image's own, else every option on */
 	struct cli_pick pick;
+	struct eh_model_from *from;       /* --model-from */
 	struct eh_audit_matrix *mx;
 	FILE *f;
 	bool colour;                      /* text: SGR colours (stdout a terminal, NO_COLOR unset) */

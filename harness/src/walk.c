@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "eh/machine.h"
+#include "eh/model.h"
 #include "eh/sysreg.h"
 
 /* TCR_EL1 fields (Arm ARM D17.2.131). */
@@ -16,6 +17,7 @@
 #define TCR_TG1(t) (((t) >> 30) & 3)
 #define TCR_TBI0 (1ull << 37)
 #define TCR_TBI1 (1ull << 38)
+#define TCR_IPS(t) (((t) >> 32) & 7)
 #define TG0_4K 0
 #define TG1_4K 2
 #define VA_BITS 48
@@ -36,6 +38,23 @@
 static unsigned level_shift(unsigned level)
 {
 	return 39 - 9 * level;
+}
+
+/*
+ * The PA sizes the 3-bit TCR_EL1.IPS and ID_AA64MMFR0_EL1.PARange encode: 32, 36, 40, 42, 44, 48
+ * bits, and 52 only with TCR_EL1.DS (FEAT_LPA2), which the walker does not model, so 48 (a
+ * 4K-granule descriptor holds OA[47:12]; the reserved value 7 is taken as 48 too).
+ */
+static const unsigned pa_size_bits[8] = { 32, 36, 40, 42, 44, 48, 48, 48 };
+
+/* The output address size: IPS, or the CPU's PA size when IPS asks for more (Arm ARM, TCR_EL1.IPS). */
+static uint64_t oa_limit(const struct eh_walk_regs *regs)
+{
+	unsigned bits = pa_size_bits[TCR_IPS(regs->tcr)];
+
+	if (regs->pa_bits && regs->pa_bits < bits)
+		bits = regs->pa_bits;
+	return 1ull << bits;
 }
 
 static void fault(struct eh_walk *w, unsigned type, unsigned level)
@@ -81,6 +100,15 @@ int eh_walk_translate(struct eh_walk *out, const struct eh_walk_regs *regs, uint
 		return 0;
 	}
 	table = (upper ? regs->ttbr1 : regs->ttbr0) & DESC_ADDR;
+	/*
+	 * An address beyond the output size, in the TTBR or a descriptor, is an Address size fault at
+	 * the level of the lookup it was to be used for, level 0 for the TTBR (Arm ARM D8.3, "Address
+	 * size fault"; QEMU 7.2 agrees, tests/qemu/walk-diff.sh).
+	 */
+	if (table >= oa_limit(regs)) {
+		fault(out, EH_FSC_ADDRESS_SIZE, 0);
+		return 0;
+	}
 	for (level = 0; level < 4; level++) {
 		uint64_t pa = table + ((va >> level_shift(level)) & 511) * 8;
 
@@ -93,6 +121,10 @@ int eh_walk_translate(struct eh_walk *out, const struct eh_walk_regs *regs, uint
 		/* A level-0 block and a level-3 "block" are invalid encodings with the 4K granule. */
 		if (!(desc & DESC_VALID) || ((level == 0 || level == 3) && !(desc & DESC_TABLE))) {
 			fault(out, EH_FSC_TRANSLATION, level);
+			return 0;
+		}
+		if ((desc & DESC_ADDR) >= oa_limit(regs)) {
+			fault(out, EH_FSC_ADDRESS_SIZE, level);
 			return 0;
 		}
 		if (level == 3 || !(desc & DESC_TABLE))
@@ -192,13 +224,17 @@ static bool read_machine(void *ctx, uint64_t pa, uint64_t *desc)
 int eh_walk_machine(struct eh_walk *out, struct eh_machine *m, unsigned t, uint64_t va,
 		    const struct eh_walk_access *acc, uint64_t phys_voffset, struct eh_error *err)
 {
-	struct eh_walk_regs regs;
+	struct eh_walk_regs regs = { 0 };
 	struct machine_mem mm = { .m = m, .voffset = phys_voffset };
+	uint64_t mmfr0;
 
 	if (eh_machine_sysreg(m, t, EH_TTBR0_EL1, &regs.ttbr0) ||
 	    eh_machine_sysreg(m, t, EH_TTBR1_EL1, &regs.ttbr1) ||
 	    eh_machine_sysreg(m, t, EH_TCR_EL1, &regs.tcr) ||
 	    eh_machine_sysreg(m, t, EH_MAIR_EL1, &regs.mair))
 		return eh_error_set(err, EH_EEMU, "unicorn: cannot read the translation registers of thread %u", t);
+	/* The PA size of the thread's core (a model that lists no ID_AA64MMFR0_EL1: the walker's 48 bits). */
+	if (!eh_model_id_reg(eh_machine_thread_core(m, t), EH_ID_AA64MMFR0_EL1, &mmfr0))
+		regs.pa_bits = pa_size_bits[(mmfr0 & 0xf) < 8 ? mmfr0 & 0xf : 7];
 	return eh_walk_translate(out, &regs, va, acc, read_machine, &mm, err);
 }

@@ -4,11 +4,11 @@
 #   debian_kernel WORKDIR   sets vmlinux, config, abi and version (the package's); returns 1, with the
 #                           reason in skip_reason,
 #                           when the arm64 archive cannot be reached.
-debian_kernel() {
-  local dir=$1/debian sudo="" dep pkg deb
+#   debian_kernel_dep       sets dep, the current image package (linux-image-6.1.0-NN-cloud-arm64), and
+#                           abi; returns 1 with skip_reason when the arm64 archive cannot be reached.
+debian_kernel_dep() {
+  local sudo=""
   skip_reason=""
-  mkdir -p "$dir"
-  dir=$(cd "$dir" && pwd)
   [ "$(id -u)" -eq 0 ] || sudo=sudo
   if ! dpkg --print-foreign-architectures | grep -qx arm64; then
     $sudo dpkg --add-architecture arm64 || { skip_reason="cannot add the arm64 architecture to dpkg"; return 1; }
@@ -27,6 +27,13 @@ debian_kernel() {
     return 1
   fi
   abi=${dep#linux-image-}
+}
+
+debian_kernel() {
+  local dir=$1/debian pkg deb
+  mkdir -p "$dir"
+  dir=$(cd "$dir" && pwd)
+  debian_kernel_dep || return 1
   vmlinux=$dir/vmlinux-$abi
   config=$dir/config-$abi
   for pkg in "$dep-dbg" "$dep"; do

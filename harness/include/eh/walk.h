@@ -14,6 +14,7 @@ struct eh_machine;
  * Fault status codes, the same in ESR_ELx.DFSC and PAR_EL1.FST (Arm ARM
  * D17.2.40): the type in bits 5:2, the level of the walk in bits 1:0.
  */
+#define EH_FSC_ADDRESS_SIZE 0x00u
 #define EH_FSC_TRANSLATION 0x04u
 #define EH_FSC_ACCESS_FLAG 0x08u
 #define EH_FSC_PERMISSION 0x0cu
@@ -30,9 +31,10 @@ struct eh_machine;
 #define EH_PAR_PA_MASK 0x0000fffffffff000ull
 #define EH_PAR_ATTR_SHIFT 56            /* F = 0: the MAIR_EL1 attribute byte */
 
-/* The registers of the EL1&0 stage-1 regime, as the walk reads them. */
+/* The registers of the EL1&0 stage-1 regime, as the walk reads them, and the CPU's PA size. */
 struct eh_walk_regs {
 	uint64_t ttbr0, ttbr1, tcr, mair;
+	unsigned pa_bits;   /* ID_AA64MMFR0_EL1.PARange as bits; 0: 48, the most the walker models */
 };
 
 /* The access being translated: which EL makes it, read or write, and PSTATE.PAN. */
@@ -60,9 +62,10 @@ struct eh_walk {
 };
 
 /*
- * Translate va for acc under regs, reading tables through read(ctx, ...). Not
- * modelled: address size faults (tables hold 48-bit addresses), hardware
- * access flag and dirty updates, execute permissions, stage 2. A fault
+ * Translate va for acc under regs, reading tables through read(ctx, ...), with
+ * address size faults against TCR_EL1.IPS or the CPU's PA size, the smaller
+ * (at most 48 bits). Not modelled:
+ * hardware access flag and dirty updates, execute permissions, stage 2. A fault
  * is a result (out->fault), not an error; an error means regs ask for a
  * configuration the model does not cover (another granule or VA size).
  */
