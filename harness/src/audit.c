@@ -777,6 +777,13 @@ struct eh_audit_scan {
 	 */
 	uint32_t **verdicts;
 	size_t *nslots;
+	/*
+	 * Per section, the candidates not settled after the last image of the scan's
+	 * numbering, ascending (NULL until one has been audited): the next such image
+	 * visits only those.
+	 */
+	uint32_t **live;
+	size_t *nlive;
 	struct shared_verdict *shared;
 	size_t nshared, cap_shared;
 	struct eh_finding *pool;
@@ -908,7 +915,10 @@ int eh_audit_scan_new(struct eh_audit_scan **out, const struct eh_elf *elf, cons
 	scan->cands = eh_alloc(n * sizeof(*scan->cands));
 	scan->verdicts = eh_alloc(n * sizeof(*scan->verdicts));
 	scan->nslots = eh_alloc(n * sizeof(*scan->nslots));
-	rc = scan->wanted && scan->nwanted && scan->cands && scan->verdicts && scan->nslots
+	scan->live = eh_alloc(n * sizeof(*scan->live));
+	scan->nlive = eh_alloc(n * sizeof(*scan->nlive));
+	rc = scan->wanted && scan->nwanted && scan->cands && scan->verdicts && scan->nslots && scan->live &&
+			     scan->nlive
 		     ? eh_decoder_new(&scan->dec, err)
 		     : EH_ENOMEM;
 	for (i = 0; errata[i]; i++)
@@ -955,8 +965,12 @@ void eh_audit_scan_free(struct eh_audit_scan *scan)
 		eh_free(scan->cands[i]);
 	for (i = 0; scan->verdicts && i < scan->elf->nsections; i++)
 		eh_free(scan->verdicts[i]);
+	for (i = 0; scan->live && i < scan->elf->nsections; i++)
+		eh_free(scan->live[i]);
 	eh_free(scan->verdicts);
 	eh_free(scan->nslots);
+	eh_free(scan->live);
+	eh_free(scan->nlive);
 	eh_free(scan->shared);
 	eh_free(scan->pool);
 	eh_free(scan->site_order);
@@ -1153,17 +1167,41 @@ static int visit_word(struct eh_rule_ctx *ctx, struct eh_audit *a, struct eh_aud
 }
 
 /*
+ * Keep section i's candidates that are not settled after an image of the scan's
+ * numbering (from live, or every one the first time; none kept when out of memory).
+ * A settled candidate stays so: such images no longer visit it.
+ */
+static void keep_live(struct eh_audit_scan *scan, size_t i)
+{
+	uint32_t *live = scan->live[i];
+	size_t n = live ? scan->nlive[i] : scan->nwanted[i], k, m = 0;
+	bool first = !live;
+
+	if (first && !(live = scan->live[i] = eh_alloc((n ? n : 1) * sizeof(*live))))
+		return;
+	for (k = 0; k < n; k++) {
+		uint32_t x = first ? (uint32_t)k : live[k];
+
+		if (!scan->cands[i][x].settled)
+			live[m++] = x;
+	}
+	scan->nlive[i] = m;
+}
+
+/*
  * The words of section i to visit in img, in address order: the scan's candidates
- * outside the alternatives img applies (the file's words), and every word inside
- * them (sorted by original address in ctx->by_orig). *at: the address visited last,
- * for errors.
+ * outside the alternatives img applies (the file's words; for an image of the scan's
+ * numbering, those not settled), and every word inside them (sorted by original
+ * address in ctx->by_orig). *at: the address visited last, for errors.
  */
 static int visit_section(struct eh_rule_ctx *ctx, struct eh_audit *a, struct eh_audit__rule_state *states,
 			 struct eh_audit_scan *scan, size_t i, uint64_t *at)
 {
 	const struct eh_elf_section *s = &scan->elf->sections[i];
 	const uint64_t *w = scan->wanted[i];
-	size_t nw = scan->nwanted[i], k = 0, j;
+	bool own = ctx->img->caps == scan->caps;
+	const uint32_t *live = own ? scan->live[i] : NULL;
+	size_t nw = live ? scan->nlive[i] : scan->nwanted[i], k = 0, j, x;
 	uint64_t done = 0, off;
 	uint32_t *verdicts;
 	int rc = 0;
@@ -1182,10 +1220,10 @@ static int visit_section(struct eh_rule_ctx *ctx, struct eh_audit *a, struct eh_
 			lo = site->orig - s->addr;
 			hi = lo + site->orig_len < s->size ? lo + site->orig_len : s->size;
 		}
-		for (; k < nw && w[k] < lo && !rc; k++)
-			if (w[k] >= done && !(scan->cands[i][k].settled && ctx->img->caps == scan->caps))
-				rc = visit_word(ctx, a, states, *at = s->addr + w[k], eh_insn_word(s->data + w[k]),
-						&scan->cands[i][k], verdicts);
+		for (; k < nw && w[x = live ? live[k] : k] < lo && !rc; k++)
+			if (w[x] >= done && !(scan->cands[i][x].settled && own))
+				rc = visit_word(ctx, a, states, *at = s->addr + w[x], eh_insn_word(s->data + w[x]),
+						&scan->cands[i][x], verdicts);
 		for (off = lo > done ? lo : done; off + 4 <= hi && !rc; off += 4) {
 			uint32_t word = 0;
 
@@ -1194,6 +1232,8 @@ static int visit_section(struct eh_rule_ctx *ctx, struct eh_audit *a, struct eh_
 		}
 		done = hi > done ? hi : done;
 	}
+	if (!rc && own && verdicts)
+		keep_live(scan, i);
 	return rc;
 }
 
