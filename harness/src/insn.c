@@ -365,9 +365,14 @@ void eh_decoder_decode(struct eh_decoder *d, uint64_t addr, uint32_t word, struc
 		cs_free(ci, 1);
 }
 
+/*
+ * Fibonacci hashing: the product's top bits. Its middle bits, taken before, step by a
+ * multiple of 4 between consecutive words, so a run of code filled a quarter of the
+ * table and probed long.
+ */
 static size_t slot_of(const struct eh_decoder *d, uint64_t addr)
 {
-	return (size_t)((addr >> 2) * 0x9e3779b97f4a7c15ull >> 20) & (d->nslots - 1);
+	return (size_t)((addr >> 2) * 0x9e3779b97f4a7c15ull >> (64 - __builtin_ctzll(d->nslots)));
 }
 
 /* Double the hash table, keeping it at most half full. */
