@@ -11,6 +11,14 @@
 #define EH_DECODER_CHUNK 1024
 
 /*
+ * Words whose decoding does not depend on their address (no PC-relative operand) and
+ * that kernel code is full of: NOP, RET, PACIASP, AUTIASP (Arm ARM C6.2). The decoder
+ * names each once and copies it after (a kernel's 6.1 vmlinux has 130,000 NOPs).
+ */
+static const uint32_t pc_free[] = { 0xd503201f, 0xd65f03c0, 0xd503233f, 0xd50323bf };
+#define NPC_FREE (sizeof(pc_free) / sizeof(pc_free[0]))
+
+/*
  * Decoded instructions live in fixed chunks that never move, so a pointer the
  * engine or the audit holds stays valid while the cache grows; the hash table
  * holds their numbers (plus one; 0 is an empty slot).
@@ -21,6 +29,7 @@ struct eh_decoder {
 	size_t nchunks, used;
 	uint32_t *slots;
 	size_t nslots;
+	struct eh_insn pc_free[NPC_FREE];  /* by pc_free's index; word 0 until decoded */
 };
 
 static struct eh_insn *entry(const struct eh_decoder *d, size_t k)
@@ -341,7 +350,25 @@ static void classify(struct eh_insn *in, const char *mnemonic)
 		in->flags |= EH_INSN_STORE;
 }
 
+static void decode(struct eh_decoder *d, uint64_t addr, uint32_t word, struct eh_insn *out);
+
 void eh_decoder_decode(struct eh_decoder *d, uint64_t addr, uint32_t word, struct eh_insn *out)
+{
+	size_t i;
+
+	for (i = 0; i < NPC_FREE && pc_free[i] != word; i++)
+		;
+	if (i == NPC_FREE) {
+		decode(d, addr, word, out);
+		return;
+	}
+	if (d->pc_free[i].word != word)
+		decode(d, addr, word, &d->pc_free[i]);
+	*out = d->pc_free[i];
+	out->addr = addr;
+}
+
+static void decode(struct eh_decoder *d, uint64_t addr, uint32_t word, struct eh_insn *out)
 {
 	cs_insn *ci = NULL;
 	uint8_t bytes[4] = { word, word >> 8, word >> 16, word >> 24 };
