@@ -4,8 +4,9 @@
 #include "eh/case.h"
 #include "eh/elf.h"
 
+/* Merged for 6.2; its first posting, 44ecda71fd8a, was reverted (c0cd1d541704) before 6.2-rc1. */
 static const struct eh_commit commits[] = {
-	{ "44ecda71fd8a", "arm64: errata: Workaround possible Cortex-A715 [ESR|FAR]_ELx corruption" },
+	{ "5db568e748f6", "arm64: errata: Workaround possible Cortex-A715 [ESR|FAR]_ELx corruption" },
 	{ 0 },
 };
 
