@@ -406,7 +406,8 @@ static void test_run_allocation_failures(void **state)
 
 int main(void)
 {
-	struct CMUnitTest tests[128];
+	struct CMUnitTest tests[EH_COUNT(select_rows) + EH_COUNT(shard_parse_rows) + EH_COUNT(partition_rows) +
+				EH_COUNT(commit_rows) + 5];
 	size_t n = 0;
 
 	EH_ADD_ROWS(tests, n, select_rows, run_select_row);
