@@ -87,7 +87,7 @@ struct window_row {
 	size_t nwindows;          /* windows the object has on this model */
 	const char *object;       /* tests/objects/NAME.S; NULL: rel61 */
 	enum eh_boot boot;
-	const char *regime;       /* the regime the write changes (eh_regime_name), NULL: not checked */
+	const char *regime;       /* the class of the regime the write changes (eh_regime_classes), NULL: not checked */
 };
 
 static const struct expect_window win_isb = {
