@@ -134,19 +134,19 @@ mkfifo "$tmp/fifo.o"
 truncate -s $(((2 << 30) + 1)) "$tmp/huge.o"
 expect "help states the input limits" 0 "2 GiB \(FILE\), 64 MiB \(--config\)" "$eh" audit --width 0 --help
 expect "/dev/zero: exit 2 naming it" 2 "/dev/zero: a character device, not a regular file" \
-  timeout 20 "$eh" audit --width 0 /dev/zero --model thunderx2 --kernel 6.1
+  timeout 60 "$eh" audit --width 0 /dev/zero --model thunderx2 --kernel 6.1
 expect "directory: exit 2 naming it" 2 "dir.o: a directory, not a regular file" \
-  timeout 20 "$eh" audit --width 0 "$tmp/dir.o" --model thunderx2 --kernel 6.1
+  timeout 60 "$eh" audit --width 0 "$tmp/dir.o" --model thunderx2 --kernel 6.1
 expect "FIFO with no writer: exit 2 naming it" 2 "fifo.o: a FIFO, not a regular file" \
-  timeout 20 "$eh" audit --width 0 "$tmp/fifo.o" --model thunderx2 --kernel 6.1
+  timeout 60 "$eh" audit --width 0 "$tmp/fifo.o" --model thunderx2 --kernel 6.1
 expect "file over the ELF limit (sparse): exit 2 naming it" 2 "huge.o: 2147483649 bytes, more than the 2147483648" \
-  timeout 20 "$eh" audit --width 0 "$tmp/huge.o" --model thunderx2 --kernel 6.1
+  timeout 60 "$eh" audit --width 0 "$tmp/huge.o" --model thunderx2 --kernel 6.1
 expect "baseline FIFO: exit 2 naming it" 2 "fifo.o: a FIFO" \
-  timeout 20 "$eh" audit --width 0 "$rel" --baseline "$tmp/fifo.o" --model thunderx2 --kernel 6.1
+  timeout 60 "$eh" audit --width 0 "$rel" --baseline "$tmp/fifo.o" --model thunderx2 --kernel 6.1
 expect "--config /dev/zero: exit 2 naming it" 2 "/dev/zero: a character device, not a regular file: cannot read it as a .config" \
-  timeout 20 "$eh" audit --width 0 "$rel" --model thunderx2 --kernel 6.1 --config /dev/zero
+  timeout 60 "$eh" audit --width 0 "$rel" --model thunderx2 --kernel 6.1 --config /dev/zero
 expect "--cpucaps directory: exit 2 naming it" 2 "dir.o: a directory, not a regular file: cannot read it as a cpucaps.h" \
-  timeout 20 "$eh" audit --width 0 "$rel" --model thunderx2 --cpucaps "$tmp/dir.o"
+  timeout 60 "$eh" audit --width 0 "$rel" --model thunderx2 --cpucaps "$tmp/dir.o"
 
 # The boot mode: KVM's nVHE hyp code writes the guest's TTBR, kernel code the regime it runs in.
 reg=$objs/regimes.o

@@ -83,7 +83,7 @@ expect "--mem without =: exit 2" 2 "--mem 'data_quad': expected ADDR=FILE" "${ru
 expect "--mem missing file: exit 2 naming it" 2 "--mem: $tmp/none.bin: cannot open" \
   "${run[@]}" --symbol spin --mem "data_quad=$tmp/none.bin" --model cortex-a72
 expect "--mem /dev/zero: exit 2 naming it, before reading" 2 "--mem: /dev/zero: a character device, not a regular file" \
-  timeout 20 "${run[@]}" --symbol spin --mem "data_quad=/dev/zero" --model cortex-a72
+  timeout 60 "${run[@]}" --symbol spin --mem "data_quad=/dev/zero" --model cortex-a72
 truncate -s $(((16 << 20) + 1)) "$tmp/big.bin"
 expect "--mem over its limit: exit 2 naming it" 2 "--mem: .*big.bin: 16777217 bytes, more than the 16777216" \
   "${run[@]}" --symbol spin --mem "data_quad=$tmp/big.bin" --model cortex-a72

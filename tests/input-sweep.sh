@@ -12,7 +12,7 @@ runs=0 fails=0
 try() {  # try FILE ARGS...: run audit on FILE and check the outcome
   local f=$1 out status
   shift
-  out=$(timeout 20 "$eh" audit "$f" --model thunderx2 "$@" 2>&1 >/dev/null)
+  out=$(timeout 60 "$eh" audit "$f" --model thunderx2 "$@" 2>&1 >/dev/null)
   status=$?
   runs=$((runs + 1))
   if [ "$status" -gt 2 ]; then

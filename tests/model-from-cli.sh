@@ -67,6 +67,8 @@ printf 'MIDR_EL1=0x431f0af1\n' > "$tmp/tx2.regs"
 expect "report --model-from: one model, the machine's" 0 '[0-9]+ errata x 1 models' \
   "$eh" report "$cases/tx2-219-prfm.elf" --kernel 5.4 --model-from "$tmp/tx2.regs"
 expect "... the same verdict as the known one-thread ThunderX2" 0 'tx2-219 +midr-431f0af1 +1  not exposed' \
+  "$eh" report "$cases/tx2-219-prfm.elf" --kernel 5.4 --model-from "$tmp/tx2.regs" --all
+expect "... which the summary says" 0 '^tx2-219 +not exposed on midr-431f0af1$' \
   "$eh" report "$cases/tx2-219-prfm.elf" --kernel 5.4 --model-from "$tmp/tx2.regs"
 expect "report --model-from with --model: both" 0 '[0-9]+ errata x 2 models' \
   "$eh" report "$cases/tx2-219-prfm.elf" --kernel 5.4 --model-from "$tmp/tx2.regs" --model cortex-a72

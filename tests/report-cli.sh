@@ -20,6 +20,7 @@ py=/usr/bin/python3
 
 obj=$objs/report.o
 k=(--kernel 6.1 --width 0)  # whole lines, for the patterns below; the width is checked on its own
+ka=("${k[@]}" --all)        # ... and every (erratum, model) row
 
 # What each model should show, from the models' own errata: report.o breaks tx2-219 (one load in
 # a window) and repeat-tlbi (one unrepeated TLBI), and nothing a520-2966298 or a77-1508412 checks.
@@ -52,20 +53,60 @@ word() { od -An -tx4 -j "$1" -N4 "$obj" | tr -d ' '; }
 check "the word at ttbr_load+0x4 in the file is LDR X3, [X2, #8]" f9400443 "$(word "$load_off")"
 check "the word at tlbi_once+0x8 in the file is DSB ISH" d5033b9f "$(word "$dsb_off")"
 
-# ---- text ----------------------------------------------------------------------------------------
+# ---- text: the summary ---------------------------------------------------------------------------
 rc=0; "$eh" report "$obj" "${k[@]}" > "$tmp/report.txt" || rc=$?
 check "findings on affected models: exit 1" 1 "$rc"
+# The summary line each erratum should have, from $tmp/want: the models it affects grouped by their
+# status, the ones with findings first ("hazards 1 on a, b; clean on c; not exposed on d").
+awk '{ e = $1; m = $2; s = $0; sub(/^[^ ]+ [^ ]+ /, "", s); if (s == "not affected") next
+       if (s == "1 finding") s = "hazards 1"
+       if (!(e in seen)) { seen[e] = 1; order[++n] = e }
+       k = e SUBSEP s
+       if (!(k in models)) { g[e] = g[e] SUBSEP s; models[k] = m } else models[k] = models[k] ", " m }
+     END { for (i = 1; i <= n; i++) { e = order[i]; split(substr(g[e], 2), ss, SUBSEP); line = ""
+             for (p = 0; p < 2; p++) for (j = 1; j in ss; j++) if ((ss[j] ~ /^hazards/) == (p == 0))
+               line = line (line == "" ? "" : "; ") ss[j] " on " models[e SUBSEP ss[j]]
+           printf "%s %s\n", e, line == "" ? "affects none of these models" : line } }' "$tmp/want" > "$tmp/want-summary"
+awk '/^erratum +on the models it affects$/ { f = 1; next } f && /^$/ { exit } f { e = $1; sub(/^[^ ]+ +/, ""); print e, $0 }' \
+  "$tmp/report.txt" > "$tmp/got-summary"
+check "a summary line per erratum ($nerrata)" "$nerrata" "$(wc -l < "$tmp/got-summary")"
+check "... each naming the models it affects and its status there, as the models' errata say" "" \
+  "$(diff "$tmp/want-summary" "$tmp/got-summary")"
+check "no 'not affected' in the summary" 0 "$(grep -c 'not affected$' "$tmp/report.txt")"
+# The sites: tx2-219's load on the models where 219 shows, repeat-tlbi's DSB on every model it
+# affects (both from $tmp/want), each site once under one line naming its models.
+on() { awk -v e="$1" '$1 == e && $3 == "1" { printf "%s%s", n++ ? ", " : "", $2 }' "$tmp/want"; }
+expect "tx2-219's site under the models it shows on" 0 \
+  "~  on $(on tx2-219):~    HAZARD      ttbr_load\+0x4: ldr x3, \[x2, #8\]  \(load, anchor ttbr_load\+0x0\)~" \
+  tr '\n' '~' < "$tmp/report.txt"
+expect "repeat-tlbi's site once, under the models it affects" 0 \
+  "~  on $(on repeat-tlbi):~    HAZARD      tlbi_once\+0x8: dsb ish  \(dsb, anchor tlbi_once\+0x4\)~" \
+  tr '\n' '~' < "$tmp/report.txt"
+check "it ends with the counts (of the rows above) and what the exit status means" \
+  "summary: $(grep -c ' clean$' "$tmp/want") clean, $(grep -c ' 1 finding$' "$tmp/want") with findings, $(grep -c ' not affected$' "$tmp/want") not affected, $(grep -c ' not exposed$' "$tmp/want") not exposed|exit status 1:  a finding on a model its erratum affects that no suppression covers (0: none; 2: bad usage or input)" \
+  "$(grep -E '^(summary|exit status)' "$tmp/report.txt" | paste -sd'|')"
+check "no colour and no progress when not a terminal" "0 0" \
+  "$(grep -c $'\e' "$tmp/report.txt") $("$eh" report "$obj" "${k[@]}" 2>&1 >/dev/null | wc -c)"
+script -qec "$eh report $obj --kernel 6.1" /dev/null > "$tmp/tty.txt"
+check "colour on a terminal: the hazards in red" 2 "$(grep -c $'^\e\\[1;31m    HAZARD' "$tmp/tty.txt")"
+NO_COLOR=1 script -qec "$eh report $obj --kernel 6.1" /dev/null > "$tmp/tty.txt"
+check "... and none with NO_COLOR" 0 "$(grep -c $'\e\\[' "$tmp/tty.txt")"
+
+# ---- text: every row (--all) ----------------------------------------------------------------------
+"$eh" report "$obj" "${ka[@]}" > "$tmp/report-all.txt"
 awk -v n="$nerrata" 'NR > 6 && NF >= 4 && /^[a-z0-9-]+ +[a-z0-9-]+ +[0-9]+  / && c < n * 1000 {
-  s = $0; sub(/^[^ ]+ +[^ ]+ +[0-9]+  /, "", s); print $1, $2, s; c++ }' "$tmp/report.txt" > "$tmp/got"
-check "one line per erratum and model ($nerrata x $nmodels)" "$((nerrata * nmodels))" "$(wc -l < "$tmp/got")"
-check "each line as the models' errata say" "" "$(diff "$tmp/want" "$tmp/got")"
+  s = $0; sub(/^[^ ]+ +[^ ]+ +[0-9]+  /, "", s); print $1, $2, s; c++ }' "$tmp/report-all.txt" > "$tmp/got"
+check "--all: one line per erratum and model ($nerrata x $nmodels)" "$((nerrata * nmodels))" "$(wc -l < "$tmp/got")"
+check "... each line as the models' errata say" "" "$(diff "$tmp/want" "$tmp/got")"
+check "... -v the same" "$(cat "$tmp/report-all.txt")" "$("$eh" report "$obj" "${k[@]}" -v)"
 "$eh" report "$obj" --kernel 6.1 > "$tmp/report-80.txt"
 check "by default every line fits 80 columns" 0 "$(awk 'length > 80' "$tmp/report-80.txt" | wc -l)"
 check "... a status too long for its column wrapped under it, not cut" 0 "$(grep -c '\.\.\.$' "$tmp/report-80.txt")"
 "$eh" report "$obj" --kernel 6.1 --width 60 > "$tmp/report-60.txt"
 check "--width 60: every line fits 60 columns" 0 "$(awk 'length > 60' "$tmp/report-60.txt" | wc -l)"
-check "... and says what --width 0 does, word for word" "$(tr -s ' \n' ' ' < "$tmp/report.txt")" \
-  "$(tr -s ' \n' ' ' < "$tmp/report-60.txt")"
+# (Spaces and line ends dropped: a word longer than a line, a deep build directory's path, is cut.)
+check "... and says what --width 0 does, character for character" "$(tr -d ' \n' < "$tmp/report.txt")" \
+  "$(tr -d ' \n' < "$tmp/report-60.txt")"
 expect "the load in ttbr_load's window, with its anchor" 1 \
   "^    HAZARD      ttbr_load\+0x4: ldr x3, \[x2, #8\]  \(load, anchor ttbr_load\+0x0\)$" "$eh" report "$obj" "${k[@]}"
 expect "the unrepeated TLBI's DSB" 1 "^    HAZARD      tlbi_once\+0x8: dsb ish  \(dsb, anchor tlbi_once\+0x4\)$" \
@@ -73,36 +114,40 @@ expect "the unrepeated TLBI's DSB" 1 "^    HAZARD      tlbi_once\+0x8: dsb ish  
 check "ttbr_prfm's PRFM is a NOP on every model tx2-219 affects: not reported" 0 "$(grep -c ttbr_prfm "$tmp/report.txt")"
 check "two findings in all: one per erratum broken" 2 "$(grep -c '^    HAZARD' <(sort -u "$tmp/report.txt"))"
 expect "--model and --erratum pick" 0 "~tx2-219 +thunderx2 +[0-9]+  1 finding~tx2-219 +cortex-a72 +[0-9]+  not affected~" \
-  tr '\n' '~' < <("$eh" report "$obj" "${k[@]}" --model thunderx2,cortex-a72 --erratum tx2-219)
+  tr '\n' '~' < <("$eh" report "$obj" "${ka[@]}" --model thunderx2,cortex-a72 --erratum tx2-219)
 expect "a model without findings: exit 0" 0 "^tx2-219 +cortex-a72 +1  not affected" \
+  "$eh" report "$obj" "${ka[@]}" --model cortex-a72
+expect "... whose summary says an erratum affects none of them" 0 "^tx2-219 +affects none of these models$" \
   "$eh" report "$obj" "${k[@]}" --model cortex-a72
 # Systems of cores (models/systems.c): an erratum of any core is the system's.
 expect "a system with a core that has repeat-tlbi: its finding, exit 1" 1 "^repeat-tlbi +system-a55-a76 +1  1 finding" \
-  "$eh" report "$obj" "${k[@]}" --model system-a55-a76
+  "$eh" report "$obj" "${ka[@]}" --model system-a55-a76
 expect "a system none of whose cores has it: not affected, exit 0" 0 "^repeat-tlbi +system-a53-a72 +1  not affected" \
-  "$eh" report "$obj" "${k[@]}" --model system-a53-a72
+  "$eh" report "$obj" "${ka[@]}" --model system-a53-a72
 
 # --config: the workarounds off but REPEAT_TLBI's; the PRFM stays on ThunderX2 and is a second finding.
 printf 'CONFIG_ARM64_WORKAROUND_REPEAT_TLBI=y\n# CONFIG_CAVIUM_TX2_ERRATUM_219 is not set\n' > "$tmp/tx2-off.config"
 expect "--config: tx2-219's workaround configured out" 1 "^tx2-219 +thunderx2 +[0-9]+  2 findings, workaround configured out$" \
-  "$eh" report "$obj" "${k[@]}" --config "$tmp/tx2-off.config"
+  "$eh" report "$obj" "${ka[@]}" --config "$tmp/tx2-off.config"
 expect "... the PRFM it leaves in the window (a long line wrapped)" 0 \
   "~    HAZARD      ttbr_prfm\+0x4: prfm plil1strm, \[x30, #0x400\]  \(prefetch, anchor~ {16}ttbr_prfm\+0x0\)~" \
   tr '\n' '~' < <("$eh" report "$obj" --kernel 6.1 --config "$tmp/tx2-off.config")
 expect "... and a clean erratum configured out says so" 1 "^a520-2966298 +cortex-a520-r0p1 +[0-9]+  clean, workaround configured out$" \
-  "$eh" report "$obj" "${k[@]}" --config "$tmp/tx2-off.config"
+  "$eh" report "$obj" "${ka[@]}" --config "$tmp/tx2-off.config"
 
 # --suppress: both findings known safe, so nothing fails.
 printf 'tx2-219 ttbr_load+0x4 the test object'"'"'s own load\nrepeat-tlbi tlbi_once+0x8 the test object'"'"'s own TLBI\n' > "$tmp/all.supp"
 expect "--suppress covering every finding: exit 0" 0 "^tx2-219 +thunderx2 +[0-9]+  clean, 1 suppressed$" \
-  "$eh" report "$obj" "${k[@]}" --suppress "$tmp/all.supp"
+  "$eh" report "$obj" "${ka[@]}" --suppress "$tmp/all.supp"
 printf 'tx2-219 ttbr_load+0x4 the load\ntx2-219 tlbi_once no TTBR write there\n' > "$tmp/stale.supp"
 expect "--suppress: an entry that matches nothing is reported stale" 1 \
   "^stale suppression .*stale.supp:2: tx2-219 tlbi_once matches no finding$" \
   "$eh" report "$obj" "${k[@]}" --suppress "$tmp/stale.supp"
 expect "... each suppressed finding listed with its justification" 0 \
   "SUPPRESSED  ttbr_load\+0x4: .*~      suppressed by .*all.supp:1: the test object's own load" \
-  tr '\n' '~' < <("$eh" report "$obj" "${k[@]}" --suppress "$tmp/all.supp")
+  tr '\n' '~' < <("$eh" report "$obj" "${ka[@]}" --suppress "$tmp/all.supp")
+expect "... and the summary says it" 0 "^tx2-219 +clean, 1 suppressed on thunderx2, vulcan; not exposed, 1 suppressed on thunderx2-nosmt$" \
+  "$eh" report "$obj" "${k[@]}" --suppress "$tmp/all.supp"
 
 # ---- bad usage and input: exit 2, naming what is wrong ---------------------------------------------
 head -c 100 "$obj" > "$tmp/truncated.o"
@@ -125,7 +170,7 @@ echo keep > "$tmp/kept.txt"
 expect "--output with bad input: exit 2" 2 "z80" "$eh" report "$obj" "${k[@]}" --model z80 --output "$tmp/kept.txt"
 check "... leaves the file as it was" keep "$(cat "$tmp/kept.txt")"
 expect "--output into a missing directory: exit 2" 2 "nodir/r.txt" "$eh" report "$obj" "${k[@]}" --output "$tmp/nodir/r.txt"
-check "no temporary file left behind" "" "$(ls "$tmp" | grep -v -E '^(errata-of|want|got|report.txt|report-80.txt|report-60.txt|out|out.txt|kept.txt|truncated.o|tx2-off.config|all.supp|stale.supp)$')"
+check "no temporary file left behind" "" "$(ls "$tmp" | grep -v -E '^(errata-of|want|got|report.txt|report-all.txt|want-summary|got-summary|tty.txt|report-80.txt|report-60.txt|out|out.txt|kept.txt|truncated.o|tx2-off.config|all.supp|stale.supp)$')"
 
 # ---- JSON ------------------------------------------------------------------------------------------
 "$eh" report "$obj" "${k[@]}" --format json > "$tmp/report.json"

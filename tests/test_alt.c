@@ -195,7 +195,7 @@ static struct eh_image *callbacks_image(const char *model, struct eh_elf **cb_el
 {
 	char path[4096];
 	size_t len;
-	struct eh_image *img;
+	struct eh_image *img = NULL; /* fail_msg does not return, which clang cannot see */
 	struct eh_error err = { 0 };
 
 	*obj = test_object_load("callbacks", &len, path, sizeof(path));

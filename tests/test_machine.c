@@ -38,7 +38,7 @@ static struct eh_machine *run_seeded(struct eh_image **img, const char *model, c
 				     uint64_t arg, uint64_t budget, uint64_t seed)
 {
 	struct eh_machine_opts opts = { .seed = seed, .budget = budget };
-	struct eh_machine *m;
+	struct eh_machine *m = NULL; /* fail_msg does not return, which clang cannot see */
 	struct eh_error err = { 0 };
 	uint64_t entry;
 

@@ -74,6 +74,7 @@ enum cli_option_id {
 	CLI_OPT_SUMMARY,
 	CLI_OPT_FROM,
 	CLI_OPT_MODEL_FROM,
+	CLI_OPT_ALL,
 	CLI_OPTIONS_MAX = 64,
 };
 

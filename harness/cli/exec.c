@@ -101,7 +101,7 @@ static int on_option(void *ctx, const struct cli_option *opt, const char *value)
 		if (a->o.nregs == EXEC_MAX_ARGS)
 			return cli_error("exec", "--reg: at most %d of them", EXEC_MAX_ARGS);
 		if (eh_exec_parse_reg(value, &a->regs[a->o.nregs++], &err))
-			return cli_error("exec", err.msg);
+			return cli_error("exec", "%s", err.msg);
 		return 0;
 	case CLI_OPT_MEM:
 		if (a->o.nmems == EXEC_MAX_ARGS)

@@ -92,6 +92,7 @@ const struct cli_option cli_options[CLI_OPTIONS_MAX] = {
 	[CLI_OPT_MODEL_FROM] = { CLI_OPT_MODEL_FROM, "model-from", 0, "FILE",
 				 "also (without --model: only) the model of the machine FILE describes, as "
 				 "models --from reads it" },
+	[CLI_OPT_ALL] = { CLI_OPT_ALL, "all", 0, NULL, "text: every row, not only the summary" },
 };
 
 /* The use of name by cmd, or NULL. */

@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "report.h"
 #include "eh/json.h"
@@ -30,6 +32,10 @@ static const struct cli_use report_uses[] = {
 	  "model) or sarif (SARIF 2.1.0: a rule per erratum, a result per finding)" },
 	{ &cli_options[CLI_OPT_OUTPUT] },
 	{ &cli_options[CLI_OPT_WIDTH] },
+	{ &cli_options[CLI_OPT_ALL], false,
+	  "text: every (erratum, model) row, not affected ones included, and every finding (benign and "
+	  "suppressed ones too), instead of the summary; json, junit and sarif always hold every row" },
+	{ &cli_options[CLI_OPT_VERBOSE], false, "text: the same as --all" },
 	{ &cli_options[CLI_OPT_HELP] },
 	{ 0 },
 };
@@ -40,13 +46,14 @@ const struct cli_command cli_report_command = {
 	.about = "Audits FILE (a vmlinux or kernel object, as audit takes it) for every erratum with a static "
 		 "rule on every CPU model: the alternatives patched as the kernel would on each model, one "
 		 "patched image shared by the models whose capabilities give the same code, every rule run "
-		 "over each image once. One line per erratum and model: clean, N findings, not affected (not "
-		 "one of the parts the erratum lists), not exposed (affected, but the erratum does not show "
-		 "there), not in V (affected, but kernel version V predates the workaround: list --errata says "
-		 "which versions carry each), with 'workaround configured out' where --config turns its "
-		 "Kconfig option off; then "
-		 "the findings, erratum by erratum, on the models each applies to, by symbol+offset with "
-		 "their disassembly.",
+		 "over each image once. Text is a summary: a line per erratum with the models it affects and "
+		 "what it is there (hazards N, clean, not exposed: affected, but the erratum does not show "
+		 "there; not in V: affected, but kernel version V predates the workaround, list --errata says "
+		 "which versions carry each; 'workaround configured out' where --config turns its Kconfig "
+		 "option off or leaves the model out of it); then the hazards, erratum by erratum and site by site, each under the models it is one on, by "
+		 "symbol+offset with its disassembly (the first few sites of each erratum); then the counts. "
+		 "--all adds every (erratum, model) row, not affected ones (not one of the parts the erratum "
+		 "lists) included, and every finding. json, junit and sarif always hold every row.",
 	.exit_status = "0 no finding on a model its erratum affects, 1 such a finding that no suppression "
 		       "covers, 2 bad usage or bad input (the message names the file and the problem).",
 	.uses = report_uses,
@@ -77,6 +84,8 @@ static int on_option(void *ctx, const struct cli_option *opt, const char *value)
 	case CLI_OPT_OUTPUT: o->output = value; return 0;
 	case CLI_OPT_FORMAT: o->format = value; return 0;
 	case CLI_OPT_WIDTH: o->width_given = true; return cli_parse_width(value, &o->style.width);
+	case CLI_OPT_ALL:
+	case CLI_OPT_VERBOSE: o->all = true; return 0;
 	default: return usage_error("report: --%s is not an option of report", opt->name);
 	}
 }
@@ -128,17 +137,6 @@ const char *report_finding_text(const struct eh_finding *f, char *buf, size_t le
 	return buf;
 }
 
-/* "a, b, c": the names of n models, into buf. */
-static const char *names_of(const struct eh_model *const *m, size_t n, char *buf, size_t len)
-{
-	size_t i, at = 0;
-
-	buf[0] = 0;
-	for (i = 0; i < n && at < len; i++)
-		at += (size_t)snprintf(buf + at, len - at, "%s%s", i ? ", " : "", m[i]->name);
-	return buf;
-}
-
 /* ---- text --------------------------------------------------------------------------------- */
 
 static int widest(const struct report *r, bool errata)
@@ -154,48 +152,128 @@ static int widest(const struct report *r, bool errata)
 	return (int)w;
 }
 
-/* The findings of erratum e in every image where it affects a model, each image under the models it applies to. */
-static void text_findings(const struct report *r, size_t e, const struct eh_model **models)
+/* Terminal colours (SGR), used only when r->colour. */
+#define SGR_HAZARD "\033[1;31m"
+#define SGR_CLEAN "\033[32m"
+#define SGR_QUIET "\033[2m"
+#define SGR_RESET "\033[0m"
+
+/* How many hazard sites of one erratum the summary shows; --all shows every one. */
+#define REPORT_SITES_SHOWN 3
+
+/* Print lead (in colour sgr when the report has colour), then text hung at column indent. */
+static void hang_painted(const struct report *r, const char *sgr, const char *lead, unsigned indent, const char *text)
 {
-	const struct eh_erratum *er = r->pick.errata[e];
-	const struct eh_text_style *st = &r->o->style;
-	const char *explained = NULL;
-	char line[512], names[2048], what[512];
-	size_t g, i, n;
-	bool shows, header = false;
+	fprintf(r->f, "%s%s%s", r->colour ? sgr : "", lead, r->colour ? SGR_RESET : "");
+	eh_text_hang_at(r->f, &r->o->style, (unsigned)strlen(lead), indent, text);
+}
+
+/*
+ * What erratum e is on model i, as the summary line groups the models: "hazards 3", "clean",
+ * "not in 6.1" or "not exposed", with ", 2 suppressed" and ", workaround configured out"; NULL where not affected.
+ */
+static const char *cell_word(const struct report *r, size_t i, size_t e, char *buf, size_t len)
+{
+	struct eh_audit_cell c = eh_audit_matrix_cell(r->mx, i, e);
+	size_t at;
+
+	if (c.status == EH_AUDIT_NOT_AFFECTED)
+		return NULL;
+	if (c.failing)
+		at = (size_t)snprintf(buf, len, "hazards %zu", c.t->flagged);
+	else if (c.not_in_kernel)
+		at = (size_t)snprintf(buf, len, "not in %s", c.not_in_kernel);
+	else
+		at = (size_t)snprintf(buf, len, "%s", c.status == EH_AUDIT_SHOWS ? "clean" : "not exposed");
+	if (c.t->suppressed && at < len)
+		at += (size_t)snprintf(buf + at, len - at, ", %zu suppressed", c.t->suppressed);
+	if (c.configured_out && at < len)
+		snprintf(buf + at, len - at, ", workaround configured out");
+	return buf;
+}
+
+/*
+ * One line of the summary for erratum e: its id, then the models it affects grouped by what it is
+ * on them ("hazards 1 on thunderx2, vulcan; not exposed on thunderx2-nosmt"), hazards first.
+ */
+static void summary_line(const struct report *r, size_t e, unsigned we)
+{
+	char word[128], other[128], text[8192];
+	size_t i, j, at = 0, pass;
+	bool hazard = false, any = false, *done = eh_alloc(r->pick.nmodels + 1);
+
+	text[0] = 0;
+	for (pass = 0; done && pass < 2; pass++)
+		for (i = 0; i < r->pick.nmodels; i++) {
+			if (done[i] || !cell_word(r, i, e, word, sizeof(word)) ||
+			    (pass == 0) != !strncmp(word, "hazards", 7))
+				continue;
+			hazard |= pass == 0;
+			at += (size_t)snprintf(text + at, sizeof(text) - at, "%s%s on %s", any ? "; " : "", word,
+					       r->pick.models[i]->name);
+			any = done[i] = true;
+			for (j = i + 1; j < r->pick.nmodels && at < sizeof(text); j++)
+				if (!done[j] && cell_word(r, j, e, other, sizeof(other)) && !strcmp(word, other)) {
+					at += (size_t)snprintf(text + at, sizeof(text) - at, ", %s", r->pick.models[j]->name);
+					done[j] = true;
+				}
+			if (at >= sizeof(text))
+				at = sizeof(text) - 1;
+		}
+	eh_free(done);
+	if (!any)
+		snprintf(text, sizeof(text), "affects none of these models");
+	snprintf(word, sizeof(word), "%-*s", (int)we, r->pick.errata[e]->id);
+	hang_painted(r, hazard ? SGR_HAZARD : any ? SGR_CLEAN : SGR_QUIET, word, we + 2, text);
+}
+
+/* A place one erratum's rule flagged, and the models where it is that: a line of the findings. */
+struct site {
+	const struct eh_finding *f;
+	const struct eh_suppression *sup;   /* the suppression covering it, or NULL */
+	bool hazard;                        /* the erratum shows on these models (else benign there) */
+	bool *on;                           /* by model, as r->pick */
+};
+
+static bool same_finding(const struct eh_finding *x, const struct eh_finding *y)
+{
+	return x->addr == y->addr && x->open == y->open && !strcmp(x->where, y->where) && !strcmp(x->text, y->text) &&
+	       !strcmp(x->anchor_where, y->anchor_where);
+}
+
+/*
+ * The findings of erratum e on the models it affects, one site per place (the same finding in
+ * several images is one site on all their models), in the order of the images: into sites
+ * (room for every finding twice), their count returned. Without --all only the hazards.
+ */
+static size_t collect_sites(const struct report *r, size_t e, struct site *sites, bool *on)
+{
+	size_t g, i, k, s, n = 0, nm = r->pick.nmodels;
 
 	for (g = 0; g < r->mx->nimages; g++) {
 		const struct eh_audit_tally *t = &r->mx->images[g].tallies[e];
 
-		n = report_affected(r, g, e, models, &shows);
-		if (!n || !t->res->nfindings)
-			continue;
-		if (!header) {
-			fputs("\n", r->f);
-			eh_text_paraf(r->f, st, 0, "erratum %s: %s", er->id, er->title);
-			header = true;
-		}
-		snprintf(line, sizeof(line), "image %zu, %zu finding%s, on %s:", g + 1, t->res->nfindings,
-			 t->res->nfindings == 1 ? "" : "s", names_of(models, n, names, sizeof(names)));
-		eh_text_wrap(r->f, st, 2, line);
-		for (i = 0; i < t->res->nfindings; i++) {
-			const struct eh_finding *f = &t->res->findings[i];
-			const char *tag = t->sup[i] ? "SUPPRESSED" : shows ? "HAZARD" : "benign";
+		for (i = 0; i < nm; i++) {
+			enum eh_audit_status st = eh_audit_status_of(r->pick.errata[e], r->pick.models[i]);
 
-			snprintf(line, sizeof(line), "    %s", tag);
-			snprintf(names, sizeof(names), "%s: %s", f->where, report_finding_text(f, what, sizeof(what)));
-			eh_text_hang(r->f, st, line, 16, names);
-			if (t->sup[i]) {
-				snprintf(line, sizeof(line), "suppressed by %s:%u: %s", r->sup->path, t->sup[i]->line,
-					 t->sup[i]->justification);
-				eh_text_wrap(r->f, st, 6, line);
-			}
-			if (!f->open && (!explained || strcmp(explained, f->explain))) {
-				snprintf(line, sizeof(line), "why: %s", explained = f->explain);
-				eh_text_wrap(r->f, st, 6, line);
+			if (r->mx->image_of[i] != g || st == EH_AUDIT_NOT_AFFECTED)
+				continue;
+			for (k = 0; k < t->res->nfindings; k++) {
+				const struct eh_finding *f = &t->res->findings[k];
+				bool hazard = st == EH_AUDIT_SHOWS && !t->sup[k];
+
+				if (!r->o->all && !hazard)
+					continue;
+				for (s = 0; s < n && !(sites[s].hazard == hazard && sites[s].sup == t->sup[k] &&
+						       same_finding(sites[s].f, f)); s++)
+					;
+				if (s == n)
+					sites[n++] = (struct site){ f, t->sup[k], hazard, on + s * nm };
+				sites[s].on[i] = true;
 			}
 		}
 	}
+	return n;
 }
 
 /* The rules that decided r's capabilities: the image's own, else its numbering's kernel version's. */
@@ -244,13 +322,99 @@ static void text_uncertain(const struct report *r)
 		}
 }
 
+/*
+ * The sites of erratum e under its title: each run of sites on the same models under one line
+ * naming them, each site by symbol+offset with its disassembly, tagged HAZARD, benign or
+ * SUPPRESSED, and what the rule says of it (without --all: the first site's, and the first few sites).
+ */
+static void text_sites(const struct report *r, size_t e)
+{
+	const struct eh_erratum *er = r->pick.errata[e];
+	const struct eh_text_style *st = &r->o->style;
+	size_t g, total = 0, n, s, i, at, shown = 0, nm = r->pick.nmodels;
+	struct site *sites;
+	bool *on;
+	char line[2048], what[512];
+	const char *explained = NULL;
+
+	for (g = 0; g < r->mx->nimages; g++)
+		total += r->mx->images[g].tallies[e].res->nfindings;
+	if (!total)
+		return;
+	sites = eh_alloc(2 * total * sizeof(*sites));
+	on = eh_alloc(2 * total * (nm + 1));
+	n = sites && on ? collect_sites(r, e, sites, on) : 0;
+	if (n) {
+		fputs("\n", r->f);
+		eh_text_paraf(r->f, st, 0, "erratum %s: %s", er->id, er->title);
+	}
+	for (s = 0; s < n && (r->o->all || shown < REPORT_SITES_SHOWN); s++) {
+		const struct site *x = &sites[s];
+
+		if (!s || memcmp(x->on, sites[s - 1].on, nm) || x->hazard != sites[s - 1].hazard) {
+			at = (size_t)snprintf(line, sizeof(line), "on");
+			for (i = 0; i < nm && at < sizeof(line); i++)
+				if (x->on[i])
+					at += (size_t)snprintf(line + at, sizeof(line) - at, "%s %s", at > 2 ? "," : "",
+							       r->pick.models[i]->name);
+			if (at < sizeof(line))
+				snprintf(line + at, sizeof(line) - at, ":");
+			eh_text_para(r->f, st, 2, line);
+		}
+		snprintf(line, sizeof(line), "%s: %s", x->f->where, report_finding_text(x->f, what, sizeof(what)));
+		hang_painted(r, x->sup ? SGR_QUIET : x->hazard ? SGR_HAZARD : SGR_QUIET,
+			     x->sup ? "    SUPPRESSED" : x->hazard ? "    HAZARD" : "    benign", 16, line);
+		shown += x->hazard;
+		if (x->sup) {
+			snprintf(line, sizeof(line), "suppressed by %s:%u: %s", r->sup->path, x->sup->line,
+				 x->sup->justification);
+			eh_text_wrap(r->f, st, 6, line);
+		}
+		if (!x->f->open && (r->o->all ? !explained || strcmp(explained, x->f->explain) : !explained)) {
+			snprintf(line, sizeof(line), "why: %s", explained = x->f->explain);
+			eh_text_wrap(r->f, st, 6, line);
+		}
+	}
+	if (s < n)
+		eh_text_paraf(r->f, st, 2, "... and %zu more site%s (--all lists every one)", n - s, n - s == 1 ? "" : "s");
+	eh_free(on);
+	eh_free(sites);
+}
+
+/* Every (erratum, model) cell, one a line (--all): clean, N findings, not affected, not exposed. */
+static void text_rows(const struct report *r, unsigned we, unsigned wm)
+{
+	const struct eh_text_style *st = &r->o->style;
+	char text[96], lead[160];
+	size_t e, i;
+
+	fputs("\n", r->f);
+	eh_text_linef(r->f, st, "%-*s %-*s %5s  %s", (int)we, "erratum", (int)wm, "model", "image", "status");
+	for (e = 0; e < r->pick.nerrata; e++)
+		for (i = 0; i < r->pick.nmodels; i++) {
+			struct eh_audit_cell c = eh_audit_matrix_cell(r->mx, i, e);
+
+			eh_audit_cell_text(&c, text, sizeof(text));
+			if (c.status != EH_AUDIT_NOT_AFFECTED && c.t->suppressed)
+				snprintf(text + strlen(text), sizeof(text) - strlen(text), ", %zu suppressed",
+					 c.t->suppressed);
+			snprintf(lead, sizeof(lead), "%-*s %-*s %5zu", (int)we, r->pick.errata[e]->id, (int)wm,
+				 r->pick.models[i]->name, r->mx->image_of[i] + 1);
+			eh_text_hang(r->f, st, lead, we + wm + 9, text);
+		}
+}
+
+/*
+ * The text report: its inputs; a line per erratum with what it is on the models it affects; the
+ * hazards by erratum and site; with --all every (erratum, model) row and every finding; the
+ * counts and what the exit status means.
+ */
 static void write_text(const struct report *r)
 {
-	const struct eh_model **models = eh_alloc((r->pick.nmodels + 1) * sizeof(*models));
 	size_t count[4] = { 0 }, out = 0, older = 0, i, e;
 	const struct eh_text_style *st = &r->o->style;
-	int we = widest(r, true), wm = widest(r, false);
-	char text[96], lead[160];
+	unsigned we = (unsigned)widest(r, true), wm = (unsigned)widest(r, false);
+	bool failing = eh_audit_matrix_failing(r->mx);
 
 	eh_text_paraf(r->f, st, 0, "errata-harness %s report of %s", eh_version(), r->elf->path);
 	text_uncertain(r);
@@ -260,24 +424,21 @@ static void write_text(const struct report *r)
 	eh_text_paraf(r->f, st, 2, "%zu errata x %zu models, %zu patched images", r->pick.nerrata, r->pick.nmodels,
 		      r->mx->nimages);
 	fputs("\n", r->f);
-	eh_text_linef(r->f, st, "%-*s %-*s %5s  %s", we, "erratum", wm, "model", "image", "status");
-	for (e = 0; e < r->pick.nerrata; e++)
+	eh_text_linef(r->f, st, "%-*s  %s", (int)we, "erratum", "on the models it affects");
+	for (e = 0; e < r->pick.nerrata; e++) {
+		summary_line(r, e, we);
 		for (i = 0; i < r->pick.nmodels; i++) {
 			struct eh_audit_cell c = eh_audit_matrix_cell(r->mx, i, e);
 
 			count[c.failing ? 3 : c.status] += !c.not_in_kernel;
 			out += c.configured_out;
 			older += c.not_in_kernel != NULL;
-			eh_audit_cell_text(&c, text, sizeof(text));
-			if (c.status != EH_AUDIT_NOT_AFFECTED && c.t->suppressed)
-				snprintf(text + strlen(text), sizeof(text) - strlen(text), ", %zu suppressed",
-					 c.t->suppressed);
-			snprintf(lead, sizeof(lead), "%-*s %-*s %5zu", we, r->pick.errata[e]->id, wm,
-				 r->pick.models[i]->name, r->mx->image_of[i] + 1);
-			eh_text_hang(r->f, st, lead, (unsigned)(we + wm + 9), text);
 		}
-	for (e = 0; models && e < r->pick.nerrata; e++)
-		text_findings(r, e, models);
+	}
+	if (r->o->all)
+		text_rows(r, we, wm);
+	for (e = 0; e < r->pick.nerrata; e++)
+		text_sites(r, e);
 	fputs("\n", r->f);
 	cli_print_stale(r->sup, &r->pick, NULL, r->f, st);
 	eh_text_paraf(r->f, st, 0, "summary: %zu clean, %zu with findings, %zu not affected, %zu not exposed",
@@ -286,7 +447,13 @@ static void write_text(const struct report *r)
 		      r->pick.nerrata, r->pick.nmodels, out);
 	if (older)
 		eh_text_paraf(r->f, st, 2, "%zu affected where Linux %s has no workaround yet", older, r->caps->kernel);
-	eh_free(models);
+	if (!r->o->all)
+		eh_text_para(r->f, st, 2, "--all lists every row, the not affected ones too, and every finding");
+	hang_painted(r, failing ? SGR_HAZARD : SGR_CLEAN, failing ? "exit status 1:" : "exit status 0:", 16,
+		     failing ? "a finding on a model its erratum affects that no suppression covers (0: none; "
+			       "2: bad usage or input)"
+			     : "no finding on a model its erratum affects that no suppression covers (1: one; "
+			       "2: bad usage or input)");
 }
 
 /* ---- JSON (harness/schema/report-v1.json) ------------------------------------------------------ */
@@ -462,13 +629,33 @@ static const struct {
 	{ "text", write_text }, { "json", write_json }, { "junit", report_write_junit }, { "sarif", report_write_sarif },
 };
 
-/* Load FILE, number its capabilities, and audit it for every model picked. */
+/* How far the audit is, for a person watching stderr: shown once the report has taken a second. */
+struct progress {
+	struct timespec start;
+	bool shown;
+};
+
+static void on_progress(void *ctx, size_t done, size_t total)
+{
+	struct progress *p = ctx;
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (!p->shown && now.tv_sec - p->start.tv_sec + (now.tv_nsec - p->start.tv_nsec) / 1e9 < 1.0)
+		return;
+	p->shown = true;
+	fprintf(stderr, "\rreport: %zu/%zu models audited", done, total);
+}
+
+/* Load FILE, number its capabilities, and audit it for every model picked (progress on stderr when a terminal). */
 static int report_audit(struct report *r, struct eh_error *err)
 {
+	struct progress p = { 0 };
 	struct eh_audit_matrix_opts mo = {
 		.boot = r->in.boot, .models = r->pick.models, .nmodels = r->pick.nmodels, .errata = r->pick.errata,
-		.sup = r->sup,
+		.sup = r->sup, .progress_ctx = &p,
 	};
+	int rc;
 
 	if (eh_elf_open(&r->elf, r->o->file, err) ||
 	    eh_cpucaps_for_elf(&r->owned_caps, &r->caps, r->elf, r->in.caps, err) ||
@@ -477,7 +664,14 @@ static int report_audit(struct report *r, struct eh_error *err)
 	mo.elf = r->elf;
 	mo.caps = r->caps;
 	mo.config = r->cfg.config;
-	return eh_audit_matrix_new(&r->mx, &mo, err) ? EXIT_BAD_INPUT : 0;
+	if (isatty(STDERR_FILENO)) {
+		clock_gettime(CLOCK_MONOTONIC, &p.start);
+		mo.progress = on_progress;
+	}
+	rc = eh_audit_matrix_new(&r->mx, &mo, err) ? EXIT_BAD_INPUT : 0;
+	if (p.shown)
+		fputs("\r\033[K", stderr);  /* the line cleared for what follows */
+	return rc;
 }
 
 int cli_report(int argc, char **argv)
@@ -519,6 +713,8 @@ int cli_report(int argc, char **argv)
 	if (!rc) {
 		r.f = out.f;
 		cli_text_width(&o.style, o.width_given, r.f);
+		/* Colour for a person at a terminal, unless NO_COLOR (https://no-color.org) is set and not empty. */
+		r.colour = !o.output && isatty(fileno(r.f)) && !(getenv("NO_COLOR") && *getenv("NO_COLOR"));
 		formats[fmt].write(&r);
 		rc = cli_close_output(&out);
 	}

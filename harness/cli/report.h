@@ -23,6 +23,7 @@ struct report_opts {
 	size_t nerrata;
 	struct eh_text_style style;               /* text: --width, else the terminal's or 80 columns */
 	bool width_given;
+	bool all;                                 /* text: every row and finding (--all, -v) */
 };
 
 /* One report: its inputs, the audit's matrix over them, and where it is written. */
@@ -38,6 +39,7 @@ struct report {
 	struct eh_model_from *from;       /* --model-from */
 	struct eh_audit_matrix *mx;
 	FILE *f;
+	bool colour;                      /* text: SGR colours (stdout a terminal, NO_COLOR unset) */
 };
 
 /*

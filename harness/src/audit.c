@@ -567,11 +567,12 @@ static int follow(struct eh_rule_ctx *ctx, struct step st)
 /* Sort the window's findings by address, an instruction reached along two paths listed once. */
 static void sort_inside(struct eh_audit_result *res, struct eh_audit_window *w)
 {
-	struct eh_finding *v = res->findings + w->first;
 	size_t n = res->nfindings - w->first, i, k = 0;
+	struct eh_finding *v;
 
 	if (!n)
-		return;
+		return;  /* findings may still be NULL: no offset from it (C11 6.5.6) */
+	v = res->findings + w->first;
 	qsort(v, n, sizeof(*v), cmp_finding_addr);
 	for (i = 1; i < n; i++)
 		if (v[i].addr != v[k].addr)

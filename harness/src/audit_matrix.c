@@ -122,8 +122,11 @@ int eh_audit_matrix_new(struct eh_audit_matrix **out, const struct eh_audit_matr
 	/* The sites are the same for every model: parsed once, each image fills in its outcomes. */
 	if (!rc && eh_cap_rules_find(o->caps->kernel))  /* without rules the first image says so */
 		rc = eh_alt_parse(&sites, &nsites, o->elf, o->caps, err);
-	for (i = 0; !rc && i < o->nmodels; i++)
+	for (i = 0; !rc && i < o->nmodels; i++) {
 		rc = place_model(m, i, scan, sites, nsites, err);
+		if (!rc && o->progress)
+			o->progress(o->progress_ctx, i + 1, o->nmodels);
+	}
 	eh_free(sites);
 	eh_audit_scan_free(scan);
 	for (g = 0; !rc && !o->patch_only && g < m->nimages; g++) {

@@ -102,19 +102,23 @@ static void put_lines(FILE *f, const struct eh_text_style *style, size_t lead_co
 		fputc('\n', f);  /* a lead with no text after it */
 }
 
+void eh_text_hang_at(FILE *f, const struct eh_text_style *style, unsigned lead_cols, unsigned indent,
+		     const char *text)
+{
+	if (lead_cols && lead_cols + 2 > indent) {
+		fputc('\n', f);
+		lead_cols = 0;
+	}
+	put_lines(f, style, lead_cols, indent, indent, text);
+}
+
 void eh_text_hang(FILE *f, const struct eh_text_style *style, const char *lead, unsigned indent,
 		  const char *text)
 {
-	size_t lead_cols = columns(lead, strlen(lead));
+	size_t len = strlen(lead);
 
-	if (lead_cols) {
-		put_plain(f, lead, strlen(lead));
-		if (lead_cols + 2 > indent) {
-			fputc('\n', f);
-			lead_cols = 0;
-		}
-	}
-	put_lines(f, style, lead_cols, indent, indent, text);
+	put_plain(f, lead, len);
+	eh_text_hang_at(f, style, (unsigned)columns(lead, len), indent, text);
 }
 
 void eh_text_para(FILE *f, const struct eh_text_style *style, unsigned indent, const char *text)

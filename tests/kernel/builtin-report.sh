@@ -47,8 +47,14 @@ for boot in el2 el1; do
   # (not in kernel: a715-2645198 on the Cortex-A715, a workaround 6.1 does not carry.)
   check "booted $boot: no cell with findings" "clean,not affected,not exposed,not in kernel" \
     "$(jq -r '.matrix[].status' "$b.json" | sort -u | paste -sd,)"
-  check "booted $boot: the text has a line per cell, within 80 columns" "$((nerrata * nmodels)) 0" \
-    "$(grep -cE '^[a-z0-9-]+ +[a-z0-9-]+ +[0-9]+  (clean|not affected|not exposed|not in 6\.1)' "$b.text") $(awk 'length > 80' "$b.text" | wc -l)"
+  check "booted $boot: the text is a summary of one screen (at most 50 lines of 80 columns), a line per erratum" \
+    "0 0 $nerrata" "$([ "$(wc -l < "$b.text")" -le 50 ]; echo $?) $(awk 'length > 80' "$b.text" | wc -l) $(
+      awk '/^erratum +on the models it affects$/ { f = 1; next } f && /^$/ { exit } f && /^[a-z0-9-]+ / { n++ } END { print n + 0 }' "$b.text")"
+  check "booted $boot: no hazard in it, no 'not affected' row" "0 0" \
+    "$(grep -c HAZARD "$b.text") $(grep -c 'not affected$' "$b.text")"
+  "$harness" report "$obj" --boot "$boot" "${inputs[@]}" --all --output "$b.all.text" || true
+  check "booted $boot: --all has a line per cell, within 80 columns" "$((nerrata * nmodels)) 0" \
+    "$(grep -cE '^[a-z0-9-]+ +[a-z0-9-]+ +[0-9]+  (clean|not affected|not exposed|not in 6\.1)' "$b.all.text") $(awk 'length > 80' "$b.all.text" | wc -l)"
   check "booted $boot: SARIF read by the SARIF object model, no result an error" "ok 0" \
     "$("$py" "$here/../check-sarif.py" "$b.sarif" > "$b.results" && echo ok) $(grep -c ' error ' "$b.results" || true)"
   check "booted $boot: JUnit read by junitparser, a testcase per cell, none failed" "$((nerrata * nmodels)) 0" \

@@ -50,6 +50,9 @@ struct eh_audit_matrix_opts {
 	const struct eh_erratum *const *errata;  /* NULL-terminated, each with a rule */
 	struct eh_suppressions *sup;          /* NULL: none; ->matched counts what each covers */
 	bool patch_only;                      /* patch and group, run no rule (audit --list-alternatives) */
+	/* NULL, or called with progress_ctx after each model is patched and its image audited */
+	void (*progress)(void *ctx, size_t done, size_t total);
+	void *progress_ctx;
 };
 
 struct eh_audit_matrix {

@@ -40,6 +40,13 @@ void eh_text_hang(FILE *f, const struct eh_text_style *style, const char *lead, 
 		  const char *text);
 
 /*
+ * The same after a lead of lead_cols columns the caller has printed itself (one in
+ * colour, say, whose escapes eh_text_hang would print as spaces).
+ */
+void eh_text_hang_at(FILE *f, const struct eh_text_style *style, unsigned lead_cols, unsigned indent,
+		     const char *text);
+
+/*
  * One item of a report as a paragraph: its first line indented by indent, the
  * lines it wraps to by indent + 4, so that each item still starts a line of its own.
  */
