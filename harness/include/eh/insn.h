@@ -62,6 +62,16 @@ static inline bool eh_insn_dsb_full(unsigned option)
 	       option == EH_BARRIER_SY;
 }
 
+/*
+ * Whether such a DSB also completes a broadcast TLBI (TLBI ...IS) on every PE it reaches:
+ * the Arm ARM completes TLB maintenance only for the shareability domain the DSB names, so
+ * a full one over the Inner Shareable domain or more (ISH, OSH or SY), not NSH.
+ */
+static inline bool eh_insn_dsb_broadcast(unsigned option)
+{
+	return eh_insn_dsb_full(option) && option != EH_BARRIER_NSH;
+}
+
 /* Context-synchronisation events (Arm ARM: ISB, exception entry and exception return). */
 #define EH_INSN_CTX_SYNC (EH_INSN_ISB | EH_INSN_ERET | EH_INSN_EXC_GEN)
 /*
