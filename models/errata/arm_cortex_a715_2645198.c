@@ -28,12 +28,6 @@ static bool user_exec(uint64_t desc)
 	return (desc & (DESC_VALID | DESC_AF | DESC_UXN)) == (DESC_VALID | DESC_AF);
 }
 
-/* A DSB that completes a broadcast TLBI: over the Inner Shareable domain or more, and not a store-only one. */
-static bool dsb_completes_tlbi(unsigned option)
-{
-	return option == EH_BARRIER_ISH || option == EH_BARRIER_OSH || option == EH_BARRIER_SY;
-}
-
 struct thread_state {
 	uint64_t desc_addr;  /* a user-executable descriptor cleared (the break) while the TLB may still hold it; 0: none */
 	uint64_t break_pc;   /* the store that cleared it */
@@ -69,7 +63,7 @@ static void on_event(struct eh_machine *m, void *state, const struct eh_event *e
 			s->tlbi = true;
 		break;
 	case EH_EV_BARRIER:
-		if (ev->flags & EH_INSN_DSB && dsb_completes_tlbi((unsigned)ev->value) && s->tlbi)
+		if (ev->flags & EH_INSN_DSB && eh_insn_dsb_broadcast((unsigned)ev->value) && s->tlbi)
 			s->desc_addr = 0;
 		break;
 	case EH_EV_ACCESS:
