@@ -15,6 +15,7 @@
 enum { FALKOR_E1003_5_4 = ARM64_WORKAROUND_QCOM_FALKOR_E1003 };
 #undef ARM64_WORKAROUND_QCOM_FALKOR_E1003
 #include "../cases/include/eh_cpucaps_6_1.h"
+#include "../cases/include/eh_cpucaps_6_12.h"
 
 struct known_cap {
 	const char *kernel, *name;
@@ -61,6 +62,7 @@ static const struct known_cap snippet_caps[] = {
 	SNIPPET_CAP("6.1", ARM64_WORKAROUND_SPECULATIVE_UNPRIV_LOAD),
 	SNIPPET_CAP("6.1", ARM64_WORKAROUND_TSB_FLUSH_FAILURE),
 	SNIPPET_CAP("6.1", ARM64_WORKAROUND_SPECULATIVE_AT),
+	SNIPPET_CAP("6.12", ARM64_WORKAROUND_2645198),
 	{ 0 },
 };
 
