@@ -4,7 +4,7 @@
 # dumps ESR_EL1, FAR_EL1, ELR_EL1 and SPSR_EL1) and on the engine (errata-harness exec --model
 # cortex-a72 --boot el1, its exception event); those of probe/exc-el2-snippets.S each take one to
 # EL2 from EL1 under a hypervisor with HCR_EL2 RW and TVM, under -M virt,virtualization=on
-# (probe/exc-el2-bare.c dumps ESR_EL2, FAR_EL2, ELR_EL2 and SPSR_EL2) and on the engine (exec
+# (probe/exc-bare.c built for EL2 dumps ESR_EL2, FAR_EL2, ELR_EL2 and SPSR_EL2) and on the engine (exec
 # --boot nvhe from the snippet's engine_ prologue, which writes HCR_EL2 into the virtual EL2
 # register file; its EL2 trap event, or its exception event). ESR and the preferred return address
 # (as an offset in the snippet) are compared for every snippet, FAR where the exception sets it
@@ -19,7 +19,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 qemu_require "$work"
 probe_build "$work/exc-bare.elf" "$here/probe/exc-bare.c" "$here/probe/exc-snippets.S" "$here/probe/vectors.S" \
   -DPROBE_EL1 || { echo "not ok - the exception probe does not build"; exit 1; }
-probe_build "$work/exc-el2-bare.elf" "$here/probe/exc-el2-bare.c" "$here/probe/exc-el2-snippets.S" \
+probe_build "$work/exc-el2-bare.elf" "$here/probe/exc-bare.c" "$here/probe/exc-el2-snippets.S" \
   "$here/probe/exc-el2-call.S" "$here/probe/vectors.S" || { echo "not ok - the EL2 exception probe does not build"; exit 1; }
 for s in exc-snippets exc-el2-snippets; do
   aarch64-linux-gnu-gcc -c -o "$work/$s.o" "$here/probe/$s.S" || { echo "not ok - $s.S does not assemble"; exit 1; }

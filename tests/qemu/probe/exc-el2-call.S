@@ -1,5 +1,5 @@
 /*
- * probe_el1_call(fn) for probe/exc-el2-bare.c: from EL2, runs fn at EL1 (EL1h, DAIF masked) and
+ * probe_el1_call(fn) for probe/exc-bare.c built for EL2: from EL2, runs fn at EL1 (EL1h, DAIF masked) and
  * returns when fn does. fn returns to an HVC #0xfff0, which this file's vectors take as the way
  * back; every other exception to EL2 goes to probe/vectors.S's, which record it.
  */

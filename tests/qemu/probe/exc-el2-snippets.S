@@ -1,18 +1,13 @@
 /*
  * The exception differential test's EL2 snippets (tests/qemu/exc-diff.sh): each global exc_el2_*
  * symbol runs at EL1 under a hypervisor whose HCR_EL2 has RW and TVM set, takes one synchronous
- * exception to EL2 and returns. Under QEMU probe/exc-el2-bare.c sets HCR_EL2 at EL2 and enters each
- * at EL1; on the engine (exec --boot nvhe) the matching engine_* symbol writes HCR_EL2 into the
+ * exception to EL2 and returns. Under QEMU probe/exc-bare.c (built for EL2) sets HCR_EL2 at EL2
+ * and enters each at EL1; on the engine (exec --boot nvhe) the matching engine_* symbol writes HCR_EL2 into the
  * virtual EL2 register file first and falls into the snippet. exc_el2_table lists them for the
  * probe, NULL-terminated.
  */
+#include "exc-snippet.h"
 	.text
-	.macro	snippet name
-	.global	\name
-	.type	\name, %function
-	.balign	16
-\name:
-	.endm
 
 	/* The engine's prologue: HCR_EL2.RW (bit 31) and TVM (bit 26), then the snippet. */
 	.macro	engine name
