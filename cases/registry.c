@@ -24,6 +24,7 @@ extern const struct eh_case eh_case_speculative_at;
 extern const struct eh_case eh_case_a53_845719;
 extern const struct eh_case eh_case_falkor_e1003;
 extern const struct eh_case eh_case_cavium_27456;
+extern const struct eh_case eh_case_a715_2645198;
 
 const struct eh_case *const eh_cases[] = {
 	&eh_case_tx2_219_prfm,
@@ -47,5 +48,6 @@ const struct eh_case *const eh_cases[] = {
 	&eh_case_a53_845719,
 	&eh_case_falkor_e1003,
 	&eh_case_cavium_27456,
+	&eh_case_a715_2645198,
 	NULL,
 };

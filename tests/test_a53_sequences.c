@@ -7,9 +7,9 @@
 #include <cmocka.h>
 
 #include "../models/errata/arm_cortex_a53.h"
+#include "reports/rows.h"
 
 #define PC 0xffff800008010ff8ull
-#define ROWS(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Encodings from llvm-mc -triple=aarch64 -show-encoding, not from the code under test. */
 #define ADRP_X0 0x90000000u            /* adrp x0, #0 */
@@ -142,15 +142,11 @@ static int teardown(void **state)
 
 int main(void)
 {
-	struct CMUnitTest tests[ROWS(seq_rows) + ROWS(pair_rows) + 1];
-	size_t i, n = 0;
+	struct CMUnitTest tests[EH_COUNT(seq_rows) + EH_COUNT(pair_rows) + 1];
+	size_t n = 0;
 
-	for (i = 0; i < ROWS(seq_rows); i++)
-		tests[n++] = (struct CMUnitTest){ .name = seq_rows[i].name, .test_func = run_seq_row,
-						  .initial_state = (void *)&seq_rows[i] };
-	for (i = 0; i < ROWS(pair_rows); i++)
-		tests[n++] = (struct CMUnitTest){ .name = pair_rows[i].name, .test_func = run_pair_row,
-						  .initial_state = (void *)&pair_rows[i] };
-	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_adrp_offsets);
-	return _cmocka_run_group_tests("a53_sequences", tests, n, setup, teardown);
+	EH_ADD_ROWS(tests, n, seq_rows, run_seq_row);
+	EH_ADD_ROWS(tests, n, pair_rows, run_pair_row);
+	EH_ADD_TEST(tests, n, test_adrp_offsets);
+	return EH_RUN_GROUP("a53_sequences", tests, n, setup, teardown);
 }

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "../harness/src/alloc_fail.h"
 #include "eh/audit.h"
 #include "eh/cpucaps.h"
 #include "eh/elf.h"
@@ -17,6 +18,7 @@
 #include "eh/kconfig.h"
 #include "eh/model.h"
 #include "test_objects.h"
+#include "reports/rows.h"
 
 struct fixture {
 	struct eh_elf *elf;
@@ -85,7 +87,7 @@ struct window_row {
 	size_t nwindows;          /* windows the object has on this model */
 	const char *object;       /* tests/objects/NAME.S; NULL: rel61 */
 	enum eh_boot boot;
-	const char *regime;       /* the regime the write changes (eh_regime_name), NULL: not checked */
+	const char *regime;       /* the class of the regime the write changes (eh_regime_classes), NULL: not checked */
 };
 
 static const struct expect_window win_isb = {
@@ -581,18 +583,14 @@ static void test_shared_scan(void **state)
 
 int main(void)
 {
-	struct CMUnitTest tests[sizeof(rows) / sizeof(rows[0]) + sizeof(hostile) / sizeof(hostile[0]) + 4];
-	size_t i, n = 0;
+	struct CMUnitTest tests[EH_COUNT(rows) - 1 + 1 + EH_COUNT(hostile) - 1 + 3];
+	size_t n = 0;
 
-	for (i = 0; rows[i].name; i++)
-		tests[n++] = (struct CMUnitTest){ .name = rows[i].name, .test_func = run_window,
-						  .initial_state = (void *)&rows[i] };
-	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_totals);
-	for (i = 0; hostile[i].name; i++)
-		tests[n++] = (struct CMUnitTest){ .name = hostile[i].name, .test_func = run_hostile,
-						  .initial_state = (void *)&hostile[i] };
-	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_overlap);
-	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_alloc_failures);
-	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_shared_scan);
-	return _cmocka_run_group_tests("audit", tests, n, NULL, NULL);
+	EH_ADD_ROWS(tests, n, rows, run_window);
+	EH_ADD_TEST(tests, n, test_totals);
+	EH_ADD_ROWS(tests, n, hostile, run_hostile);
+	EH_ADD_TEST(tests, n, test_overlap);
+	EH_ADD_TEST(tests, n, test_alloc_failures);
+	EH_ADD_TEST(tests, n, test_shared_scan);
+	return EH_RUN_TESTS("audit", tests, n);
 }

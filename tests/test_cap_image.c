@@ -10,6 +10,7 @@
 #include "eh/cap.h"
 #include "eh/cpucaps.h"
 #include "eh/elf.h"
+#include "reports/rows.h"
 
 /*
  * tests/objects/ktypes612.c's arm64_features[], 6.12-shaped (72-byte entries, max_field_value),
@@ -90,10 +91,9 @@ static void run_row(void **state)
 
 int main(void)
 {
-	struct CMUnitTest tests[sizeof(rows) / sizeof(rows[0])];
-	size_t i;
+	struct CMUnitTest tests[EH_COUNT(rows)];
+	size_t n = 0;
 
-	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
-		tests[i] = (struct CMUnitTest){ rows[i].name, run_row, NULL, NULL, (void *)&rows[i] };
-	return _cmocka_run_group_tests("cap_image", tests, i, NULL, NULL);
+	EH_ADD_ROWS(tests, n, rows, run_row);
+	return EH_RUN_TESTS("cap_image", tests, n);
 }

@@ -11,6 +11,7 @@
 #include "eh/kconfig.h"
 #include "eh/model.h"
 #include "eh/sysreg.h"
+#include "reports/rows.h"
 
 struct boot_row {
 	const char *name;
@@ -378,27 +379,14 @@ static void run_model_row(void **state)
 int main(void)
 {
 	struct CMUnitTest tests[NBOOT + NPARSE + NRULE + NMODEL + 3];
-	size_t i, n = 0;
+	size_t n = 0;
 
-	for (i = 0; i < NBOOT; i++)
-		tests[n++] = (struct CMUnitTest){
-			.name = boot_rows[i].name, .test_func = run_boot_row, .initial_state = (void *)&boot_rows[i],
-		};
-	for (i = 0; i < NPARSE; i++)
-		tests[n++] = (struct CMUnitTest){
-			.name = parse_rows[i].name, .test_func = run_parse_row,
-			.initial_state = (void *)&parse_rows[i],
-		};
-	for (i = 0; i < NRULE; i++)
-		tests[n++] = (struct CMUnitTest){
-			.name = rule_rows[i].name, .test_func = run_rule_row, .initial_state = (void *)&rule_rows[i],
-		};
-	for (i = 0; i < NMODEL; i++)
-		tests[n++] = (struct CMUnitTest){
-			.name = model_rows[i].name, .test_func = run_model_row, .initial_state = (void *)&model_rows[i],
-		};
-	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_explain_field);
-	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_tables_agree);
-	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_models_complete);
-	return _cmocka_run_group_tests("capabilities", tests, n, NULL, NULL);
+	EH_ADD_ROWS(tests, n, boot_rows, run_boot_row);
+	EH_ADD_ROWS(tests, n, parse_rows, run_parse_row);
+	EH_ADD_ROWS(tests, n, rule_rows, run_rule_row);
+	EH_ADD_ROWS(tests, n, model_rows, run_model_row);
+	EH_ADD_TEST(tests, n, test_explain_field);
+	EH_ADD_TEST(tests, n, test_tables_agree);
+	EH_ADD_TEST(tests, n, test_models_complete);
+	return EH_RUN_TESTS("capabilities", tests, n);
 }

@@ -7,6 +7,7 @@
 #include <cmocka.h>
 
 #include "eh/case.h"
+#include "reports/rows.h"
 
 static void judge(struct eh_machine *m, const struct eh_variant *v, struct eh_outcome *out)
 {
@@ -119,12 +120,9 @@ static void run_row(void **state)
 
 int main(void)
 {
-	struct CMUnitTest tests[sizeof(rows) / sizeof(rows[0])];
-	size_t i;
+	struct CMUnitTest tests[EH_COUNT(rows)];
+	size_t n = 0;
 
-	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
-		tests[i] = (struct CMUnitTest){
-			.name = rows[i].variant, .test_func = run_row, .initial_state = (void *)&rows[i],
-		};
-	return _cmocka_run_group_tests("case steps", tests, i, NULL, NULL);
+	EH_ADD_ROWS_BY(tests, n, rows, variant, run_row);
+	return EH_RUN_TESTS("case steps", tests, n);
 }

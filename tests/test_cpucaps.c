@@ -6,8 +6,10 @@
 #include <cmocka.h>
 #include <string.h>
 
+#include "../harness/src/alloc_fail.h"
 #include "eh/cpucaps.h"
 #include "eh/elf.h"
+#include "reports/rows.h"
 
 /* The numbers the case snippets assemble with, each kernel's in its own header. */
 #include "../cases/include/eh_cpucaps.h"
@@ -15,6 +17,7 @@
 enum { FALKOR_E1003_5_4 = ARM64_WORKAROUND_QCOM_FALKOR_E1003 };
 #undef ARM64_WORKAROUND_QCOM_FALKOR_E1003
 #include "../cases/include/eh_cpucaps_6_1.h"
+#include "../cases/include/eh_cpucaps_6_12.h"
 
 struct known_cap {
 	const char *kernel, *name;
@@ -61,6 +64,7 @@ static const struct known_cap snippet_caps[] = {
 	SNIPPET_CAP("6.1", ARM64_WORKAROUND_SPECULATIVE_UNPRIV_LOAD),
 	SNIPPET_CAP("6.1", ARM64_WORKAROUND_TSB_FLUSH_FAILURE),
 	SNIPPET_CAP("6.1", ARM64_WORKAROUND_SPECULATIVE_AT),
+	SNIPPET_CAP("6.12", ARM64_WORKAROUND_2645198),
 	{ 0 },
 };
 
@@ -451,25 +455,20 @@ static void test_image_alloc_failures(void **state)
 int main(void)
 {
 	static const char *const images[] = { OBJ("captables.o"), OBJ("captables.elf") };
-	struct CMUnitTest tests[sizeof(bad) / sizeof(bad[0]) + 3 + 2 + 3 + 5];
+	struct CMUnitTest tests[3 + EH_COUNT(bad) - 1 + EH_COUNT(images) + EH_COUNT(check_rows) + 5];
 	size_t i, n = 0;
 
-	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_builtin_tables);
-	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_parse_headers);
-	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_alloc_failures);
-	for (i = 0; bad[i].name; i++)
-		tests[n++] = (struct CMUnitTest){ .name = bad[i].name, .test_func = run_bad,
-						  .initial_state = (void *)&bad[i] };
-	for (i = 0; i < 2; i++)
-		tests[n++] = (struct CMUnitTest){ .name = images[i], .test_func = run_image,
-						  .initial_state = (void *)images[i] };
-	for (i = 0; i < sizeof(check_rows) / sizeof(check_rows[0]); i++)
-		tests[n++] = (struct CMUnitTest){ .name = check_rows[i].name, .test_func = run_check,
-						  .initial_state = (void *)&check_rows[i] };
-	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_image_pointers_relocated);
-	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_for_elf);
-	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_image_bad_table);
-	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_image_extern_matches);
-	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_image_alloc_failures);
-	return _cmocka_run_group_tests("cpucaps", tests, n, NULL, NULL);
+	EH_ADD_TEST(tests, n, test_builtin_tables);
+	EH_ADD_TEST(tests, n, test_parse_headers);
+	EH_ADD_TEST(tests, n, test_alloc_failures);
+	EH_ADD_ROWS(tests, n, bad, run_bad);
+	for (i = 0; i < EH_COUNT(images); i++)
+		EH_ADD(tests, n, images[i], run_image, images[i]);
+	EH_ADD_ROWS(tests, n, check_rows, run_check);
+	EH_ADD_TEST(tests, n, test_image_pointers_relocated);
+	EH_ADD_TEST(tests, n, test_for_elf);
+	EH_ADD_TEST(tests, n, test_image_bad_table);
+	EH_ADD_TEST(tests, n, test_image_extern_matches);
+	EH_ADD_TEST(tests, n, test_image_alloc_failures);
+	return EH_RUN_TESTS("cpucaps", tests, n);
 }

@@ -10,8 +10,7 @@
 #include <cmocka.h>
 
 #include "fuzz/snippet.h"
-
-#define ROWS(a) (sizeof(a) / sizeof((a)[0]))
+#include "reports/rows.h"
 
 /* Encodings from aarch64-linux-gnu-as and objdump, not from the code under test. */
 #define MOVZ_X0(n) (0xd2800000u | ((uint32_t)(n) << 5))  /* movz x0, #n */
@@ -161,14 +160,12 @@ static void test_regressions(void **state)
 
 int main(void)
 {
-	struct CMUnitTest tests[ROWS(loop_rows) + 3];
-	size_t i, n = 0;
+	struct CMUnitTest tests[EH_COUNT(loop_rows) + 3];
+	size_t n = 0;
 
-	for (i = 0; i < ROWS(loop_rows); i++)
-		tests[n++] = (struct CMUnitTest){ .name = loop_rows[i].name, .test_func = run_loop_row,
-						  .initial_state = (void *)&loop_rows[i] };
-	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_engines_reused);
-	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_timeout_stops_a_runaway);
-	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_regressions);
-	return _cmocka_run_group_tests("engine_cost", tests, n, NULL, NULL);
+	EH_ADD_ROWS(tests, n, loop_rows, run_loop_row);
+	EH_ADD_TEST(tests, n, test_engines_reused);
+	EH_ADD_TEST(tests, n, test_timeout_stops_a_runaway);
+	EH_ADD_TEST(tests, n, test_regressions);
+	return EH_RUN_TESTS("engine_cost", tests, n);
 }

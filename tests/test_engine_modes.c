@@ -10,6 +10,7 @@
 #include "eh/image.h"
 #include "eh/machine.h"
 #include "eh/sysreg.h"
+#include "reports/rows.h"
 
 static struct eh_elf *elf;
 
@@ -160,14 +161,12 @@ static void test_svc_hook_pc(void **state)
 
 int main(void)
 {
-	struct CMUnitTest tests[sizeof(eret_rows) / sizeof(eret_rows[0]) + 3];
-	size_t i, n = 0;
+	struct CMUnitTest tests[EH_COUNT(eret_rows) + 3];
+	size_t n = 0;
 
-	for (i = 0; i < sizeof(eret_rows) / sizeof(eret_rows[0]); i++)
-		tests[n++] = (struct CMUnitTest){ .name = eret_rows[i].name, .test_func = run_eret_row,
-						  .initial_state = (void *)&eret_rows[i] };
-	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_el0_id_read_undefined);
-	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_el0_id_read_emulated);
-	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_svc_hook_pc);
-	return _cmocka_run_group_tests("engine-modes", tests, n, load, unload);
+	EH_ADD_ROWS(tests, n, eret_rows, run_eret_row);
+	EH_ADD_TEST(tests, n, test_el0_id_read_undefined);
+	EH_ADD_TEST(tests, n, test_el0_id_read_emulated);
+	EH_ADD_TEST(tests, n, test_svc_hook_pc);
+	return EH_RUN_GROUP("engine-modes", tests, n, load, unload);
 }

@@ -19,6 +19,7 @@
 #include "eh/machine.h"
 #include "eh/model.h"
 #include "eh/rule.h"
+#include "reports/rows.h"
 
 static void run_erratum(void **state)
 {
@@ -79,15 +80,19 @@ static void test_version_order(void **state)
 
 int main(void)
 {
-	struct CMUnitTest tests[64];
 	const struct eh_erratum *const *e;
-	size_t n = 0;
+	size_t n = 0, ncap = 0;
 
-	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_version_order);
-	for (e = eh_errata; *e && n < sizeof(tests) / sizeof(tests[0]); e++)
-		if ((*e)->capability)
-			tests[n++] = (struct CMUnitTest){
-				.name = (*e)->id, .test_func = run_erratum, .initial_state = (void *)*e,
-			};
-	return _cmocka_run_group_tests("errata", tests, n, NULL, NULL);
+	for (e = eh_errata; *e; e++)
+		ncap += (*e)->capability != NULL;
+	{
+		/* Sized at run time by the registry, so that every slot is filled. */
+		struct CMUnitTest tests[1 + ncap];
+
+		EH_ADD_TEST(tests, n, test_version_order);
+		for (e = eh_errata; *e; e++)
+			if ((*e)->capability)
+				EH_ADD(tests, n, (*e)->id, run_erratum, *e);
+		return EH_RUN_TESTS("errata", tests, n);
+	}
 }

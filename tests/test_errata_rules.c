@@ -17,6 +17,7 @@
 #include "eh/image.h"
 #include "eh/model.h"
 #include "test_objects.h"
+#include "reports/rows.h"
 
 #define MAXF 6
 #define MAXE 3
@@ -162,11 +163,9 @@ static void run_row(void **state)
 
 int main(void)
 {
-	struct CMUnitTest tests[sizeof(rows) / sizeof(rows[0])];
+	struct CMUnitTest tests[EH_COUNT(rows) - 1];
 	size_t n = 0;
 
-	for (n = 0; rows[n].name; n++)
-		tests[n] = (struct CMUnitTest){ .name = rows[n].name, .test_func = run_row,
-						.initial_state = (void *)&rows[n] };
-	return _cmocka_run_group_tests("errata_rules", tests, n, NULL, NULL);
+	EH_ADD_ROWS(tests, n, rows, run_row);
+	return EH_RUN_TESTS("errata_rules", tests, n);
 }

@@ -8,6 +8,7 @@
 #include "eh/error.h"
 #include "eh/insn.h"
 #include "eh/sysreg.h"
+#include "reports/rows.h"
 
 struct row {
 	const char *name;
@@ -96,14 +97,11 @@ static void test_decode_rejects_other_classes(void **state)
 
 int main(void)
 {
-	struct CMUnitTest tests[sizeof(rows) / sizeof(rows[0]) + 2];
-	size_t i;
+	struct CMUnitTest tests[EH_COUNT(rows) + 2];
+	size_t n = 0;
 
-	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
-		tests[i] = (struct CMUnitTest){
-			.name = rows[i].name, .test_func = run_row, .initial_state = (void *)&rows[i],
-		};
-	tests[i++] = (struct CMUnitTest)cmocka_unit_test(test_encoding_reference);
-	tests[i++] = (struct CMUnitTest)cmocka_unit_test(test_decode_rejects_other_classes);
-	return _cmocka_run_group_tests("esr", tests, i, NULL, NULL);
+	EH_ADD_ROWS(tests, n, rows, run_row);
+	EH_ADD_TEST(tests, n, test_encoding_reference);
+	EH_ADD_TEST(tests, n, test_decode_rejects_other_classes);
+	return EH_RUN_TESTS("esr", tests, n);
 }

@@ -12,8 +12,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../harness/src/alloc_fail.h"
 #include "eh/exec.h"
 #include "eh/sysreg.h"
+#include "reports/rows.h"
 
 #define OBJ(name) EH_TEST_OBJ_DIR "/" name ".o"
 
@@ -472,25 +474,19 @@ static void run_twin_row(void **state)
 
 int main(void)
 {
-	struct CMUnitTest tests[64];
-	size_t n = 0, i;
+	struct CMUnitTest tests[8 + EH_COUNT(stop_rows) + EH_COUNT(twin_rows) + EH_COUNT(bad_rows)];
+	size_t n = 0;
 
-	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_relocations_at_run_time);
-	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_stub_calls);
-	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_zero_pages);
-	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_zero_pages_opt_in);
-	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_erratum_in_exec);
-	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_mem);
-	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_parse_reg);
-	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_allocation_failures);
-	for (i = 0; i < sizeof(stop_rows) / sizeof(stop_rows[0]); i++)
-		tests[n++] = (struct CMUnitTest){ .name = stop_rows[i].name, .test_func = run_stop_row,
-						  .initial_state = (void *)&stop_rows[i] };
-	for (i = 0; i < sizeof(twin_rows) / sizeof(twin_rows[0]); i++)
-		tests[n++] = (struct CMUnitTest){ .name = twin_rows[i].name, .test_func = run_twin_row,
-						  .initial_state = (void *)&twin_rows[i] };
-	for (i = 0; i < sizeof(bad_rows) / sizeof(bad_rows[0]); i++)
-		tests[n++] = (struct CMUnitTest){ .name = bad_rows[i].name, .test_func = run_bad_row,
-						  .initial_state = (void *)&bad_rows[i] };
-	return _cmocka_run_group_tests("exec", tests, n, NULL, NULL);
+	EH_ADD_TEST(tests, n, test_relocations_at_run_time);
+	EH_ADD_TEST(tests, n, test_stub_calls);
+	EH_ADD_TEST(tests, n, test_zero_pages);
+	EH_ADD_TEST(tests, n, test_zero_pages_opt_in);
+	EH_ADD_TEST(tests, n, test_erratum_in_exec);
+	EH_ADD_TEST(tests, n, test_mem);
+	EH_ADD_TEST(tests, n, test_parse_reg);
+	EH_ADD_TEST(tests, n, test_allocation_failures);
+	EH_ADD_ROWS(tests, n, stop_rows, run_stop_row);
+	EH_ADD_ROWS(tests, n, twin_rows, run_twin_row);
+	EH_ADD_ROWS(tests, n, bad_rows, run_bad_row);
+	return EH_RUN_TESTS("exec", tests, n);
 }

@@ -114,7 +114,7 @@ static void run_row(void **state)
 
 int main(void)
 {
-	struct CMUnitTest tests[sizeof(rows) / sizeof(rows[0]) + 0];
+	struct CMUnitTest tests[EH_COUNT(rows)];
 	size_t n = 0;
 
 	EH_ADD_ROWS(tests, n, rows, run_row);

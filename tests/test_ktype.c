@@ -10,6 +10,7 @@
 
 #include "eh/elf.h"
 #include "eh/ktype.h"
+#include "reports/rows.h"
 
 /*
  * Linux 6.12 as pahole prints Debian's 6.12.118 cloud vmlinux (struct arm64_cpu_capabilities,
@@ -137,12 +138,11 @@ static void test_builtin_agrees_with_btf(void **state)
 
 int main(void)
 {
-	struct CMUnitTest tests[sizeof(rows) / sizeof(rows[0]) + 2];
-	size_t i;
+	struct CMUnitTest tests[EH_COUNT(rows) + 2];
+	size_t n = 0;
 
-	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
-		tests[i] = (struct CMUnitTest){ rows[i].name, run_row, NULL, NULL, (void *)&rows[i] };
-	tests[i++] = (struct CMUnitTest)cmocka_unit_test(test_builtin_6_1);
-	tests[i++] = (struct CMUnitTest)cmocka_unit_test(test_builtin_agrees_with_btf);
-	return _cmocka_run_group_tests("ktype", tests, i, NULL, NULL);
+	EH_ADD_ROWS(tests, n, rows, run_row);
+	EH_ADD_TEST(tests, n, test_builtin_6_1);
+	EH_ADD_TEST(tests, n, test_builtin_agrees_with_btf);
+	return EH_RUN_TESTS("ktype", tests, n);
 }

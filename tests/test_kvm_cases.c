@@ -7,6 +7,7 @@
 
 #include "eh/case.h"
 #include "eh/run.h"
+#include "reports/rows.h"
 
 struct row {
 	const char *name;
@@ -87,13 +88,10 @@ static void test_rows_cover_the_tables(void **state)
 
 int main(void)
 {
-	struct CMUnitTest tests[sizeof(rows) / sizeof(rows[0]) + 1];
-	size_t i;
+	struct CMUnitTest tests[EH_COUNT(rows) + 1];
+	size_t n = 0;
 
-	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
-		tests[i] = (struct CMUnitTest){
-			.name = rows[i].name, .test_func = run_row, .initial_state = (void *)&rows[i],
-		};
-	tests[i++] = (struct CMUnitTest)cmocka_unit_test(test_rows_cover_the_tables);
-	return _cmocka_run_group_tests("kvm cases", tests, i, NULL, NULL);
+	EH_ADD_ROWS(tests, n, rows, run_row);
+	EH_ADD_TEST(tests, n, test_rows_cover_the_tables);
+	return EH_RUN_TESTS("kvm cases", tests, n);
 }

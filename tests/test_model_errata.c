@@ -14,6 +14,7 @@
 #include "eh/cap.h"
 #include "eh/kconfig.h"
 #include "eh/model.h"
+#include "reports/rows.h"
 
 /* Every capability of arm64_errata[] that a MIDR range decides (Spectre's are left to test_capabilities). */
 static const char *const checked[] = {
@@ -268,12 +269,9 @@ static void test_every_model_has_a_row(void **state)
 int main(void)
 {
 	struct CMUnitTest tests[NROWS + 1];
-	size_t i, n = 0;
+	size_t n = 0;
 
-	for (i = 0; i < NROWS; i++)
-		tests[n++] = (struct CMUnitTest){
-			.name = rows[i].name, .test_func = run_row, .initial_state = (void *)&rows[i],
-		};
-	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_every_model_has_a_row);
-	return _cmocka_run_group_tests("model_errata", tests, n, NULL, NULL);
+	EH_ADD_ROWS(tests, n, rows, run_row);
+	EH_ADD_TEST(tests, n, test_every_model_has_a_row);
+	return EH_RUN_TESTS("model_errata", tests, n);
 }

@@ -13,9 +13,11 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "../harness/src/alloc_fail.h"
 #include "eh/model.h"
 #include "eh/model_from.h"
 #include "eh/sysreg.h"
+#include "reports/rows.h"
 
 /*
  * MIDR_EL1 values from arch/arm64/include/asm/cputype.h (implementer 0x41 Arm: Cortex-A53
@@ -235,13 +237,12 @@ static void test_missing_path(void **state)
 
 int main(void)
 {
-	struct CMUnitTest tests[sizeof(rows) / sizeof(rows[0]) + 3];
-	size_t i;
+	struct CMUnitTest tests[EH_COUNT(rows) + 3];
+	size_t n = 0;
 
-	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
-		tests[i] = (struct CMUnitTest){ rows[i].name, run_row, NULL, NULL, (void *)&rows[i] };
-	tests[i++] = (struct CMUnitTest)cmocka_unit_test(test_directory);
-	tests[i++] = (struct CMUnitTest)cmocka_unit_test(test_missing_path);
-	tests[i++] = (struct CMUnitTest)cmocka_unit_test(test_allocation_failures);
-	return _cmocka_run_group_tests("model_from", tests, i, NULL, NULL);
+	EH_ADD_ROWS(tests, n, rows, run_row);
+	EH_ADD_TEST(tests, n, test_directory);
+	EH_ADD_TEST(tests, n, test_missing_path);
+	EH_ADD_TEST(tests, n, test_allocation_failures);
+	return EH_RUN_TESTS("model_from", tests, n);
 }

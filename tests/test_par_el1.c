@@ -8,6 +8,7 @@
 
 #include "../cases/par-el1/par_el1.h"
 #include "eh/case.h"
+#include "reports/rows.h"
 
 struct row {
 	const char *name;
@@ -77,12 +78,10 @@ static void test_engine_abort_is_a_candidate(void **state)
 
 int main(void)
 {
-	struct CMUnitTest tests[sizeof(rows) / sizeof(rows[0]) + 1];
-	size_t i, n = 0;
+	struct CMUnitTest tests[EH_COUNT(rows) + 1];
+	size_t n = 0;
 
-	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
-		tests[n++] = (struct CMUnitTest){ .name = rows[i].name, .test_func = run_row,
-						  .initial_state = (void *)&rows[i] };
-	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_engine_abort_is_a_candidate);
-	return _cmocka_run_group_tests("par-el1", tests, n, NULL, NULL);
+	EH_ADD_ROWS(tests, n, rows, run_row);
+	EH_ADD_TEST(tests, n, test_engine_abort_is_a_candidate);
+	return EH_RUN_TESTS("par-el1", tests, n);
 }

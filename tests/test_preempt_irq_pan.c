@@ -10,6 +10,7 @@
 #include "eh/case.h"
 #include "eh/walk.h"
 #include "../cases/preempt-irq-pan/preempt_irq_pan.h"
+#include "reports/rows.h"
 
 /*
  * The snippet's user mapping (entry.S), by hand: 0x400000 -> L0[0] -> L1[0] ->
@@ -118,19 +119,11 @@ static void run_pan_row(void **state)
 
 int main(void)
 {
-	struct CMUnitTest tests[sizeof(access_rows) / sizeof(access_rows[0]) +
-				sizeof(verdict_rows) / sizeof(verdict_rows[0]) +
-				sizeof(pan_rows) / sizeof(pan_rows[0])];
-	size_t i, n = 0;
+	struct CMUnitTest tests[EH_COUNT(access_rows) + EH_COUNT(verdict_rows) + EH_COUNT(pan_rows)];
+	size_t n = 0;
 
-	for (i = 0; i < sizeof(access_rows) / sizeof(access_rows[0]); i++)
-		tests[n++] = (struct CMUnitTest){ .name = access_rows[i].name, .test_func = run_access_row,
-						  .initial_state = (void *)&access_rows[i] };
-	for (i = 0; i < sizeof(verdict_rows) / sizeof(verdict_rows[0]); i++)
-		tests[n++] = (struct CMUnitTest){ .name = verdict_rows[i].name, .test_func = run_verdict_row,
-						  .initial_state = (void *)&verdict_rows[i] };
-	for (i = 0; i < sizeof(pan_rows) / sizeof(pan_rows[0]); i++)
-		tests[n++] = (struct CMUnitTest){ .name = pan_rows[i].name, .test_func = run_pan_row,
-						  .initial_state = (void *)&pan_rows[i] };
-	return _cmocka_run_group_tests("preempt-irq-pan", tests, n, NULL, NULL);
+	EH_ADD_ROWS(tests, n, access_rows, run_access_row);
+	EH_ADD_ROWS(tests, n, verdict_rows, run_verdict_row);
+	EH_ADD_ROWS(tests, n, pan_rows, run_pan_row);
+	return EH_RUN_TESTS("preempt-irq-pan", tests, n);
 }

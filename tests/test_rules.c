@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "../harness/src/alloc_fail.h"
 #include "eh/audit.h"
 #include "eh/cpucaps.h"
 #include "eh/elf.h"
@@ -14,6 +15,7 @@
 #include "eh/rule.h"
 #include "eh/sysreg.h"
 #include "test_objects.h"
+#include "reports/rows.h"
 
 /* The scan rule: every MRS of PAR_EL1 between two DMB SY (the shape of Cortex-A77 1508412's workaround). */
 static bool mrs_par(uint32_t word)
@@ -461,17 +463,15 @@ static void test_straight_paths(void **state)
 
 int main(void)
 {
-	struct CMUnitTest tests[sizeof(rows) / sizeof(rows[0]) + 5];
-	size_t i, n = 0;
+	struct CMUnitTest tests[EH_COUNT(rows) - 1 + 6];
+	size_t n = 0;
 
-	for (i = 0; rows[i].name; i++)
-		tests[n++] = (struct CMUnitTest){ .name = rows[i].name, .test_func = run_row,
-						  .initial_state = (void *)&rows[i] };
-	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_diff);
-	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_bad_class);
-	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_too_many_classes);
-	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_alloc_failures);
-	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_registry_rules);
-	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_straight_paths);
-	return _cmocka_run_group_tests("rules", tests, n, NULL, NULL);
+	EH_ADD_ROWS(tests, n, rows, run_row);
+	EH_ADD_TEST(tests, n, test_diff);
+	EH_ADD_TEST(tests, n, test_bad_class);
+	EH_ADD_TEST(tests, n, test_too_many_classes);
+	EH_ADD_TEST(tests, n, test_alloc_failures);
+	EH_ADD_TEST(tests, n, test_registry_rules);
+	EH_ADD_TEST(tests, n, test_straight_paths);
+	return EH_RUN_TESTS("rules", tests, n);
 }

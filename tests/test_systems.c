@@ -22,6 +22,7 @@
 #include "eh/machine.h"
 #include "eh/model.h"
 #include "eh/sysreg.h"
+#include "reports/rows.h"
 
 /* Two made-up cores: one register each, values from the rows below. */
 struct sanitise_row {
@@ -416,26 +417,21 @@ static void run_case_row(void **state)
 	eh_case_run_free(run);
 }
 
-#define ROWS(rows, fn) \
-	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) \
-		tests[n++] = (struct CMUnitTest){ .name = rows[i].name, .test_func = (fn), \
-						  .initial_state = (void *)&rows[i] }
-
 int main(void)
 {
-	struct CMUnitTest tests[64];
-	size_t i, n = 0;
+	struct CMUnitTest tests[EH_COUNT(sanitise_rows) + EH_COUNT(scope_rows) + EH_COUNT(system_rows) +
+				EH_COUNT(erratum_rows) + EH_COUNT(identity_rows) + EH_COUNT(hazard_rows) +
+				EH_COUNT(case_rows) + 2];
+	size_t n = 0;
 
-	ROWS(sanitise_rows, run_sanitise_row);
-	ROWS(scope_rows, run_scope_row);
-	ROWS(system_rows, run_system_row);
-	ROWS(erratum_rows, run_erratum_row);
-	ROWS(identity_rows, run_identity_row);
-	ROWS(hazard_rows, run_hazard_row);
-	ROWS(case_rows, run_case_row);
-	tests[n++] = (struct CMUnitTest){ .name = "unlisted registers, threads and MPIDR of a system",
-					  .test_func = test_unlisted_registers };
-	tests[n++] = (struct CMUnitTest){ .name = "every capability on every system, by scope",
-					  .test_func = test_every_system_by_scope };
-	return _cmocka_run_group_tests("systems", tests, n, NULL, NULL);
+	EH_ADD_ROWS(tests, n, sanitise_rows, run_sanitise_row);
+	EH_ADD_ROWS(tests, n, scope_rows, run_scope_row);
+	EH_ADD_ROWS(tests, n, system_rows, run_system_row);
+	EH_ADD_ROWS(tests, n, erratum_rows, run_erratum_row);
+	EH_ADD_ROWS(tests, n, identity_rows, run_identity_row);
+	EH_ADD_ROWS(tests, n, hazard_rows, run_hazard_row);
+	EH_ADD_ROWS(tests, n, case_rows, run_case_row);
+	EH_ADD(tests, n, "unlisted registers, threads and MPIDR of a system", test_unlisted_registers, NULL);
+	EH_ADD(tests, n, "every capability on every system, by scope", test_every_system_by_scope, NULL);
+	return EH_RUN_TESTS("systems", tests, n);
 }

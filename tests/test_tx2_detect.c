@@ -9,6 +9,7 @@
 #include "eh/cap.h"
 #include "eh/kconfig.h"
 #include "eh/model.h"
+#include "reports/rows.h"
 
 #define TX2 EH_MIDR(0x43, 1, 0x0af, 1)       /* Cavium ThunderX2 r1p1 */
 #define TX2_R0 EH_MIDR(0x43, 0, 0x0af, 0)    /* an earlier revision: the kernel matches all */
@@ -90,13 +91,10 @@ static void test_configured_out(void **state)
 
 int main(void)
 {
-	struct CMUnitTest tests[sizeof(rows) / sizeof(rows[0]) + 1];
-	size_t i;
+	struct CMUnitTest tests[EH_COUNT(rows) + 1];
+	size_t n = 0;
 
-	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
-		tests[i] = (struct CMUnitTest){
-			.name = rows[i].name, .test_func = run_row, .initial_state = (void *)&rows[i],
-		};
-	tests[i++] = (struct CMUnitTest)cmocka_unit_test(test_configured_out);
-	return _cmocka_run_group_tests("tx2-219 detection", tests, i, NULL, NULL);
+	EH_ADD_ROWS(tests, n, rows, run_row);
+	EH_ADD_TEST(tests, n, test_configured_out);
+	return EH_RUN_TESTS("tx2-219 detection", tests, n);
 }

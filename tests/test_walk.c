@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "eh/walk.h"
+#include "reports/rows.h"
 
 /* A small physical memory: 8 pages at PA 0x40000000. */
 #define PHYS_BASE 0x40000000ull
@@ -240,17 +241,13 @@ static void test_address_size(void **state)
 
 int main(void)
 {
-	struct CMUnitTest tests[sizeof(rows) / sizeof(rows[0]) + sizeof(par_rows) / sizeof(par_rows[0]) + 3];
-	size_t i, n = 0;
+	struct CMUnitTest tests[EH_COUNT(rows) + EH_COUNT(par_rows) + 3];
+	size_t n = 0;
 
-	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
-		tests[n++] = (struct CMUnitTest){ .name = rows[i].name, .test_func = run_row,
-						  .initial_state = (void *)&rows[i] };
-	for (i = 0; i < sizeof(par_rows) / sizeof(par_rows[0]); i++)
-		tests[n++] = (struct CMUnitTest){ .name = par_rows[i].name, .test_func = run_par_row,
-						  .initial_state = (void *)&par_rows[i] };
-	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_unsupported_granule);
-	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_walk_records_descriptors);
-	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_address_size);
-	return _cmocka_run_group_tests("walk", tests, n, NULL, NULL);
+	EH_ADD_ROWS(tests, n, rows, run_row);
+	EH_ADD_ROWS(tests, n, par_rows, run_par_row);
+	EH_ADD_TEST(tests, n, test_unsupported_granule);
+	EH_ADD_TEST(tests, n, test_walk_records_descriptors);
+	EH_ADD_TEST(tests, n, test_address_size);
+	return EH_RUN_TESTS("walk", tests, n);
 }

@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "../cases/zfr0-raz/zfr0_raz.h"
+#include "reports/rows.h"
 
 #define SVE_ON "CONFIG_ARM64_SVE=y\n"
 #define SVE_OFF "# CONFIG_ARM64_SVE is not set\nCONFIG_ARM64_PAN=y\n"
@@ -97,12 +98,10 @@ static void test_bad_table(void **state)
 
 int main(void)
 {
-	struct CMUnitTest tests[sizeof(rows) / sizeof(rows[0]) + 1];
-	size_t i, n = 0;
+	struct CMUnitTest tests[EH_COUNT(rows) + 1];
+	size_t n = 0;
 
-	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
-		tests[n++] = (struct CMUnitTest){ .name = rows[i].name, .test_func = run_row,
-						  .initial_state = (void *)&rows[i] };
-	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_bad_table);
-	return _cmocka_run_group_tests("zfr0-raz", tests, n, open_snippet, close_snippet);
+	EH_ADD_ROWS(tests, n, rows, run_row);
+	EH_ADD_TEST(tests, n, test_bad_table);
+	return EH_RUN_GROUP("zfr0-raz", tests, n, open_snippet, close_snippet);
 }

@@ -82,6 +82,15 @@ static const char *default_cases_dir(void)
 	return dir;
 }
 
+/*
+ * Append name to the space-separated list of n characters in buf (len bytes), cut
+ * where it does not fit; the length the whole list would have.
+ */
+static size_t add_name(char *buf, size_t len, size_t n, const char *name)
+{
+	return n + (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s", n ? " " : "", name);
+}
+
 /* "cortex-a72 thunderx2 ...": every model's name, into buf. */
 const char *cli_known_models(char *buf, size_t len)
 {
@@ -90,10 +99,11 @@ const char *cli_known_models(char *buf, size_t len)
 
 	buf[0] = 0;
 	for (m = eh_models; *m; m++)
-		n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s", n ? " " : "", (*m)->name);
+		n = add_name(buf, len, n, (*m)->name);
 	return buf;
 }
 
+/* Every case's id, as cli_known_models. */
 static const char *known_cases(char *buf, size_t len)
 {
 	const struct eh_case *const *c;
@@ -101,7 +111,7 @@ static const char *known_cases(char *buf, size_t len)
 
 	buf[0] = 0;
 	for (c = eh_cases; *c; c++)
-		n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s", n ? " " : "", (*c)->id);
+		n = add_name(buf, len, n, (*c)->id);
 	return buf;
 }
 

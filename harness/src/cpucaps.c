@@ -160,7 +160,8 @@ static const struct eh_cpucap linux_6_1[] = {
 /*
  * Linux 6.12 (Debian's linux-source-6.12, 6.12.118): arch/arm64/tools/cpucaps numbered
  * as gen-cpucaps.awk does, as for 6.1 (tests/kernel/builtin-audit.sh compares it with the
- * tree's generated header).
+ * tree's generated header). Its first lines are 6.1's: each table is one kernel's numbering
+ * whole, read against that kernel's file, not a difference from another version.
  */
 static const struct eh_cpucap linux_6_12[] = {
 	{ "ARM64_ALWAYS_BOOT", 0 },

@@ -460,6 +460,10 @@ int eh_elf_word(const struct eh_elf *elf, uint64_t addr, uint32_t *word)
 	return 0;
 }
 
+/*
+ * A lower-bound search, as eh_image_patch_from's over the patches: bsearch() finds only
+ * an equal key, and a search generic over element types would cost a callback a step.
+ */
 const struct eh_elf_extern *eh_elf_extern_at(const struct eh_elf *elf, uint64_t where)
 {
 	size_t lo = 0, hi = elf->nexterns;

@@ -270,7 +270,8 @@ static int image_new(struct eh_image **out, const struct eh_elf *elf, const stru
 	} else if (nparsed && !(img->sites = eh_alloc(nparsed * sizeof(*img->sites)))) {
 		rc = eh_error_set(err, EH_ENOMEM, "%s: out of memory for %zu alternatives", elf->path, nparsed);
 	} else {
-		memcpy(img->sites, parsed, nparsed * sizeof(*img->sites));
+		if (nparsed)  /* parsed may be NULL when there are none: memcpy's arguments must be valid */
+			memcpy(img->sites, parsed, nparsed * sizeof(*img->sites));
 		img->nsites = nparsed;
 		rc = 0;
 	}

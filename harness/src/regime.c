@@ -43,13 +43,3 @@ bool eh_regime_live(enum eh_regime r)
 {
 	return (unsigned)r <= EH_REGIME_GUEST && eh_regime_classes[r].opens;
 }
-
-const char *eh_regime_name(enum eh_regime r)
-{
-	return (unsigned)r <= EH_REGIME_GUEST ? eh_regime_classes[r].name : "?";
-}
-
-const char *eh_regime_rule(enum eh_regime r)
-{
-	return (unsigned)r <= EH_REGIME_GUEST ? eh_regime_classes[r].rule : "?";
-}

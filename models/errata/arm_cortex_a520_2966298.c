@@ -20,13 +20,6 @@ static bool tlbi_local(uint32_t op)
 	return crm == 6 || crm == 7 || (EH_SYSREG_OP1(op) == 4 && crm == 4 && (op2 == 1 || op2 == 2 || op2 == 5 || op2 == 6));
 }
 
-/* A DSB that completes a non-shareable TLBI: a full barrier over any domain. */
-static bool dsb_full(unsigned option)
-{
-	return option == EH_BARRIER_NSH || option == EH_BARRIER_ISH || option == EH_BARRIER_OSH ||
-	       option == EH_BARRIER_SY;
-}
-
 struct thread_state {
 	bool tlbi;          /* a local TLBI since the last explicit access */
 	bool done;          /* ... completed by a DSB since */
@@ -53,7 +46,7 @@ static void on_event(struct eh_machine *m, void *state, const struct eh_event *e
 		}
 		break;
 	case EH_EV_BARRIER:
-		if (ev->flags & EH_INSN_DSB && dsb_full((unsigned)ev->value) && s->tlbi)
+		if (ev->flags & EH_INSN_DSB && eh_insn_dsb_full((unsigned)ev->value) && s->tlbi)
 			s->done = true;
 		break;
 	case EH_EV_ACCESS:
@@ -63,6 +56,7 @@ static void on_event(struct eh_machine *m, void *state, const struct eh_event *e
 		}
 		break;
 	case EH_EV_CTX_SYNC:
+		/* SPSR_EL1.M[3:2] is the exception level the ERET returns to: 0b00 is EL0. */
 		if (!(ev->flags & EH_INSN_ERET) || ev->el2 || eh_machine_sysreg(m, ev->thread, EH_SPSR_EL1, &spsr) ||
 		    (spsr >> 2) & 3)
 			break;
@@ -82,7 +76,10 @@ static const struct eh_behaviour behaviour = {
 	.on_event = on_event,
 };
 
-/* TLBI: SYS with CRn 8 (Arm ARM C5.5). */
+/*
+ * TLBI: SYS with CRn 8 (Arm ARM C5.5). The mask keeps bits 31:19 (SYS: L = 0, op0 = 0b01)
+ * and CRn (15:12); op1 (18:16), CRm (11:8), op2 (7:5) and Rt (4:0) name the operation.
+ */
 static bool tlbi_word(uint32_t word)
 {
 	return (word & 0xfff8f000) == 0xd5088000;
@@ -116,7 +113,7 @@ static int visit(struct eh_rule_ctx *ctx, const struct eh_insn *in)
 	if (!(path[n - 1].flags & EH_INSN_ERET))
 		return 0;
 	for (i = 1; i < n - 1 && !rc; i++) {
-		completed |= path[i].flags & EH_INSN_DSB && dsb_full(EH_BARRIER_OPTION(path[i].word));
+		completed |= path[i].flags & EH_INSN_DSB && eh_insn_dsb_full(EH_BARRIER_OPTION(path[i].word));
 		if (path[i].flags & (EH_INSN_LOAD | EH_INSN_STORE))
 			rc = eh_rule_report(ctx, &path[i], in->addr, eh_insn_access_name(path[i].flags),
 					    "an explicit memory access between the workaround's TLBI and the ERET: the "

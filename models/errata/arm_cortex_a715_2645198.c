@@ -9,10 +9,92 @@
 #include "eh/erratum.h"
 #include "eh/elf.h"
 #include "eh/insn.h"
+#include "eh/machine.h"
 #include "eh/rule.h"
 #include "caps.h"
 
+extern const struct eh_erratum eh_erratum_a715_2645198;
+
 static const char capability[] = "ARM64_WORKAROUND_2645198";
+
+/* Stage-1 descriptor bits (Arm ARM D8.3): valid, the access flag, and UXN (execute-never at EL0). */
+#define DESC_VALID (1ull << 0)
+#define DESC_AF (1ull << 10)
+#define DESC_UXN (1ull << 54)
+
+/* A descriptor EL0 may execute from: valid, accessed, UXN clear (pte_user_exec() tests UXN alone). */
+static bool user_exec(uint64_t desc)
+{
+	return (desc & (DESC_VALID | DESC_AF | DESC_UXN)) == (DESC_VALID | DESC_AF);
+}
+
+struct thread_state {
+	uint64_t desc_addr;  /* a user-executable descriptor cleared (the break) while the TLB may still hold it; 0: none */
+	uint64_t break_pc;   /* the store that cleared it */
+	bool tlbi;           /* a TLBI since the break */
+};
+
+/*
+ * Per thread, the TLB of one descriptor. Arm's notice (Kconfig's ARM64_ERRATUM_2645198 help):
+ * when the CPU sees a mapping's permissions change from executable to non-executable, the
+ * next instruction abort caused by a permission fault may report a corrupt ESR_ELx and
+ * FAR_ELx; break-before-make (the Arm ARM's sequence: an invalid descriptor, a TLBI completed
+ * by a DSB, then the new one) keeps the CPU from seeing the change, since no executable entry is
+ * left to change. The engine translates nothing (Unicorn 2.0.1's MMU is off:
+ * reference/emulator-facts.md), so a descriptor is known by what a 64-bit store replaces,
+ * not where it lies: a store over a user-executable descriptor either clears it (the
+ * break: the TLB may still hold the old entry until a TLBI and a DSB completing it) or
+ * makes it non-executable at once. A store of a valid non-executable descriptor over one
+ * the TLB may still hold executable is the change the erratum is about. The corrupt
+ * syndrome would show only at a later instruction abort from EL0, which the engine cannot
+ * take (Unicorn cannot enter EL1 from EL0) and whose execute permission it does not
+ * model: the hazard is recorded, on every model, blamed on that store, its value the PC
+ * of the store that broke the entry (0: none did). Any TLBI counts, whichever address it
+ * names: the descriptor's VA is not known.
+ */
+static void on_event(struct eh_machine *m, void *state, const struct eh_event *ev)
+{
+	struct thread_state *s = state;
+	uint64_t old;
+
+	switch (ev->kind) {
+	case EH_EV_SYS:
+		if (ev->flags & EH_INSN_TLBI && s->desc_addr)
+			s->tlbi = true;
+		break;
+	case EH_EV_BARRIER:
+		if (ev->flags & EH_INSN_DSB && eh_insn_dsb_broadcast((unsigned)ev->value) && s->tlbi)
+			s->desc_addr = 0;
+		break;
+	case EH_EV_ACCESS:
+		if (!(ev->flags & EH_INSN_STORE) || ev->size != 8 || eh_machine_read(m, ev->addr, &old, 8, NULL))
+			break;
+		if (ev->addr == s->desc_addr) {
+			if (ev->value & DESC_VALID) {
+				if (ev->value & DESC_UXN)
+					eh_machine_hazard(m, &eh_erratum_a715_2645198, ev, s->break_pc);
+				s->desc_addr = 0;
+			}
+		} else if (user_exec(old) && !(ev->value & DESC_VALID)) {
+			s->desc_addr = ev->addr;
+			s->break_pc = ev->pc;
+			s->tlbi = false;
+		} else if (user_exec(old) && ev->value & DESC_UXN) {
+			eh_machine_hazard(m, &eh_erratum_a715_2645198, ev, 0);
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+static const struct eh_behaviour behaviour = {
+	.summary = "a valid non-executable descriptor stored over a user-executable one with no TLBI and DSB "
+		   "completing it since the break; recorded as a hazard: the instruction abort from EL0 that "
+		   "would report the corrupt ESR and FAR cannot be taken",
+	.thread_state = sizeof(struct thread_state),
+	.on_event = on_event,
+};
 
 /*
  * The functions through which Linux 6.12 changes a user mapping's permissions (mprotect()'s
@@ -101,4 +183,5 @@ const struct eh_erratum eh_erratum_a715_2645198 = {
 	.kconfig = "CONFIG_ARM64_ERRATUM_2645198",
 	.citations = citations,
 	.rule = &rule,
+	.behaviour = &behaviour,
 };

@@ -28,13 +28,6 @@ static bool ic_iallu_word(uint32_t word)
 	return word == 0xd508751f || word == 0xd508711f;
 }
 
-/* A DSB that completes it: a full barrier over any domain. */
-static bool dsb_full(unsigned option)
-{
-	return option == EH_BARRIER_NSH || option == EH_BARRIER_ISH || option == EH_BARRIER_OSH ||
-	       option == EH_BARRIER_SY;
-}
-
 /* How far the workaround is after a switch: none of it, IC IALLU, then the DSB; the ISB ends it. */
 enum stage { STAGE_NONE, STAGE_IC, STAGE_DSB };
 
@@ -66,7 +59,7 @@ static void on_event(struct eh_machine *m, void *state, const struct eh_event *e
 			s->stage = STAGE_IC;
 		break;
 	case EH_EV_BARRIER:
-		if (s->due && s->stage == STAGE_IC && ev->flags & EH_INSN_DSB && dsb_full((unsigned)ev->value))
+		if (s->due && s->stage == STAGE_IC && ev->flags & EH_INSN_DSB && eh_insn_dsb_full((unsigned)ev->value))
 			s->stage = STAGE_DSB;
 		break;
 	case EH_EV_CTX_SYNC:
@@ -75,6 +68,7 @@ static void on_event(struct eh_machine *m, void *state, const struct eh_event *e
 				s->due = false;
 			break;
 		}
+		/* SPSR_EL1.M[3:2] is the exception level the ERET returns to: 0b00 is EL0. */
 		if (!(ev->flags & EH_INSN_ERET) || ev->el2 || eh_machine_sysreg(m, ev->thread, EH_SPSR_EL1, &spsr) ||
 		    (spsr >> 2) & 3)
 			break;
@@ -94,13 +88,13 @@ static const struct eh_behaviour behaviour = {
 	.on_event = on_event,
 };
 
-/* MSR TTBR0_EL1, Xt. */
+/* MSR TTBR0_EL1, Xt: every bit but Rt (4:0), that is op0 3, op1 0, CRn 2, CRm 0, op2 0. */
 static bool ttbr0_write_word(uint32_t word)
 {
 	return (word & 0xffffffe0) == 0xd5182000;
 }
 
-/* RET Xn: the return a call's stack pops. */
+/* RET Xn: the return a call's stack pops; every bit but Rn (9:5). */
 static bool is_ret(uint32_t word)
 {
 	return (word & 0xfffffc1f) == 0xd65f0000;
@@ -155,7 +149,7 @@ static int visit(struct eh_rule_ctx *ctx, const struct eh_insn *in)
 		cur = next;
 		if (stage == STAGE_NONE && ic_iallu_word(cur.word))
 			stage = STAGE_IC;
-		else if (stage == STAGE_IC && cur.flags & EH_INSN_DSB && dsb_full(EH_BARRIER_OPTION(cur.word)))
+		else if (stage == STAGE_IC && cur.flags & EH_INSN_DSB && eh_insn_dsb_full(EH_BARRIER_OPTION(cur.word)))
 			stage = STAGE_DSB;
 		else if (stage == STAGE_DSB && cur.flags & EH_INSN_ISB)
 			return 0;

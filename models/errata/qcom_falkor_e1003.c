@@ -31,13 +31,6 @@ static bool tlbi_vae1(uint32_t op)
 	       (crm == 7 || crm == 3 || crm == 1);
 }
 
-/* A DSB that completes a local TLBI: a full barrier over any domain. */
-static bool dsb_full(unsigned option)
-{
-	return option == EH_BARRIER_NSH || option == EH_BARRIER_ISH || option == EH_BARRIER_OSH ||
-	       option == EH_BARRIER_SY;
-}
-
 /* TTBRn_EL1.ASID (bits 63:48) and BADDR (bits 47:1). */
 #define TTBR_ASID(v) ((v) >> 48)
 #define TTBR_BADDR(v) ((v) & 0x0000fffffffffffeull)
@@ -83,7 +76,7 @@ static void on_event(struct eh_machine *m, void *state, const struct eh_event *e
 			s->stage = STAGE_TLBI;
 		break;
 	case EH_EV_BARRIER:
-		if (s->due && s->stage == STAGE_TLBI && ev->flags & EH_INSN_DSB && dsb_full((unsigned)ev->value))
+		if (s->due && s->stage == STAGE_TLBI && ev->flags & EH_INSN_DSB && eh_insn_dsb_full((unsigned)ev->value))
 			s->due = false;
 		break;
 	case EH_EV_ACCESS:
@@ -108,7 +101,7 @@ static const struct eh_behaviour behaviour = {
 	.on_event = on_event,
 };
 
-/* MSR TTBR1_EL1, Xt. */
+/* MSR TTBR1_EL1, Xt: every bit but Rt (4:0), that is op0 3, op1 0, CRn 2, CRm 0, op2 1. */
 static bool ttbr1_write_word(uint32_t word)
 {
 	return (word & 0xffffffe0) == 0xd5182020;
@@ -131,7 +124,11 @@ static bool in_trampoline(struct eh_rule_ctx *ctx, uint64_t addr)
 	return lo && hi && addr >= lo->value && addr < hi->value;
 }
 
-/* ORR Xd, Xn, #(1 << 48) with Xd = Xn = rt (64-bit logical immediate N=1, immr=16, imms=0): USER_ASID_FLAG set. */
+/*
+ * ORR Xd, Xn, #(1 << 48) with Xd = Xn = rt, setting USER_ASID_FLAG: the mask keeps bits
+ * 31:10 (sf = 1, opc = 0b01, the logical-immediate class, N = 1, immr = 16, imms = 0);
+ * Rn is bits 9:5 and Rd bits 4:0.
+ */
 static bool sets_user_asid(uint32_t word, unsigned rt)
 {
 	return (word & 0xfffffc00) == 0xb2500000 && (word & 0x1f) == rt && ((word >> 5) & 0x1f) == rt;
@@ -170,7 +167,7 @@ static int visit(struct eh_rule_ctx *ctx, const struct eh_insn *in)
 			stage = STAGE_ISB;
 		else if (stage == STAGE_ISB && cur.flags & EH_INSN_TLBI && tlbi_vae1(cur.sysreg))
 			stage = STAGE_TLBI;
-		else if (stage == STAGE_TLBI && cur.flags & EH_INSN_DSB && dsb_full(EH_BARRIER_OPTION(cur.word)))
+		else if (stage == STAGE_TLBI && cur.flags & EH_INSN_DSB && eh_insn_dsb_full(EH_BARRIER_OPTION(cur.word)))
 			return 0;
 	}
 	return eh_rule_report(ctx, in, in->addr, "msr ttbr1_el1",

@@ -56,12 +56,6 @@ static bool tlbi_is_repeat(uint32_t op, unsigned rt)
 	return by_address && rt == 31;
 }
 
-/* A DSB that completes a broadcast TLBI: a full barrier over the Inner Shareable domain or more. */
-static bool dsb_completes_broadcast(unsigned option)
-{
-	return option == EH_BARRIER_ISH || option == EH_BARRIER_OSH || option == EH_BARRIER_SY;
-}
-
 struct thread_state {
 	bool issued;        /* broadcast TLBIs issued since the last completing DSB */
 	bool issued_new;    /* ... one of them invalidating something the last completed ones did not */
@@ -103,7 +97,7 @@ static void on_event(struct eh_machine *m, void *state, const struct eh_event *e
 		s->issued_new |= !s->due || s->op != s->done_op || s->operand != s->done_operand;
 		break;
 	case EH_EV_BARRIER:
-		if (!(ev->flags & EH_INSN_DSB) || !dsb_completes_broadcast((unsigned)ev->value) || !s->issued)
+		if (!(ev->flags & EH_INSN_DSB) || !eh_insn_dsb_broadcast((unsigned)ev->value) || !s->issued)
 			break;
 		s->due = s->issued_new;
 		s->dsb_pc = ev->pc;
@@ -137,7 +131,7 @@ static bool tlbi_word(uint32_t word)
 
 static bool completes_broadcast(const struct eh_insn *in)
 {
-	return in->flags & EH_INSN_DSB && dsb_completes_broadcast(EH_BARRIER_OPTION(in->word));
+	return in->flags & EH_INSN_DSB && eh_insn_dsb_broadcast(EH_BARRIER_OPTION(in->word));
 }
 
 static bool broadcast(const struct eh_insn *in)

@@ -132,12 +132,15 @@ check "... each of them with findings" true "$([ "$pairs" -gt 0 ] && echo true |
 echo "# Debian's vmlinux: at least $pairs multiply-accumulates right after a load, store or prefetch"
 
 # The report's text: a summary of at most 60 lines (12 errata x 40 models, 835769's pairs on five of
-# them: a few sites shown), every cell with --all.
-rc=0; "$harness" report "$vmlinux" --config "$config" > "$work/debian-report.txt" || rc=$?
-check "report: exit status 1 (erratum 835769's findings), at most 60 lines of 80 columns" "1 0 0" \
-  "$rc $([ "$(wc -l < "$work/debian-report.txt")" -le 60 ]; echo $?) $(awk 'length > 80' "$work/debian-report.txt" | wc -l)"
-check "... a53-835769's hazards on the models that have it, and no other erratum's" "a53-835769" \
-  "$(awk '/^erratum +on the models it affects$/ { f = 1; next } f && /^$/ { exit } f && / hazards / { print $1 }' \
+# them: a few sites shown), every cell with --all. 6.12's second erratum with hazards, repeat-tlbi where
+# the config leaves the CPUs out, adds its paragraph: 80 lines.
+lines=60 hazards=a53-835769
+[ "$series" = 6.1 ] || { lines=80; hazards="repeat-tlbi a53-835769"; }
+rc=0; "$harness" report "$vmlinux" --config "$config" "${at_sup[@]}" > "$work/debian-report.txt" || rc=$?
+check "report: exit status 1 (erratum 835769's findings), at most $lines lines of 80 columns" "1 0 0" \
+  "$rc $([ "$(wc -l < "$work/debian-report.txt")" -le $lines ]; echo $?) $(awk 'length > 80' "$work/debian-report.txt" | wc -l)"
+check "... a53-835769's hazards on the models that have it, and no other erratum's but those configured out" "$hazards" \
+  "$(awk '/^erratum +on the models it affects$/ { f = 1; next } f && /^$/ { exit } f && /^[^ ]/ && / hazards / { print $1 }' \
      "$work/debian-report.txt" | paste -sd' ')"
 "$harness" report "$vmlinux" --config "$config" --all --width 0 > "$work/debian-report-all.txt" || true
 check "report --all: a line per erratum and model" "$((nmodels * nerrata))" \

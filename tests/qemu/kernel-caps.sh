@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# The real kernel's capability decisions as the oracle of the harness's: Debian's 6.1 cloud kernel
-# booted under qemu-system-aarch64 -M virt on each QEMU CPU that maps to one of our models, entered
+# The real kernel's capability decisions as the oracle of the harness's: Debian's 6.1 (or SERIES
+# 6.12) cloud kernel booted under qemu-system-aarch64 -M virt on each QEMU CPU that maps to one of our models, entered
 # at EL1 (a guest), at EL2 (virtualization=on: a host, VHE where the CPU has it) and at EL2 with
 # kvm-arm.mode=nvhe (the kernel at EL1, KVM's hyp code at EL2), with no root file
 # system and panic=-1, so the boot ends by itself at the panic, which prints the capability bitmap.
-# Compared (kernel_caps) with what the harness computes, under the kernel's own .config, for
+# Compared (kernel_caps) with what the harness computes, under the kernel's own .config and with the
+# rules of its series, for
 #   registers: the model models --from builds from QEMU's ID registers (dumped by probe/id-regs-bare.c
 #              at the same EL): any difference is a difference of rules, and
 #   model:     the known model of the same part (its TRM's registers),
@@ -13,19 +14,21 @@
 #   el0:       the model models --from builds from the EL0 view probe/id-regs.c printed as /init,
 # and the two harness models with each other. bootlog and el0 take the known model's registers for
 # what they do not give, so a difference the README explains for model stands for them too. Each difference fails unless the README's "Checked
-# against QEMU" table explains it (a row "| `CPU` | `registers|model|from-vs-model` | `BOOT` | `CAP` |").
-#   kernel-caps.sh KERNEL_CAPS ERRATA_HARNESS WORKDIR README
+# against QEMU" table explains it (a row
+# "| `SERIES` | `CPU` | `registers|model|from-vs-model|bootlog|el0` | `BOOT` or any | `CAP` |").
+#   kernel-caps.sh KERNEL_CAPS ERRATA_HARNESS WORKDIR README [SERIES]
 set -u
-kc=$1 eh=$2 work=$3 readme=$4
+kc=$1 eh=$2 work=$3 readme=$4 series=${5:-6.1}
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common.sh"
 . "$here/../kernel/debian-kernel.sh"
 qemu_require
-mkdir -p "$work/debian" "$work/caps"
+mkdir -p "$work/debian" "$work/caps-$series"
 work=$(cd "$work" && pwd)
+caps_dir=$work/caps-$series
 
 # The image package holds /boot/vmlinuz (an uncompressed arm64 Image) and /boot/config.
-if ! debian_kernel_dep; then echo "SKIP: $skip_reason"; exit 77; fi
+if ! debian_kernel_dep "$series"; then echo "SKIP: $skip_reason"; exit 77; fi
 vmlinuz=$work/debian/vmlinuz-$abi config=$work/debian/config-$abi
 if [ ! -s "$vmlinuz" ] || [ ! -s "$config" ]; then
   echo "kernel-caps: downloading $dep" >&2
@@ -51,7 +54,7 @@ cpus=(cortex-a53:cortex-a53-r0p4 cortex-a57:cortex-a57-r1p2 cortex-a72:cortex-a7
 failures=0 explained=0 compared=0
 
 # The model's capability names, as models prints them.
-caps() { "$eh" models "$@" --config "$config" | sed -n '/^  capabilities /,$p' |
+caps() { "$eh" models "$@" --kernel "$series" --config "$config" | sed -n '/^  capabilities /,$p' |
          sed -n 's/^    \(ARM64_[A-Z0-9_]*\).*/\1/p' | sort; }
 
 # A difference (cpu, against, boot, line) is explained by a README row, or it fails.
@@ -60,14 +63,14 @@ judge() {
   local rows=$against row found=""
   case $against in bootlog|el0) rows="$against model" ;; esac
   for row in $rows; do
-    if grep -qF "| \`$cpu\` | \`$row\` | \`$boot\` | \`$cap\` |" "$readme" ||
-       grep -qF "| \`$cpu\` | \`$row\` | any | \`$cap\` |" "$readme"; then found=1; fi
+    if grep -qF "| \`$series\` | \`$cpu\` | \`$row\` | \`$boot\` | \`$cap\` |" "$readme" ||
+       grep -qF "| \`$series\` | \`$cpu\` | \`$row\` | any | \`$cap\` |" "$readme"; then found=1; fi
   done
   if [ -n "$found" ]; then
     echo "    explained: $4"
     explained=$((explained + 1))
   else
-    echo "not ok - $cpu $boot $against: $4 (not explained in the README)"
+    echo "not ok - $series $cpu $boot $against: $4 (not explained in the README)"
     failures=$((failures + 1))
   fi
 }
@@ -78,7 +81,7 @@ for pair in "${cpus[@]}"; do
     el2=0 machine=virt append=""
     [ $boot != el1 ] && el2=1 machine=virt,virtualization=on
     [ $boot = nvhe ] && append=" kvm-arm.mode=nvhe"
-    regs=$work/caps/$cpu-$boot.regs log=$work/caps/$cpu-$boot.log
+    regs=$caps_dir/$cpu-$boot.regs log=$caps_dir/$cpu-$boot.log
     probe_run "$work/id-regs-bare.elf" "$cpu" $el2 "$regs" ||
       { echo "not ok - $cpu $boot: the ID register probe failed"; failures=$((failures + 1)); continue; }
     timeout 300 qemu-system-aarch64 -M $machine -cpu "$cpu" -m 1024 -smp 2 -nographic -no-reboot \
@@ -89,30 +92,30 @@ for pair in "${cpus[@]}"; do
       failures=$((failures + 1))
       continue
     fi
-    grep -E '^(# id-regs|[A-Z0-9_]+_EL[01]=0x)' "$log" > "$work/caps/$cpu-$boot.el0"
+    grep -E '^(# id-regs|[A-Z0-9_]+_EL[01]=0x)' "$log" > "$caps_dir/$cpu-$boot.el0"
     for against in registers model bootlog el0; do
       [ $against != registers ] && [ "$model" = - ] && continue
       case $against in
         registers) set -- --from "$regs" ;;
         model) set -- "$model" ;;
         bootlog) set -- --from "$log" ;;
-        el0) set -- --from "$work/caps/$cpu-$boot.el0" ;;
+        el0) set -- --from "$caps_dir/$cpu-$boot.el0" ;;
       esac
-      if ! "$kc" "$log" $boot "$config" "$@" > "$work/caps/$cpu-$boot-$against.txt"; then
+      if ! "$kc" --kernel "$series" "$log" $boot "$config" "$@" > "$caps_dir/$cpu-$boot-$against.txt"; then
         echo "not ok - $cpu $boot $against: kernel_caps could not compare"; failures=$((failures + 1)); continue
       fi
       compared=$((compared + 1))
-      echo "ok - $cpu $boot against $against: $(tail -1 "$work/caps/$cpu-$boot-$against.txt")"
-      while read -r line; do judge "$cpu" $against $boot "$line"; done < <(grep -v '^agree' "$work/caps/$cpu-$boot-$against.txt")
+      echo "ok - $cpu $boot against $against: $(tail -1 "$caps_dir/$cpu-$boot-$against.txt")"
+      while read -r line; do judge "$cpu" $against $boot "$line"; done < <(grep -v '^agree' "$caps_dir/$cpu-$boot-$against.txt")
     done
     if [ "$model" != - ]; then
       diff <(caps --from "$regs" --boot $boot) <(caps --model "$model" --boot $boot) | sed -n 's/^\([<>]\) /\1 /p' |
         while read -r side cap; do echo "$([ "$side" = '<' ] && echo registers-only || echo model-only) $cap"; done \
-        > "$work/caps/$cpu-$boot-from-vs-model.txt"
-      echo "ok - $cpu $boot: models --from QEMU's registers against $model: $(wc -l < "$work/caps/$cpu-$boot-from-vs-model.txt") differences"
-      while read -r line; do judge "$cpu" from-vs-model $boot "$line"; done < "$work/caps/$cpu-$boot-from-vs-model.txt"
+        > "$caps_dir/$cpu-$boot-from-vs-model.txt"
+      echo "ok - $cpu $boot: models --from QEMU's registers against $model: $(wc -l < "$caps_dir/$cpu-$boot-from-vs-model.txt") differences"
+      while read -r line; do judge "$cpu" from-vs-model $boot "$line"; done < "$caps_dir/$cpu-$boot-from-vs-model.txt"
     fi
   done
 done
-echo "kernel-caps: $compared comparisons, $explained explained differences, $failures unexplained"
+echo "kernel-caps $series: $compared comparisons, $explained explained differences, $failures unexplained"
 [ "$failures" -eq 0 ] && [ "$compared" -gt 0 ]

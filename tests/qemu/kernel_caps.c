@@ -2,12 +2,13 @@
  * The capabilities a real kernel detected, from its console log, against those the harness computes
  * for a model: the oracle of tests/qemu/kernel-caps.sh.
  *
- *   kernel_caps LOG BOOT CONFIG MODEL|--from DUMP
+ *   kernel_caps [--kernel V] LOG BOOT CONFIG MODEL|--from DUMP
  *
- * LOG is the console of a Linux 6.1 boot that ended in a panic: its last "CPU features: 0x..." line
- * (dump_cpu_features() of arch/arm64/kernel/cpufeature.c prints cpu_hwcaps as a bitmap, 32 bits a
- * group, the highest first) is the set the kernel detected, numbered as the harness's built-in 6.1
- * numbering says; each "CPU features: detected: DESC" line must name a capability of that set (a
+ * LOG is the console of a boot of Linux V (6.1, the default, or 6.12) that ended in a panic: its last
+ * "CPU features: 0x..." line (dump_cpu_features() of arch/arm64/kernel/cpufeature.c prints the
+ * capabilities as a bitmap, 32 bits a group, the highest first, in both) is the set the kernel
+ * detected, numbered as the harness's built-in numbering of V says, and the harness decides with V's
+ * rules; each "CPU features: detected: DESC" line must name a capability of that set (a
  * check of the numbering). Prints one line per capability on which the two differ,
  * "kernel-only NAME" or "harness-only NAME", then "agree N of M". Exit 0 when it could compare,
  * 2 on bad input (with the file named).
@@ -107,8 +108,9 @@ static int check_descs(const char *log, const struct eh_cap_rules *rules, const 
 
 int main(int argc, char **argv)
 {
-	const struct eh_cap_rules *rules = eh_cap_rules_find("6.1");
-	const struct eh_cpucaps *caps = eh_cpucaps_builtin("6.1");
+	const char *kernel = "6.1";
+	const struct eh_cap_rules *rules;
+	const struct eh_cpucaps *caps;
 	struct eh_model_from *from = NULL;
 	struct eh_kconfig *config = NULL;
 	struct eh_error err = { 0 };
@@ -119,10 +121,17 @@ int main(int argc, char **argv)
 	size_t len;
 	int rc = 2;
 
+	if (argc > 2 && !strcmp(argv[1], "--kernel")) {
+		kernel = argv[2];
+		argv += 2;
+		argc -= 2;
+	}
 	if (argc != 5 && !(argc == 6 && !strcmp(argv[4], "--from")))
-		return bad("usage: kernel_caps LOG BOOT CONFIG MODEL|--from DUMP");
+		return bad("usage: kernel_caps [--kernel V] LOG BOOT CONFIG MODEL|--from DUMP");
+	rules = eh_cap_rules_find(kernel);
+	caps = eh_cpucaps_builtin(kernel);
 	if (!rules || !caps || caps->ncaps > MAX_CAPS)
-		return bad("no 6.1 rules or numbering");
+		return bad("no rules or built-in numbering for Linux '%s'", kernel);
 	if (eh_boot_parse(argv[2], &t.boot))
 		return bad("'%s' is not a boot mode", argv[2]);
 	if (eh_file_read(argv[1], (size_t)64 << 20, "a console log", &log, &len, &err) ||

@@ -27,5 +27,5 @@ foreach(eh_pair IN LISTS eh_pairs)
   list(GET eh_fields 1 eh_model)
   add_test("${eh_pair}" "${EH_TOOL}" run --case "${eh_case}" --model "${eh_model}")
   # A hang backstop (tests/CMakeLists.txt's EH_TIMEOUTS: the scenario label's), not a time limit.
-  set_tests_properties("${eh_pair}" PROPERTIES LABELS "scenario;${eh_case}" TIMEOUT 300)
+  set_tests_properties("${eh_pair}" PROPERTIES LABELS "scenario;${eh_case}" TIMEOUT 900)
 endforeach()

@@ -1,6 +1,7 @@
 /* The run matrix: selection by case, model, variant and commit, --shard partitions, and per-commit judgement. */
 #include <string.h>
 
+#include "../../harness/src/alloc_fail.h"
 #include "eh/run.h"
 #include "rows.h"
 
@@ -406,7 +407,8 @@ static void test_run_allocation_failures(void **state)
 
 int main(void)
 {
-	struct CMUnitTest tests[128];
+	struct CMUnitTest tests[EH_COUNT(select_rows) + EH_COUNT(shard_parse_rows) + EH_COUNT(partition_rows) +
+				EH_COUNT(commit_rows) + 5];
 	size_t n = 0;
 
 	EH_ADD_ROWS(tests, n, select_rows, run_select_row);

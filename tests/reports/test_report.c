@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../harness/src/alloc_fail.h"
 #include "eh/cpucaps.h"
 #include "eh/escape.h"
 #include "eh/image.h"
@@ -644,7 +645,8 @@ static void test_svg_loop_over_table(void **state)
 
 int main(void)
 {
-	struct CMUnitTest tests[128];
+	struct CMUnitTest tests[EH_COUNT(escape_rows) + EH_COUNT(writer_rows) + EH_COUNT(format_rows) +
+				EH_COUNT(mark_rows) + 11];
 	size_t n = 0;
 
 	EH_ADD_ROWS(tests, n, escape_rows, run_escape_row);

@@ -32,16 +32,12 @@ int eh_error_prefix(struct eh_error *err, const char *fmt, ...)
 
 /*
  * Every allocation in the library goes through these, so that tests can make
- * the n-th one fail (eh_alloc_fail_at) and check that constructors unwind.
+ * the n-th one fail (eh_alloc_fail_at in harness/src/alloc_fail.h) and check
+ * that constructors unwind.
  */
 void *eh_alloc(size_t size);           /* zeroed */
 void *eh_realloc(void *p, size_t size);
 char *eh_strdup(const char *s);
 void eh_free(void *p);
-
-/* Make allocation number n (1-based, counted from this call) fail; 0 disables. */
-void eh_alloc_fail_at(unsigned long n);
-/* How many allocations were made since the last eh_alloc_fail_at(). */
-unsigned long eh_alloc_count(void);
 
 #endif

@@ -49,6 +49,29 @@ enum eh_barrier_option {
 	EH_BARRIER_LD = 13, EH_BARRIER_ST = 14, EH_BARRIER_SY = 15,
 };
 
+/*
+ * Whether a DSB with this option waits for every kind of access, as completing a
+ * TLBI or an IC needs. The Arm ARM's DSB option encodings (A64 DSB, CRm, bits 11:8)
+ * give the domain in CRm<3:2> (OSH, NSH, ISH, full system) and the accesses in
+ * CRm<1:0> (0b01 reads, 0b10 writes, 0b11 all): the four options ending in 0b11.
+ * CRm 0b0000 and 0b0100 are SSBB and PSSBB, not DSBs.
+ */
+static inline bool eh_insn_dsb_full(unsigned option)
+{
+	return option == EH_BARRIER_NSH || option == EH_BARRIER_ISH || option == EH_BARRIER_OSH ||
+	       option == EH_BARRIER_SY;
+}
+
+/*
+ * Whether such a DSB also completes a broadcast TLBI (TLBI ...IS) on every PE it reaches:
+ * the Arm ARM completes TLB maintenance only for the shareability domain the DSB names, so
+ * a full one over the Inner Shareable domain or more (ISH, OSH or SY), not NSH.
+ */
+static inline bool eh_insn_dsb_broadcast(unsigned option)
+{
+	return eh_insn_dsb_full(option) && option != EH_BARRIER_NSH;
+}
+
 /* Context-synchronisation events (Arm ARM: ISB, exception entry and exception return). */
 #define EH_INSN_CTX_SYNC (EH_INSN_ISB | EH_INSN_ERET | EH_INSN_EXC_GEN)
 /*

@@ -26,9 +26,5 @@ enum eh_regime {
 enum eh_regime eh_regime_of_ttbr_write(uint32_t sysreg, enum eh_run_el where);
 /* Whether the accesses that follow are translated by the regime the write changes (a window opens). */
 bool eh_regime_live(enum eh_regime r);
-/* "live EL1&0", "live EL2&0 (VHE)", "guest EL1&0 from EL2". */
-const char *eh_regime_name(enum eh_regime r);
-/* The Arm ARM rule that makes the write a window, or safe. */
-const char *eh_regime_rule(enum eh_regime r);
 
 #endif

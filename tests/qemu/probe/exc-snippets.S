@@ -3,13 +3,8 @@
  * synchronous exception at EL1 and returns, run both by probe/exc-bare.c under QEMU and by
  * errata-harness exec on the engine. exc_table lists them for the probe, NULL-terminated.
  */
+#include "exc-snippet.h"
 	.text
-	.macro	snippet name
-	.global	\name
-	.type	\name, %function
-	.balign	16
-\name:
-	.endm
 
 snippet exc_svc
 	svc	#0x12
