@@ -443,6 +443,7 @@ static _Thread_local struct pooled {
 	uc_engine *uc;
 	int cpu;
 	uc_context *fresh;
+	const uint8_t *fixed;  /* the fixed block it keeps mapped, or NULL */
 	bool stepped;
 } pool[EH_ENGINE_POOL];
 static _Thread_local unsigned npool;
@@ -457,6 +458,7 @@ static int take_engine(struct eh_thread *t, struct eh_error *err)
 		if (pool[i].cpu == t->core->uc_cpu) {
 			t->uc = pool[i].uc;
 			t->fresh = pool[i].fresh;
+			t->fixed = pool[i].fixed;
 			t->stepped = t->counted = pool[i].stepped;
 			pool[i] = pool[--npool];
 			return 0;
@@ -468,6 +470,7 @@ static int take_engine(struct eh_thread *t, struct eh_error *err)
 	}
 	t->m->cost.engines++;
 	t->fresh = NULL;
+	t->fixed = NULL;
 	t->stepped = t->counted = false;
 	if ((e = uc_ctl_set_cpu_model(t->uc, t->core->uc_cpu)) != UC_ERR_OK)
 		uc_fail(err, e, "setting the CPU model", 0);
@@ -483,11 +486,20 @@ static int take_engine(struct eh_thread *t, struct eh_error *err)
 	return EH_EEMU;
 }
 
+/* Whether region r of m is mapped in t's engine and stays so when the engine goes back to the pool. */
+static bool kept_mapped(const struct eh_thread *t, const struct region *r)
+{
+	return r->fixed && t->fixed && t->fixed == t->m->fixed && !t->m->fixed_raw;
+}
+
 /*
  * Give the thread's engine back for another machine, as new but for what Unicorn keeps of its
- * count hook (see run_slice): the hooks go, the regions' translations are dropped while they
- * are still mapped (a later machine maps other code at the same addresses), the regions are
- * unmapped and the CPU state is reset. An engine that cannot be reset, or finds no room, is closed.
+ * count hook (see run_slice) and the fixed regions of the host thread's shared block: the hooks
+ * go, the other regions' translations are dropped while they are still mapped (a later machine
+ * maps other code at the same addresses), those regions are unmapped and the CPU state is reset.
+ * The fixed regions keep their translations: no ELF section lies there, so on_code stops a thread
+ * before it runs any instruction from them. An engine that cannot be reset, or finds no room, is
+ * closed.
  */
 static void give_back_engine(struct eh_thread *t)
 {
@@ -499,13 +511,15 @@ static void give_back_engine(struct eh_thread *t)
 		ok = uc_hook_del(t->uc, t->hooks[i]) == UC_ERR_OK;
 	/* Only code can have been translated: zero pages are not executable (and are mapped last). */
 	for (i = 0; ok && i < t->nmapped && i < m->nregions - m->nzero; i++)
-		ok = uc_ctl_remove_cache(t->uc, m->regions[i].addr,
+		ok = kept_mapped(t, &m->regions[i]) ||
+		     uc_ctl_remove_cache(t->uc, m->regions[i].addr,
 					 m->regions[i].addr + m->regions[i].size) == UC_ERR_OK;
 	for (i = 0; ok && i < t->nmapped; i++)
-		ok = uc_mem_unmap(t->uc, m->regions[i].addr, m->regions[i].size) == UC_ERR_OK;
+		ok = kept_mapped(t, &m->regions[i]) ||
+		     uc_mem_unmap(t->uc, m->regions[i].addr, m->regions[i].size) == UC_ERR_OK;
 	if (ok && uc_context_restore(t->uc, t->fresh) == UC_ERR_OK) {
 		pool[npool++] = (struct pooled){ .uc = t->uc, .cpu = t->core->uc_cpu, .fresh = t->fresh,
-						 .stepped = t->stepped };
+						 .fixed = m->fixed_raw ? NULL : t->fixed, .stepped = t->stepped };
 	} else {
 		uc_context_free(t->fresh);
 		uc_close(t->uc);
@@ -529,7 +543,19 @@ static int thread_engine(struct eh_thread *t, struct eh_error *err)
 	if (take_engine(t, err))
 		return EH_EEMU;
 	t->nhooks = t->nmapped = 0;
+	/* A pooled engine maps the shared fixed block: a machine with a block of its own maps that instead. */
+	for (i = 0; t->fixed && t->fixed != m->fixed && i < m->nregions; i++)
+		if (m->regions[i].fixed && (e = uc_mem_unmap(t->uc, m->regions[i].addr, m->regions[i].size))) {
+			uc_context_free(t->fresh);  /* some of its fixed regions mapped: of no use to a machine */
+			uc_close(t->uc);
+			t->uc = NULL;
+			return uc_fail(err, e, "unmapping memory", m->regions[i].addr);
+		}
+	if (t->fixed != m->fixed)
+		t->fixed = NULL;
 	for (i = 0; i < m->nregions; i++, t->nmapped++) {
+		if (m->regions[i].fixed && t->fixed)
+			continue;
 		e = uc_mem_map_ptr(t->uc, m->regions[i].addr, m->regions[i].size,
 				   i < m->nregions - m->nzero ? UC_PROT_ALL : UC_PROT_READ | UC_PROT_WRITE,
 				   m->regions[i].host);
@@ -538,6 +564,7 @@ static int thread_engine(struct eh_thread *t, struct eh_error *err)
 			goto fail;
 		}
 	}
+	t->fixed = m->fixed;
 	/*
 	 * Hooks go in before this machine's first uc_emu_start: later ones may miss translated code
 	 * (a pooled engine has none left of the regions it had mapped).
@@ -662,6 +689,7 @@ void eh_machine_free(struct eh_machine *m)
 	for (i = 0; m->regions && i < m->nregions; i++)
 		eh_free(m->regions[i].raw);
 	eh_free(m->regions);
+	eh_machine__fixed_release(m);
 	eh_decoder_free(m->dec);
 	eh_free(m->trace.events);
 	eh_free(m->call_args);

@@ -65,9 +65,19 @@ enum hyp_req {
 
 struct region {
 	uint64_t addr, size;
-	uint8_t *host;      /* page-aligned view of raw */
-	void *raw;
+	uint8_t *host;      /* page-aligned view of raw, or a part of the machine's fixed block */
+	void *raw;          /* NULL for the fixed regions */
+	bool fixed;         /* at an address every machine maps (see eh_machine__fixed_take) */
 };
+
+/*
+ * The regions at the addresses every machine maps, in one page-aligned block: virtual EL2's
+ * stacks, then the threads' stacks (adjacent, below EH_STACK_TOP), then the return page.
+ */
+#define EH_FIXED_HYP_STACKS 0ull
+#define EH_FIXED_STACKS (EH_MAX_THREADS * EH_STACK_SIZE)
+#define EH_FIXED_RETURN (2 * EH_MAX_THREADS * EH_STACK_SIZE)
+#define EH_FIXED_SIZE (EH_FIXED_RETURN + EH_PAGE)
 
 struct eh_thread {
 	struct eh_machine *m;
@@ -76,6 +86,7 @@ struct eh_thread {
 	uint64_t mpidr;               /* its MPIDR_EL1 */
 	uc_engine *uc;
 	uc_context *fresh;          /* its CPU state when new, to reset it for another machine */
+	const uint8_t *fixed;       /* the fixed block its engine maps at the fixed regions, or NULL */
 	uc_hook hooks[6];           /* this machine's hooks on it */
 	size_t nhooks, nmapped;     /* ... and how many of m->regions it maps */
 	struct eh_thread_result res;
@@ -127,6 +138,8 @@ struct eh_machine {
 	const struct eh_insn *recent[EH_RECENT_INSNS];
 	struct region *regions;
 	size_t nregions;
+	uint8_t *fixed;             /* the fixed regions' block: the host thread's shared one, or fixed_raw's */
+	void *fixed_raw;            /* a block of its own, when another machine holds the shared one */
 	struct eh_thread threads[EH_MAX_THREADS];
 	unsigned nthreads;
 	struct eh_trace trace;
@@ -164,6 +177,7 @@ uint8_t *eh_machine__host_ptr(struct eh_machine *m, uint64_t addr, uint64_t len)
 bool eh_machine__on_unmapped(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value,
 		void *user);
 int eh_machine__map_image(struct eh_machine *m, struct eh_error *err);
+void eh_machine__fixed_release(struct eh_machine *m);
 
 /* The exceptions (machine_exception.c): entry to EL1 vectors, ERET completion. */
 void eh_machine__take_exception_to(struct eh_thread *t, uint64_t esr, uint64_t far, uint64_t elr,

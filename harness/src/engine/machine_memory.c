@@ -1,6 +1,8 @@
 /* The engine's memory: the image's sections mapped at their addresses, zero pages on demand, screened words. */
 #include "engine/machine_internal.h"
 
+#include <sys/mman.h>
+
 uint8_t *eh_machine__host_ptr(struct eh_machine *m, uint64_t addr, uint64_t len)
 {
 	size_t i;
@@ -12,6 +14,11 @@ uint8_t *eh_machine__host_ptr(struct eh_machine *m, uint64_t addr, uint64_t len)
 			return r->host + (addr - r->addr);
 	}
 	return NULL;
+}
+
+static uint8_t *page_align(void *raw)
+{
+	return (uint8_t *)(((uintptr_t)raw + EH_PAGE - 1) & ~(uintptr_t)(EH_PAGE - 1));
 }
 
 /*
@@ -30,12 +37,10 @@ static int map_zero_page(struct eh_machine *m, uint64_t page)
 		return EH_ENOMEM;
 	m->regions = r;
 	r = &m->regions[m->nregions];
-	r->addr = page;
-	r->size = EH_PAGE;
-	r->raw = eh_alloc(2 * EH_PAGE);
+	*r = (struct region){ .addr = page, .size = EH_PAGE, .raw = eh_alloc(2 * EH_PAGE) };
 	if (!r->raw)
 		return EH_ENOMEM;
-	r->host = (uint8_t *)(((uintptr_t)r->raw + EH_PAGE - 1) & ~(uintptr_t)(EH_PAGE - 1));
+	r->host = page_align(r->raw);
 	/* Threads without an engine yet map it when they get one. */
 	for (i = 0; i < m->nthreads; i++)
 		if (m->threads[i].uc &&
@@ -125,10 +130,63 @@ static void screen_code(struct eh_machine *m, uint64_t addr, uint64_t len)
 	}
 }
 
+/*
+ * The fixed regions' memory: one block per host thread, which its machines hold in turn, so that
+ * pooled engines keep it mapped from one machine to the next (unmapping a megabyte of stacks costs
+ * Unicorn a TLB flush a page, and mapping it again a rebuild of its memory map: more than most
+ * scenarios run). A machine made while another holds it gets a block of its own.
+ */
+static _Thread_local struct {
+	void *raw;
+	uint8_t *host;
+	bool held;
+} shared_fixed;
+
+/* The block m's fixed regions live in, with the stacks zeroed: 0, or EH_ENOMEM. */
+static int fixed_take(struct eh_machine *m)
+{
+	if (shared_fixed.held || !shared_fixed.raw) {
+		void *raw = eh_alloc(EH_FIXED_SIZE + EH_PAGE);  /* zeroed */
+
+		if (!raw)
+			return EH_ENOMEM;
+		if (shared_fixed.held) {
+			m->fixed_raw = raw;
+			m->fixed = page_align(raw);
+			return 0;
+		}
+		shared_fixed.raw = raw;
+		shared_fixed.host = page_align(raw);
+	} else if (madvise(shared_fixed.host, EH_FIXED_RETURN, MADV_DONTNEED)) {
+		memset(shared_fixed.host, 0, EH_FIXED_RETURN);
+	}
+	/*
+	 * MADV_DONTNEED drops the pages the last machine touched; on private anonymous memory they
+	 * read as zeros again (madvise(2)), so only what a run dirtied costs anything to reset.
+	 */
+	shared_fixed.held = true;
+	m->fixed = shared_fixed.host;
+	return 0;
+}
+
+void eh_machine__fixed_release(struct eh_machine *m)
+{
+	if (m->fixed && !m->fixed_raw)
+		shared_fixed.held = false;
+	eh_free(m->fixed_raw);
+	m->fixed = NULL;
+	m->fixed_raw = NULL;
+}
+
 int eh_machine__map_image(struct eh_machine *m, struct eh_error *err)
 {
 	const struct eh_elf *elf = m->img->elf;
 	size_t i, j, n = 0;
+	static const struct { uint64_t addr, size, offset; } fixed[] = {
+		{ EH_STACK_TOP - EH_MAX_THREADS * EH_STACK_SIZE, EH_MAX_THREADS * EH_STACK_SIZE, EH_FIXED_STACKS },
+		{ EH_HYP_STACK_TOP - EH_MAX_THREADS * EH_STACK_SIZE, EH_MAX_THREADS * EH_STACK_SIZE, EH_FIXED_HYP_STACKS },
+		{ EH_RETURN_ADDR, EH_PAGE, EH_FIXED_RETURN },
+	};
 
 	m->regions = eh_alloc((elf->nsections + 4) * sizeof(*m->regions));
 	if (!m->regions)
@@ -162,12 +220,11 @@ int eh_machine__map_image(struct eh_machine *m, struct eh_error *err)
 			m->regions[j].size = (hi > end ? hi : end) - nlo;
 		}
 	}
-	m->regions[n].addr = EH_STACK_TOP - EH_MAX_THREADS * EH_STACK_SIZE;
-	m->regions[n++].size = EH_MAX_THREADS * EH_STACK_SIZE;
-	m->regions[n].addr = EH_HYP_STACK_TOP - EH_MAX_THREADS * EH_STACK_SIZE;
-	m->regions[n++].size = EH_MAX_THREADS * EH_STACK_SIZE;
-	m->regions[n].addr = EH_RETURN_ADDR;
-	m->regions[n++].size = EH_PAGE;
+	if (fixed_take(m))
+		return eh_error_set(err, EH_ENOMEM, "out of memory for the stacks");
+	for (j = 0; j < sizeof(fixed) / sizeof(fixed[0]); j++)
+		m->regions[n++] = (struct region){ .addr = fixed[j].addr, .size = fixed[j].size,
+						   .host = m->fixed + fixed[j].offset, .fixed = true };
 	if (elf->nstubs) {  /* zero-filled: a load through a stub's address reads 0 */
 		m->regions[n].addr = elf->stubs[0].addr;
 		m->regions[n++].size = elf->nstubs * EH_ELF_STUB_SIZE;
@@ -176,11 +233,13 @@ int eh_machine__map_image(struct eh_machine *m, struct eh_error *err)
 	for (i = 0; i < n; i++) {
 		struct region *r = &m->regions[i];
 
+		if (r->fixed)
+			continue;
 		r->raw = eh_alloc(r->size + EH_PAGE);
 		if (!r->raw)
 			return eh_error_set(err, EH_ENOMEM, "out of memory for 0x%" PRIx64 " bytes at 0x%016" PRIx64,
 					    r->size, r->addr);
-		r->host = (uint8_t *)(((uintptr_t)r->raw + EH_PAGE - 1) & ~(uintptr_t)(EH_PAGE - 1));
+		r->host = page_align(r->raw);
 	}
 	for (i = 0; i < elf->nsections; i++) {
 		const struct eh_elf_section *s = &elf->sections[i];
