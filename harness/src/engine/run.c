@@ -255,7 +255,9 @@ int eh_matrix_select(struct eh_scenario **out, size_t *n, const struct eh_select
 	return 0;
 }
 
-int eh_result_keep(struct eh_result *res, struct eh_case_run *run, struct eh_error *err)
+/* eh_result_keep, the snippet's SHA-256 taken from same (a result of the same file) when not NULL. */
+static int keep(struct eh_result *res, struct eh_case_run *run, const struct eh_result *same,
+		struct eh_error *err)
 {
 	const struct eh_trace *tr = eh_machine_trace(run->machine);
 	char line[1024];
@@ -269,7 +271,9 @@ int eh_result_keep(struct eh_result *res, struct eh_case_run *run, struct eh_err
 	res->snippet = eh_strdup(run->elf->path);
 	if (!res->snippet)
 		return eh_error_set(err, EH_ENOMEM, "out of memory");
-	if (eh_file_sha256(run->elf->path, res->snippet_sha256, err))
+	if (same)
+		memcpy(res->snippet_sha256, same->snippet_sha256, sizeof(res->snippet_sha256));
+	else if (eh_file_sha256(run->elf->path, res->snippet_sha256, err))
 		return err ? err->code : EH_EIO;
 	if (!tr->n)
 		return 0;
@@ -285,6 +289,24 @@ int eh_result_keep(struct eh_result *res, struct eh_case_run *run, struct eh_err
 		res->nevents++;
 	}
 	return 0;
+}
+
+int eh_result_keep(struct eh_result *res, struct eh_case_run *run, struct eh_error *err)
+{
+	return keep(res, run, NULL, err);
+}
+
+/*
+ * The latest of the first n results that loaded path, or NULL: a matrix runs each snippet on many
+ * models, and hashing it again for each was a tenth of a matrix's time. The scenarios of a case
+ * come together, so the search back ends soon.
+ */
+static const struct eh_result *same_snippet(const struct eh_result *r, size_t n, const char *path)
+{
+	while (n--)
+		if (r[n].snippet && !strcmp(r[n].snippet, path))
+			return &r[n];
+	return NULL;
 }
 
 void eh_result_release(struct eh_result *res)
@@ -337,7 +359,7 @@ int eh_run_matrix(struct eh_results **out, const struct eh_selection *sel,
 			r->outcome.verdict = EH_VERDICT_INCOMPLETE;
 			snprintf(r->outcome.evidence, sizeof(r->outcome.evidence), "%s", run_err.msg);
 		} else {
-			rc = eh_result_keep(r, run, err);
+			rc = keep(r, run, same_snippet(res->r, i, run->elf->path), err);
 			eh_case_run_free(run);
 			if (rc)
 				goto fail;
