@@ -1,4 +1,5 @@
 /* The engine: TTBR windows and what closes them, stop conditions, served registers, seeded injection. */
+#include <inttypes.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -286,6 +287,64 @@ static void test_seed_determinism(void **state)
 	assert_int_equal(seen, 0xf);  /* threads 0..3 of the SMT4 core */
 }
 
+/* Whether each of the fixed regions (both stacks' ends, the return page's last word) holds want in m. */
+static void check_fixed(struct eh_machine *m, const char *which, uint64_t want, uint64_t ret_want)
+{
+	static const uint64_t at[] = { EH_STACK_TOP - 8, EH_HYP_STACK_TOP - 8 };
+	struct eh_error err = { 0 };
+	uint64_t v;
+	uint32_t w;
+	size_t i;
+
+	for (i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
+		if (eh_machine_read(m, at[i], &v, 8, &err))
+			fail_msg("%s: %s", which, err.msg);
+		if (v != want)
+			fail_msg("%s: 0x%016" PRIx64 " holds 0x%016" PRIx64 ", not 0x%016" PRIx64, which, at[i], v, want);
+	}
+	if (eh_machine_read(m, EH_RETURN_ADDR + 0xffc, &w, 4, &err) || w != ret_want)
+		fail_msg("%s: the return page's last word is 0x%08x, not 0x%08" PRIx64, which, w, ret_want);
+}
+
+static void write_fixed(struct eh_machine *m, uint64_t v)
+{
+	struct eh_error err = { 0 };
+	uint32_t w = (uint32_t)v;
+
+	if (eh_machine_write(m, EH_STACK_TOP - 8, &v, 8, &err) || eh_machine_write(m, EH_HYP_STACK_TOP - 8, &v, 8, &err) ||
+	    eh_machine_write(m, EH_RETURN_ADDR + 0xffc, &w, 4, &err))
+		fail_msg("%s", err.msg);
+}
+
+/*
+ * Every machine starts with zeroed stacks and the return page's BRK #0 words, whatever the machine
+ * before it (whose memory pooled engines keep mapped) or one alive beside it (which has its own) wrote.
+ */
+static void test_fresh_stacks(void **state)
+{
+	const uint64_t brk = 0xd4200000, pattern = 0x5a5a5a5a5a5a5a5aull;
+	struct eh_machine *a, *b, *c;
+	struct eh_image *img, *img2;
+	struct eh_error err = { 0 };
+
+	(void)state;
+	a = run_symbol(&img, "thunderx2", "win_isb", 0x4000, 0);
+	write_fixed(a, pattern);
+	if (eh_machine_new(&b, eh_model_find("thunderx2"), img, NULL, &err))
+		fail_msg("%s", err.msg);
+	check_fixed(b, "a machine made beside another", 0, brk);
+	write_fixed(b, pattern + 1);
+	check_fixed(a, "the machine beside it", pattern, (uint32_t)pattern);
+	eh_machine_free(a);
+	eh_machine_free(b);
+	c = run_symbol(&img2, "thunderx2", "win_isb", 0x4000, 0);
+	check_fixed(c, "a machine made after two others", 0, brk);
+	assert_int_equal(eh_machine_result(c, 0)->stop, EH_STOP_RETURNED);
+	eh_machine_free(c);
+	eh_image_free(img);
+	eh_image_free(img2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -296,6 +355,7 @@ int main(void)
 		cmocka_unit_test(test_identity_from_model),
 		cmocka_unit_test(test_virtual_el2),
 		cmocka_unit_test(test_seed_determinism),
+		cmocka_unit_test(test_fresh_stacks),
 	};
 
 	return cmocka_run_group_tests(tests, load, unload);
