@@ -73,6 +73,8 @@ static const struct eh_behaviour behaviour = {
 	.summary = "an ERET to EL0 with no local TLBI and DSB completing it after the last load or store; recorded "
 		   "as a hazard: a cache leak has no architectural trace",
 	.thread_state = sizeof(struct thread_state),
+	.events = EH_EV_BIT(EH_EV_SYS) | EH_EV_BIT(EH_EV_BARRIER) | EH_EV_BIT(EH_EV_ACCESS) |
+		  EH_EV_BIT(EH_EV_CTX_SYNC),
 	.on_event = on_event,
 };
 

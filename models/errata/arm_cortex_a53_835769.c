@@ -148,6 +148,7 @@ static const struct eh_behaviour behaviour = {
 		   "depend on: on an affected A53 it loses its accumulate",
 	.thread_state = sizeof(struct last),
 	.insns = true,
+	.events = EH_EV_BIT(EH_EV_INSN),
 	.on_event = on_event,
 };
 

@@ -41,6 +41,7 @@ static void on_event(struct eh_machine *m, void *state, const struct eh_event *e
 static const struct eh_behaviour behaviour = {
 	.summary = "a DC CVAU or DC CVAC that runs; recorded as a hazard: a deadlock or a line left dirty has no "
 		   "architectural trace in the model",
+	.events = EH_EV_BIT(EH_EV_SYS),
 	.on_event = on_event,
 };
 

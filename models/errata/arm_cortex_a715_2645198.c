@@ -93,6 +93,7 @@ static const struct eh_behaviour behaviour = {
 		   "completing it since the break; recorded as a hazard: the instruction abort from EL0 that "
 		   "would report the corrupt ESR and FAR cannot be taken",
 	.thread_state = sizeof(struct thread_state),
+	.events = EH_EV_BIT(EH_EV_SYS) | EH_EV_BIT(EH_EV_BARRIER) | EH_EV_BIT(EH_EV_ACCESS),
 	.on_event = on_event,
 };
 

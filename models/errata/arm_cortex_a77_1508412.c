@@ -65,6 +65,7 @@ static const struct eh_behaviour behaviour = {
 		   "recorded as a hazard: a deadlock has no trace, and memory types are not modelled",
 	.thread_state = sizeof(struct thread_state),
 	.insns = true,      /* an MRS of PAR_EL1 is no event of its own: the model serves no such register */
+	.events = EH_EV_BIT(EH_EV_INSN) | EH_EV_BIT(EH_EV_BARRIER) | EH_EV_BIT(EH_EV_ACCESS),
 	.on_event = on_event,
 };
 

@@ -75,6 +75,8 @@ static const struct eh_behaviour behaviour = {
 		   "VTTBR_EL2 and before context synchronisation; recorded as a hazard: speculative walks and the TLB "
 		   "are not modelled",
 	.thread_state = sizeof(struct thread_state),
+	.events = EH_EV_BIT(EH_EV_EL2_ACCESS) | EH_EV_BIT(EH_EV_SYSREG_WRITE) | EH_EV_BIT(EH_EV_CTX_SYNC) |
+		  EH_EV_BIT(EH_EV_EXCEPTION) | EH_EV_BIT(EH_EV_EL2_ENTRY) | EH_EV_BIT(EH_EV_EL2_RETURN),
 	.on_event = on_event,
 };
 

@@ -49,6 +49,7 @@ static const struct eh_behaviour behaviour = {
 		   "is not modelled",
 	.thread_state = sizeof(struct thread_state),
 	.insns = true,      /* a TSB CSYNC is a hint: no event of its own */
+	.events = EH_EV_BIT(EH_EV_INSN) | EH_EV_BIT(EH_EV_BARRIER),
 	.on_event = on_event,
 };
 

@@ -85,6 +85,8 @@ static const struct eh_behaviour behaviour = {
 	.summary = "an ERET to EL0 after a write of TTBR0_EL1 with no IC IALLU, DSB and ISB since; recorded as a "
 		   "hazard: the corrupted instruction cache is not modelled",
 	.thread_state = sizeof(struct thread_state),
+	.events = EH_EV_BIT(EH_EV_SYSREG_WRITE) | EH_EV_BIT(EH_EV_SYS) | EH_EV_BIT(EH_EV_BARRIER) |
+		  EH_EV_BIT(EH_EV_CTX_SYNC),
 	.on_event = on_event,
 };
 

@@ -98,6 +98,8 @@ static const struct eh_behaviour behaviour = {
 		   "TLBI VAE1 and a DSB complete; recorded as a hazard: TLB entries under the wrong ASID are not "
 		   "modelled",
 	.thread_state = sizeof(struct thread_state),
+	.events = EH_EV_BIT(EH_EV_SYSREG_WRITE) | EH_EV_BIT(EH_EV_CTX_SYNC) | EH_EV_BIT(EH_EV_SYS) |
+		  EH_EV_BIT(EH_EV_BARRIER) | EH_EV_BIT(EH_EV_ACCESS) | EH_EV_BIT(EH_EV_EXCEPTION),
 	.on_event = on_event,
 };
 

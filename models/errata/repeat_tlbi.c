@@ -120,6 +120,7 @@ static const struct eh_behaviour behaviour = {
 	.summary = "a load or store while the repeat of a completed broadcast TLBI;DSB is due (the next broadcast "
 		   "TLBI;DSB is that repeat); recorded as a hazard: the other observers are not modelled",
 	.thread_state = sizeof(struct thread_state),
+	.events = EH_EV_BIT(EH_EV_SYS) | EH_EV_BIT(EH_EV_BARRIER) | EH_EV_BIT(EH_EV_ACCESS),
 	.on_event = on_event,
 };
 

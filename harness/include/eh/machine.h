@@ -75,6 +75,9 @@ enum eh_event_kind {
 	EH_EV_HAZARD,       /* an erratum's hazard met (eh_machine_hazard): erratum, pc, addr, value */
 };
 
+/* A kind in eh_behaviour.events. */
+#define EH_EV_BIT(kind) (1u << (kind))
+
 enum eh_stop {
 	EH_STOP_NONE,
 	EH_STOP_RETURNED,   /* reached EH_RETURN_ADDR */
@@ -239,6 +242,8 @@ struct eh_behaviour {
 	size_t thread_state;
 	bool insns;         /* it follows every instruction: EH_EV_INSN events (addr = the word) reach it,
 	                       recorded in the trace or not */
+	uint32_t events;    /* the kinds it hears, EH_EV_BIT(kind) each (EH_EV_INSN only with insns);
+	                       0: every kind */
 	/* state: the thread_state bytes of ev->thread. */
 	void (*on_event)(struct eh_machine *m, void *state, const struct eh_event *ev);
 };

@@ -58,11 +58,10 @@ void eh_machine__hook_fail(struct eh_machine *m, int code, const char *fmt, ...)
 /* The errata and the case hear of ev (recorded in the trace or not). */
 static void notify(struct eh_machine *m, const struct eh_event *ev)
 {
-	unsigned i, n = ev->kind == EH_EV_INSN ? m->ninsn : m->nactive;
+	unsigned i, n = m->nhear[ev->kind];
 
-	/* Only the errata that follow every instruction hear of each one (eh_behaviour.insns). */
 	for (i = 0; i < n; i++) {
-		unsigned k = ev->kind == EH_EV_INSN ? m->insn_active[i] : i;
+		unsigned k = m->hear[ev->kind][i];
 		const struct eh_behaviour *b = m->active[k].b;
 
 		b->on_event(m, m->active[k].state + ev->thread * b->thread_state, ev);
@@ -213,7 +212,7 @@ static void on_code(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
 		return;
 	}
 	t->cur_in_window_counted = false;
-	if (m->opts.trace_insns || m->ninsn) {
+	if (m->opts.trace_insns || m->nhear[EH_EV_INSN]) {
 		struct eh_event ev = {
 			.kind = EH_EV_INSN, .thread = (uint8_t)t->id, .pc = addr, .flags = in->flags,
 			.in_window = eh_machine__in_window(t), .addr = (uint64_t)word,
@@ -614,9 +613,10 @@ int eh_machine_new(struct eh_machine **out, const struct eh_model *model, const 
 {
 	struct eh_machine *m;
 	const struct eh_erratum *const *e;
-	unsigned i, first;
+	unsigned i, first, kind;
 	int rc = 0;
 
+	_Static_assert(EH_EV_KINDS <= 32, "eh_behaviour.events holds a bit a kind");
 	*out = NULL;
 	if (eh_model_threads(model) < 1 || eh_model_threads(model) > EH_MAX_THREADS)
 		return eh_error_set(err, EH_EINVAL, "model %s: %u hardware threads (1 to %d supported)",
@@ -646,8 +646,10 @@ int eh_machine_new(struct eh_machine **out, const struct eh_model *model, const 
 					  EH_MACHINE_ERRATA_MAX);
 			break;
 		}
-		if ((*e)->behaviour->insns)
-			m->insn_active[m->ninsn++] = (uint8_t)m->nactive;
+		for (kind = 0; kind < EH_EV_KINDS; kind++)
+			if (kind == EH_EV_INSN ? (*e)->behaviour->insns
+					       : !(*e)->behaviour->events || (*e)->behaviour->events & EH_EV_BIT(kind))
+				m->hear[kind][m->nhear[kind]++] = (uint8_t)m->nactive;
 		m->active[m->nactive].b = (*e)->behaviour;
 		m->active[m->nactive].state = eh_alloc(EH_MAX_THREADS * (*e)->behaviour->thread_state + 1);
 		if (!m->active[m->nactive++].state)

@@ -21,6 +21,7 @@
 #define EH_EL2_REGS 32
 #define EH_PAGE 0x1000ull
 #define EH_MAX_SECTION (1ull << 30)
+#define EH_EV_KINDS (EH_EV_HAZARD + 1)
 #define EH_RECENT_INSNS 4096u  /* a power of two: 16 KiB of code without two sharing a slot */
 
 /* ESR_ELx exception classes (Arm ARM D17.2.37). */
@@ -152,8 +153,12 @@ struct eh_machine {
 		uint8_t *state;         /* b->thread_state bytes per thread */
 	} active[EH_MACHINE_ERRATA_MAX];
 	unsigned nactive;
-	uint8_t insn_active[EH_MACHINE_ERRATA_MAX];  /* those that follow every instruction (indices) */
-	unsigned ninsn;
+	/*
+	 * Those that hear each kind of event (indices, in the table's order), EH_EV_INSN the ones that
+	 * follow every instruction: a load or store is then no call to errata that ignore it.
+	 */
+	uint8_t hear[EH_EV_KINDS][EH_MACHINE_ERRATA_MAX];
+	uint8_t nhear[EH_EV_KINDS];
 	struct timespec deadline;
 	struct eh_machine_cost cost;
 	int hook_rc;                /* an error met inside a hook, reported by eh_machine_run */
