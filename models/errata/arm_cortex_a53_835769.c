@@ -90,11 +90,6 @@ static const struct eh_rule rule = {
 
 extern const struct eh_erratum eh_erratum_arm_cortex_a53_835769;
 
-/* Per thread: the instruction that ran last. */
-struct last {
-	struct eh_insn insn;
-};
-
 static uint64_t reg(struct eh_machine *m, unsigned thread, unsigned r)
 {
 	return r == 31 ? 0 : eh_machine_xreg(m, thread, r);
@@ -127,27 +122,32 @@ static void corrupt(struct eh_machine *m, const struct eh_event *ev)
 		eh_machine_set_after(m, ev->thread, rd, product);
 }
 
+/* The instructions that can end a pair: a 64-bit multiply-accumulate. */
+static bool wants_mac(uint64_t pc, uint32_t word)
+{
+	(void)pc;
+	return mac_word(word);
+}
+
 static void on_event(struct eh_machine *m, void *state, const struct eh_event *ev)
 {
 	const struct eh_erratum *self = &eh_erratum_arm_cortex_a53_835769;
-	struct last *last = state;
-	uint32_t word = (uint32_t)ev->addr;
+	const struct eh_ran *last = eh_machine_ran(m, ev->thread, 1);
+	struct eh_insn mem = { .addr = last->pc, .word = last->word, .flags = last->flags };
 
-	if (ev->kind != EH_EV_INSN)
-		return;
-	if (last->insn.addr + 4 == ev->pc && eh_a53_835769_pair(&last->insn, word)) {
-		eh_machine_hazard(m, self, ev, last->insn.addr);
+	(void)state;
+	if (last->pc + 4 == ev->pc && eh_a53_835769_pair(&mem, (uint32_t)ev->addr)) {
+		eh_machine_hazard(m, self, ev, last->pc);
 		if (eh_erratum_shows(self, eh_machine_thread_core(m, ev->thread)))
 			corrupt(m, ev);
 	}
-	last->insn = (struct eh_insn){ .addr = ev->pc, .word = word, .flags = ev->flags };
 }
 
 static const struct eh_behaviour behaviour = {
 	.summary = "a 64-bit multiply-accumulate run directly after a load, store or prefetch it does not "
 		   "depend on: on an affected A53 it loses its accumulate",
-	.thread_state = sizeof(struct last),
 	.insns = true,
+	.wants = wants_mac,
 	.events = EH_EV_BIT(EH_EV_INSN),
 	.on_event = on_event,
 };

@@ -177,45 +177,44 @@ static const struct eh_rule rule = {
 
 extern const struct eh_erratum eh_erratum_arm_cortex_a53_843419;
 
-/* An instruction a thread ran, and the span of memory it accessed ([lo, hi), empty when none). */
-struct ran {
-	uint64_t pc;
-	uint32_t word;
-	uint32_t flags;    /* EH_INSN_LOAD / _STORE of its accesses */
-	uint64_t lo, hi;
-};
-
-/* Per thread: the instruction running now and the three before it, most recent first. */
-struct history {
-	struct ran now, before[3];
-};
-
 /* The notice's condition on instruction 2: a load crossing a 64-bit boundary, a store a 128-bit one. */
-static bool crosses(const struct ran *r)
+static bool crosses(const struct eh_ran *r)
 {
-	unsigned shift = r->flags & EH_INSN_STORE ? 4 : 3;
+	unsigned shift = r->aflags & EH_INSN_STORE ? 4 : 3;
 
 	return r->hi > r->lo && (r->lo >> shift) != ((r->hi - 1) >> shift);
 }
 
-/* Whether the instruction running now ends an erratum sequence of n instructions, by what ran. */
-static bool ends_sequence(const struct history *h, unsigned n)
+/*
+ * Whether the instruction running now on thread ends an erratum sequence of n instructions, by
+ * what ran (eh_machine_ran: 0 is now, n - 1 the ADRP).
+ */
+static bool ends_sequence(const struct eh_machine *m, unsigned thread, unsigned n)
 {
+	const struct eh_ran *now = eh_machine_ran(m, thread, 0);
 	uint32_t w[4];
 	unsigned i;
 
-	/* The page offset first: it rules out all but two instructions a page, at the cost of one test. */
-	if (!EH_A53_843419_AT(h->before[n - 2].pc))
-		return false;
 	for (i = 0; i + 1 < n; i++) {
-		const struct ran *r = &h->before[n - 2 - i];
+		const struct eh_ran *r = eh_machine_ran(m, thread, n - 1 - i);
 
-		if (r->pc != h->now.pc - 4 * (n - 1 - i))
+		if (r->pc != now->pc - 4 * (n - 1 - i))
 			return false;
 		w[i] = r->word;
 	}
-	w[n - 1] = h->now.word;
-	return crosses(&h->before[n - 3]) && eh_a53_843419_sequence(w, n);
+	w[n - 1] = now->word;
+	return EH_A53_843419_AT(eh_machine_ran(m, thread, n - 1)->pc) && crosses(eh_machine_ran(m, thread, n - 2)) &&
+	       eh_a53_843419_sequence(w, n);
+}
+
+/*
+ * The instructions that can end a sequence: the third or fourth from an ADRP at page offset
+ * 0xff8 or 0xffc, so at offset 0x000, 0x004 or 0x008 of the next page.
+ */
+static bool may_end(uint64_t pc, uint32_t word)
+{
+	(void)word;
+	return EH_A53_843419_AT(pc - 8) || EH_A53_843419_AT(pc - 12);
 }
 
 /*
@@ -266,27 +265,13 @@ static void misdirect(struct eh_machine *m, const struct eh_event *ev)
 static void on_event(struct eh_machine *m, void *state, const struct eh_event *ev)
 {
 	const struct eh_erratum *self = &eh_erratum_arm_cortex_a53_843419;
-	struct history *h = state;
 	unsigned n;
 
-	if (ev->kind == EH_EV_ACCESS && ev->pc == h->now.pc && ev->size) {
-		if (h->now.hi == h->now.lo || ev->addr < h->now.lo)
-			h->now.lo = ev->addr;
-		if (ev->addr + ev->size > h->now.hi)
-			h->now.hi = ev->addr + ev->size;
-		h->now.flags |= ev->flags & (EH_INSN_LOAD | EH_INSN_STORE);
-		return;
-	}
-	if (ev->kind != EH_EV_INSN)
-		return;
-	h->before[2] = h->before[1];
-	h->before[1] = h->before[0];
-	h->before[0] = h->now;
-	h->now = (struct ran){ .pc = ev->pc, .word = (uint32_t)ev->addr };
+	(void)state;
 	for (n = 3; n <= 4; n++) {
-		if (!ends_sequence(h, n))
+		if (!ends_sequence(m, ev->thread, n))
 			continue;
-		eh_machine_hazard(m, self, ev, h->before[n - 2].pc);
+		eh_machine_hazard(m, self, ev, eh_machine_ran(m, ev->thread, n - 1)->pc);
 		if (eh_erratum_shows(self, eh_machine_thread_core(m, ev->thread)))
 			misdirect(m, ev);
 		return;
@@ -297,9 +282,9 @@ static const struct eh_behaviour behaviour = {
 	.summary = "the sequence run from page offset 0xff8/0xffc, instruction 2 crossing a 64-bit (load) "
 		   "or 128-bit (store) boundary: on an affected A53 the last load or store uses the address "
 		   "one page on",
-	.thread_state = sizeof(struct history),
 	.insns = true,
-	.events = EH_EV_BIT(EH_EV_INSN) | EH_EV_BIT(EH_EV_ACCESS),
+	.wants = may_end,
+	.events = EH_EV_BIT(EH_EV_INSN),
 	.on_event = on_event,
 };
 

@@ -37,6 +37,13 @@ struct thread_state {
  * deadlock has no architectural trace, so the hazard is recorded on every model,
  * blamed on the second of the pair, its value the PC of the first.
  */
+/* The instructions it follows: MRS of PAR_EL1. */
+static bool wants_par(uint64_t pc, uint32_t word)
+{
+	(void)pc;
+	return par_read(word);
+}
+
 static void on_event(struct eh_machine *m, void *state, const struct eh_event *ev)
 {
 	struct thread_state *s = state;
@@ -66,6 +73,7 @@ static const struct eh_behaviour behaviour = {
 	.thread_state = sizeof(struct thread_state),
 	.insns = true,      /* an MRS of PAR_EL1 is no event of its own: the model serves no such register */
 	.events = EH_EV_BIT(EH_EV_INSN) | EH_EV_BIT(EH_EV_BARRIER) | EH_EV_BIT(EH_EV_ACCESS),
+	.wants = wants_par,
 	.on_event = on_event,
 };
 

@@ -30,6 +30,13 @@ struct thread_state {
  * the TSB CSYNC. The engine models no trace unit, so there is no lost trace to show:
  * the hazard is recorded on every model.
  */
+/* The instructions it follows: TSB CSYNC. */
+static bool wants_tsb(uint64_t pc, uint32_t word)
+{
+	(void)pc;
+	return tsb_csync(word);
+}
+
 static void on_event(struct eh_machine *m, void *state, const struct eh_event *ev)
 {
 	struct thread_state *s = state;
@@ -50,6 +57,7 @@ static const struct eh_behaviour behaviour = {
 	.thread_state = sizeof(struct thread_state),
 	.insns = true,      /* a TSB CSYNC is a hint: no event of its own */
 	.events = EH_EV_BIT(EH_EV_INSN) | EH_EV_BIT(EH_EV_BARRIER),
+	.wants = wants_tsb,
 	.on_event = on_event,
 };
 

@@ -242,6 +242,12 @@ struct eh_behaviour {
 	size_t thread_state;
 	bool insns;         /* it follows every instruction: EH_EV_INSN events (addr = the word) reach it,
 	                       recorded in the trace or not */
+	/*
+	 * With insns, the instructions whose EH_EV_INSN events reach it, by address and word (NULL:
+	 * every one); it sees the others through eh_machine_ran. Asked once for each instruction
+	 * decoded, not each run, so that following sequences costs nothing where they cannot end.
+	 */
+	bool (*wants)(uint64_t pc, uint32_t word);
 	uint32_t events;    /* the kinds it hears, EH_EV_BIT(kind) each (EH_EV_INSN only with insns);
 	                       0: every kind */
 	/* state: the thread_state bytes of ev->thread. */
@@ -265,6 +271,24 @@ void eh_machine_window_close(struct eh_machine *m, unsigned thread, uint32_t why
 /* Record that erratum e's hazard was met at event at (an EH_EV_HAZARD event, value its own). */
 void eh_machine_hazard(struct eh_machine *m, const struct eh_erratum *e, const struct eh_event *at,
 		       uint64_t value);
+/*
+ * An instruction a thread ran: its address, its word and the decoder's EH_INSN_* flags, and the
+ * bytes its loads and stores touched, [lo, hi) (empty when none), with their kinds in aflags
+ * (EH_INSN_LOAD / _STORE).
+ */
+struct eh_ran {
+	uint64_t pc;
+	uint32_t word, flags;
+	uint64_t lo, hi;
+	uint32_t aflags;
+};
+
+#define EH_RAN_KEPT 4
+/*
+ * What thread ran back instructions before the one running now (0: that one; zeros before the
+ * machine's first), kept since the machine was made, or NULL past EH_RAN_KEPT - 1.
+ */
+const struct eh_ran *eh_machine_ran(const struct eh_machine *m, unsigned thread, unsigned back);
 /* On an EH_EV_INSN event: the instruction does not run (a dropped write); the thread goes on after it. */
 void eh_machine_skip(struct eh_machine *m, unsigned thread);
 /* On an EH_EV_INSN event: once the instruction has run, x<reg> holds value instead (a corrupted result). */

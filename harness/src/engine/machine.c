@@ -59,11 +59,15 @@ void eh_machine__hook_fail(struct eh_machine *m, int code, const char *fmt, ...)
 static void notify(struct eh_machine *m, const struct eh_event *ev)
 {
 	unsigned i, n = m->nhear[ev->kind];
+	/* An instruction reaches the followers that want it (eh_behaviour.wants); other kinds, every hearer. */
+	uint32_t skip = ev->kind == EH_EV_INSN ? ~(uint32_t)m->threads[ev->thread].cur_wants : 0;
 
 	for (i = 0; i < n; i++) {
 		unsigned k = m->hear[ev->kind][i];
 		const struct eh_behaviour *b = m->active[k].b;
 
+		if (skip >> i & 1)
+			continue;
 		b->on_event(m, m->active[k].state + ev->thread * b->thread_state, ev);
 	}
 	if (m->opts.hooks->event)
@@ -149,13 +153,36 @@ static void request_hyp(struct eh_thread *t, enum hyp_req req)
 	uc_emu_stop(t->uc);
 }
 
+/* The instruction followers (bits of hear[EH_EV_INSN]) that want the instruction word at addr. */
+static uint16_t wanted_by(const struct eh_machine *m, uint64_t addr, uint32_t word)
+{
+	uint16_t wants = 0;
+	unsigned i;
+
+	for (i = 0; i < m->nhear[EH_EV_INSN]; i++) {
+		const struct eh_behaviour *b = m->active[m->hear[EH_EV_INSN][i]].b;
+
+		if (!b->wants || b->wants(addr, word))
+			wants |= (uint16_t)(1u << i);
+	}
+	return wants;
+}
+
+const struct eh_ran *eh_machine_ran(const struct eh_machine *m, unsigned thread, unsigned back)
+{
+	const struct eh_thread *t = &m->threads[thread];
+
+	return thread < m->nthreads && back < EH_RAN_KEPT ? &t->ran[(t->nran - back) % EH_RAN_KEPT] : NULL;
+}
+
 static void on_code(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
 {
 	struct eh_thread *t = user;
 	struct eh_machine *m = t->m;
 	const uint8_t *p;
-	const struct eh_insn *in, **recent;
+	const struct eh_insn *in;
 	uint32_t word;
+	unsigned slot;
 
 	(void)uc;
 	(void)size;
@@ -202,17 +229,21 @@ static void on_code(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
 	/* Within the section's page-rounded region: PCs are 4-aligned, so 4 bytes are there. */
 	p = t->code_host + (addr - t->code_lo);
 	word = eh_insn_word(p);
-	recent = &m->recent[(addr >> 2) & (EH_RECENT_INSNS - 1)];
-	in = *recent;
-	if (!in || in->addr != addr || in->word != word)
-		in = *recent = eh_decoder_get(m->dec, addr, word);
+	slot = (addr >> 2) & (EH_RECENT_INSNS - 1);
+	in = m->recent[slot];
+	if (!in || in->addr != addr || in->word != word) {
+		in = m->recent[slot] = eh_decoder_get(m->dec, addr, word);
+		m->recent_wants[slot] = wanted_by(m, addr, word);
+	}
 	t->cur = in;
 	if (!in) {
 		eh_machine__hook_fail(m, EH_ENOMEM, "out of memory decoding 0x%016" PRIx64, addr);
 		return;
 	}
 	t->cur_in_window_counted = false;
-	if (m->opts.trace_insns || m->nhear[EH_EV_INSN]) {
+	t->cur_wants = m->recent_wants[slot];
+	t->ran[++t->nran % EH_RAN_KEPT] = (struct eh_ran){ .pc = addr, .word = word, .flags = in->flags };
+	if (m->opts.trace_insns || t->cur_wants) {
 		struct eh_event ev = {
 			.kind = EH_EV_INSN, .thread = (uint8_t)t->id, .pc = addr, .flags = in->flags,
 			.in_window = eh_machine__in_window(t), .addr = (uint64_t)word,
@@ -617,6 +648,7 @@ int eh_machine_new(struct eh_machine **out, const struct eh_model *model, const 
 	int rc = 0;
 
 	_Static_assert(EH_EV_KINDS <= 32, "eh_behaviour.events holds a bit a kind");
+	_Static_assert(EH_MACHINE_ERRATA_MAX <= 16, "recent_wants holds a bit an erratum");
 	*out = NULL;
 	if (eh_model_threads(model) < 1 || eh_model_threads(model) > EH_MAX_THREADS)
 		return eh_error_set(err, EH_EINVAL, "model %s: %u hardware threads (1 to %d supported)",

@@ -30,6 +30,16 @@ void eh_machine__record_access(struct eh_thread *t, uint32_t flags, uint64_t add
 		.in_window = eh_machine__in_window(t), .count = (uint32_t)t->res.executed,
 	};
 
+	struct eh_ran *now = &t->ran[t->nran % EH_RAN_KEPT];
+
+	/* The span the instruction running now touched (eh_machine_ran); a prefetch touches nothing. */
+	if (ev.pc == now->pc && ev.size) {
+		if (now->hi == now->lo || addr < now->lo)
+			now->lo = addr;
+		if (addr + ev.size > now->hi)
+			now->hi = addr + ev.size;
+		now->aflags |= flags & (EH_INSN_LOAD | EH_INSN_STORE);
+	}
 	if (ev.in_window && !t->cur_in_window_counted) {
 		t->cur_in_window_counted = true;
 		if (!t->window_count++) {

@@ -103,6 +103,9 @@ struct eh_thread {
 	bool abort_wnr;             /* the culprit wrote: ESR's WnR */
 	uint64_t fault_addr;
 	const struct eh_insn *cur;  /* the instruction executing now */
+	uint16_t cur_wants;         /* the instruction followers its EH_EV_INSN event reaches (bits of hear[EH_EV_INSN]) */
+	struct eh_ran ran[EH_RAN_KEPT];  /* what it ran, ran[nran % EH_RAN_KEPT] now (eh_machine_ran) */
+	unsigned nran;
 	bool cur_in_window_counted;
 	uint64_t code_lo, code_hi;  /* last executable section seen, for the range check */
 	const uint8_t *code_host;   /* ... and where its bytes are */
@@ -137,6 +140,7 @@ struct eh_machine {
 	 * stay valid: see eh_decoder_get). A hit is checked against the word in memory.
 	 */
 	const struct eh_insn *recent[EH_RECENT_INSNS];
+	uint16_t recent_wants[EH_RECENT_INSNS];  /* ... and the followers each one's events reach */
 	struct region *regions;
 	size_t nregions;
 	uint8_t *fixed;             /* the fixed regions' block: the host thread's shared one, or fixed_raw's */
