@@ -198,7 +198,8 @@ static void on_code(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
 		request_hyp(t, HYP_HOST);
 		return;
 	}
-	if (eh_machine__vserror_due(t)) {
+	/* VSE first, inline: it is clear but for the cases that pend a virtual SError. */
+	if (*m->hcr & EH_HCR_VSE && eh_machine__vserror_due(t)) {
 		request_hyp(t, HYP_VSERROR);
 		return;
 	}
@@ -260,7 +261,7 @@ static void on_code(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
 		}
 	}
 
-	if (eh_machine__hcr_traps(t, in)) {
+	if (in->flags & (EH_INSN_MSR | EH_INSN_MRS) && eh_machine__hcr_traps(t, in)) {
 		/* The access does not happen here (no window opens): EL2 performs it, or not. */
 		t->hyp_esr = eh_sysreg_trap_esr(in->sysreg, in->rt, in->flags & EH_INSN_MRS);
 		request_hyp(t, HYP_ENTER);
