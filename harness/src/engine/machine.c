@@ -170,9 +170,12 @@ static uint16_t wanted_by(const struct eh_machine *m, uint64_t addr, uint32_t wo
 
 const struct eh_ran *eh_machine_ran(const struct eh_machine *m, unsigned thread, unsigned back)
 {
-	const struct eh_thread *t = &m->threads[thread];
+	const struct eh_thread *t;
 
-	return thread < m->nthreads && back < EH_RAN_KEPT ? &t->ran[(t->nran - back) % EH_RAN_KEPT] : NULL;
+	if (thread >= m->nthreads || back >= EH_RAN_KEPT)
+		return NULL;
+	t = &m->threads[thread];
+	return &t->ran[(t->nran - back) % EH_RAN_KEPT];
 }
 
 static void on_code(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
