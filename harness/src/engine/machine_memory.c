@@ -171,7 +171,8 @@ static int fixed_take(struct eh_machine *m)
 
 void eh_machine__fixed_release(struct eh_machine *m)
 {
-	if (m->fixed && !m->fixed_raw)
+	/* A machine freed on another host thread leaves its thread's block held: no longer shared, still right. */
+	if (m->fixed && m->fixed == shared_fixed.host)
 		shared_fixed.held = false;
 	eh_free(m->fixed_raw);
 	m->fixed = NULL;
