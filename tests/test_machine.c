@@ -345,6 +345,55 @@ static void test_fresh_stacks(void **state)
 	eh_image_free(img2);
 }
 
+/* What win_isb's last instructions are, newest first (tests/snippets/engine.S), with SP = EH_STACK_TOP. */
+struct ran_row {
+	const char *name;
+	unsigned back;
+	uint64_t offset;          /* from win_isb */
+	uint64_t lo, hi;          /* the bytes it touched, below EH_STACK_TOP */
+	uint32_t aflags;
+};
+
+static const struct ran_row ran_rows[] = {
+	{ "ret", 0, 20, 0, 0, 0 },
+	{ "ldr x2, [sp, #-16]", 1, 16, 16, 8, EH_INSN_LOAD },
+	{ "isb", 2, 12, 0, 0, 0 },
+	{ "str x1, [sp, #-8]", 3, 8, 8, 0, EH_INSN_STORE },
+};
+
+/* eh_machine_ran keeps the last EH_RAN_KEPT instructions a thread ran, each with the span its accesses touched. */
+static void test_ran_history(void **state)
+{
+	struct eh_image *img;
+	struct eh_machine *m = run_symbol(&img, "cortex-a72", "win_isb", 0x4000, 0);
+	struct eh_error err = { 0 };
+	uint64_t entry;
+	size_t i;
+
+	(void)state;
+	if (eh_elf_resolve(engine_elf, "win_isb", &entry, &err))
+		fail_msg("%s", err.msg);
+	for (i = 0; i < sizeof(ran_rows) / sizeof(ran_rows[0]); i++) {
+		const struct ran_row *row = &ran_rows[i];
+		const struct eh_ran *r = eh_machine_ran(m, 0, row->back);
+		uint64_t lo = row->aflags ? EH_STACK_TOP - row->lo : 0, hi = row->aflags ? EH_STACK_TOP - row->hi : 0;
+		uint32_t word;
+
+		if (!r || eh_machine_read(m, entry + row->offset, &word, 4, &err))
+			fail_msg("%s: nothing kept %u back", row->name, row->back);
+		if (r->pc != entry + row->offset || r->word != word || r->lo != lo || r->hi != hi ||
+		    r->aflags != row->aflags)
+			fail_msg("%s, %u back: pc 0x%" PRIx64 " word 0x%08x [0x%" PRIx64 ", 0x%" PRIx64 ") aflags 0x%x; "
+				 "expected pc 0x%" PRIx64 " word 0x%08x [0x%" PRIx64 ", 0x%" PRIx64 ") aflags 0x%x",
+				 row->name, row->back, r->pc, r->word, r->lo, r->hi, r->aflags, entry + row->offset,
+				 word, lo, hi, row->aflags);
+	}
+	assert_null(eh_machine_ran(m, 0, EH_RAN_KEPT));
+	assert_null(eh_machine_ran(m, eh_machine_threads(m), 0));
+	eh_machine_free(m);
+	eh_image_free(img);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -356,6 +405,7 @@ int main(void)
 		cmocka_unit_test(test_virtual_el2),
 		cmocka_unit_test(test_seed_determinism),
 		cmocka_unit_test(test_fresh_stacks),
+		cmocka_unit_test(test_ran_history),
 	};
 
 	return cmocka_run_group_tests(tests, load, unload);
