@@ -73,7 +73,7 @@ extern const struct eh_midr_range eh_speculative_at_cpus[];   /* ARM64_WORKAROUN
 extern const struct eh_midr_range eh_erratum_845719_cpus[];   /* ARM64_WORKAROUND_845719 */
 extern const struct eh_midr_range eh_falkor_e1003_cpus[];     /* ARM64_WORKAROUND_QCOM_FALKOR_E1003, less is_kryo_midr */
 extern const struct eh_midr_range eh_cavium_27456_cpus[];     /* ARM64_WORKAROUND_CAVIUM_27456 */
-/* ... of the errata 6.12 adds (models/caps_linux_6_12.c). */
+/* ... of the errata 6.12 adds (models/caps_linux_6.h, under EH_LINUX 612). */
 extern const struct eh_midr_range eh_erratum_2645198_cpus[];  /* ARM64_WORKAROUND_2645198 */
 /* The ThunderX2 family, every variant and revision (cpu_errata.c tx2_family_cpus[]). */
 extern const struct eh_midr_range eh_tx2_family_cpus[];
