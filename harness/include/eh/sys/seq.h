@@ -50,11 +50,9 @@ struct eh_seq_step {
 	const char *missing;        /* the step in a finding when it is missing: "a DSB after the IC IALLU" */
 };
 
-#define EH_SEQ_MAX_STEPS 4
-
 /*
- * A workaround sequence: its steps, in the order they must run (at most
- * EH_SEQ_MAX_STEPS, ending with { 0 } past the last: a kind with no missing text).
+ * A workaround sequence: its steps, in the order they must run, ending with { 0 }
+ * past the last (a step with no missing text).
  * With restart, meeting the first step again starts over (a second IC IALLU
  * needs a DSB of its own to be complete).
  */
