@@ -3,13 +3,10 @@
  * the instruction cache, so the kernel invalidates it (IC IALLU; DSB NSH; ISB) after each switch of the
  * user address space (post_ttbr_update_workaround, after cpu_do_switch_mm's write of TTBR0_EL1).
  */
-#include "eh/erratum.h"
-#include "eh/insn.h"
-#include "eh/machine.h"
-#include "eh/regime.h"
-#include "eh/rule.h"
-#include "eh/sysreg.h"
-#include "caps.h"
+#include "eh/sys/behaviour.h"
+#include "eh/sys/erratum.h"
+#include "eh/sys/rule.h"
+#include "eh/sys/seq.h"
 
 extern const struct eh_erratum eh_erratum_cavium_27456;
 
@@ -22,90 +19,58 @@ static bool ic_iallu(uint32_t op)
 	return op == EH_IC_IALLU || op == EH_IC_IALLUIS;
 }
 
-/* IC IALLU or IC IALLUIS (they take no register: Rt is XZR). */
-static bool ic_iallu_word(uint32_t word)
-{
-	return word == 0xd508751f || word == 0xd508711f;
-}
-
-/* How far the workaround is after a switch: none of it, IC IALLU, then the DSB; the ISB ends it. */
-enum stage { STAGE_NONE, STAGE_IC, STAGE_DSB };
-
-struct thread_state {
-	bool due;           /* TTBR0_EL1 written at EL1 and the instruction cache not invalidated since */
-	enum stage stage;
-	uint64_t write_pc;
+/*
+ * post_ttbr_update_workaround(): IC IALLU, a DSB completing it, an ISB, in that order. A
+ * second IC IALLU needs a DSB of its own, so it starts the sequence over.
+ */
+static const struct eh_seq workaround = {
+	.steps = (const struct eh_seq_step[]){
+		{ EH_SEQ_SYS, ic_iallu, "IC IALLU" },
+		{ EH_SEQ_DSB, eh_insn_dsb_full, "a DSB after the IC IALLU" },
+		{ EH_SEQ_ISB, NULL, "an ISB after the DSB" },
+		{ 0 },
+	},
+	.restart = true,
 };
 
 /*
- * Per thread: a write of TTBR0_EL1 at EL1 makes the invalidation due: IC IALLU,
- * a DSB completing it, an ISB, in that order. An ERET to EL0 while it is due is
- * the hazard: the task may run instructions from a corrupted cache, which the
- * harness does not model, so it is recorded, blamed on the ERET, its value the PC
- * of the write.
+ * Per thread: a write of TTBR0_EL1 at EL1 makes the workaround due. An ERET to EL0
+ * while it is due is the hazard: the task may run instructions from a corrupted
+ * cache, which the harness does not model, so it is recorded, blamed on the ERET,
+ * its value the PC of the write.
  */
 static void on_event(struct eh_machine *m, void *state, const struct eh_event *ev)
 {
-	struct thread_state *s = state;
+	struct eh_seq_state *s = state;
 	uint64_t spsr;
 
-	switch (ev->kind) {
-	case EH_EV_SYSREG_WRITE:
-		if (ev->sysreg == EH_TTBR0_EL1 && !ev->el2)
-			*s = (struct thread_state){ .due = true, .stage = STAGE_NONE, .write_pc = ev->pc };
-		break;
-	case EH_EV_SYS:
-		if (s->due && ic_iallu(ev->sysreg))
-			s->stage = STAGE_IC;
-		break;
-	case EH_EV_BARRIER:
-		if (s->due && s->stage == STAGE_IC && ev->flags & EH_INSN_DSB && eh_insn_dsb_full((unsigned)ev->value))
-			s->stage = STAGE_DSB;
-		break;
-	case EH_EV_CTX_SYNC:
-		if (ev->flags & EH_INSN_ISB) {
-			if (s->due && s->stage == STAGE_DSB)
-				s->due = false;
-			break;
-		}
-		/* SPSR_EL1.M[3:2] is the exception level the ERET returns to: 0b00 is EL0. */
-		if (!(ev->flags & EH_INSN_ERET) || ev->el2 || eh_machine_sysreg(m, ev->thread, EH_SPSR_EL1, &spsr) ||
-		    (spsr >> 2) & 3)
-			break;
-		if (s->due)
-			eh_machine_hazard(m, &eh_erratum_cavium_27456, ev, s->write_pc);
-		s->due = false;
-		break;
-	default:
-		break;
+	if (eh_seq_event(&workaround, s, ev))
+		return;
+	if (ev->kind == EH_EV_SYSREG_WRITE && ev->sysreg == EH_TTBR0_EL1 && !ev->el2) {
+		eh_seq_open(s, ev->pc);
+		return;
 	}
+	/* SPSR_EL1.M[3:2] is the exception level the ERET returns to: 0b00 is EL0. */
+	if (ev->kind != EH_EV_CTX_SYNC || !(ev->flags & EH_INSN_ERET) || ev->el2 ||
+	    eh_machine_sysreg(m, ev->thread, EH_SPSR_EL1, &spsr) || (spsr >> 2) & 3)
+		return;
+	if (s->due)
+		eh_machine_hazard(m, &eh_erratum_cavium_27456, ev, s->anchor);
+	s->due = false;
 }
 
 static const struct eh_behaviour behaviour = {
 	.summary = "an ERET to EL0 after a write of TTBR0_EL1 with no IC IALLU, DSB and ISB since; recorded as a "
 		   "hazard: the corrupted instruction cache is not modelled",
-	.thread_state = sizeof(struct thread_state),
+	.thread_state = sizeof(struct eh_seq_state),
 	.events = EH_EV_BIT(EH_EV_SYSREG_WRITE) | EH_EV_BIT(EH_EV_SYS) | EH_EV_BIT(EH_EV_BARRIER) |
 		  EH_EV_BIT(EH_EV_CTX_SYNC),
 	.on_event = on_event,
 };
 
-/* MSR TTBR0_EL1, Xt: every bit but Rt (4:0), that is op0 3, op1 0, CRn 2, CRm 0, op2 0. */
-static bool ttbr0_write_word(uint32_t word)
-{
-	return (word & 0xffffffe0) == 0xd5182000;
-}
-
-/* RET Xn: the return a call's stack pops; every bit but Rn (9:5). */
-static bool is_ret(uint32_t word)
-{
-	return (word & 0xfffffc1f) == 0xd65f0000;
-}
-
-/* How far back the switch's TTBR1_EL1 write may be, how far the path may run, and how deep its calls. */
+/* How far back the switch's TTBR1_EL1 write may be, and how the path from it is followed. */
 #define TTBR1_MAX_WORDS 4
-#define PATH_MAX_INSNS 64
-#define CALL_DEPTH 4
+static const struct eh_seq_path path = { .max_insns = 64, .call_depth = 4 };
 
 /*
  * A switch of the user address space: a write of TTBR0_EL1 of the live regime
@@ -121,51 +86,29 @@ static bool is_ret(uint32_t word)
  */
 static int visit(struct eh_rule_ctx *ctx, const struct eh_insn *in)
 {
-	static const char *const missing[] = { "IC IALLU", "a DSB after the IC IALLU", "an ISB after the DSB" };
-	uint64_t stack[CALL_DEPTH];
-	struct eh_insn cur = *in, next;
-	enum stage stage = STAGE_NONE;
+	struct eh_insn last, prev;
 	const char *why;
-	size_t n, depth = 0;
+	unsigned stage;
 	bool switch_mm = false;
 	long d;
 
 	if (!(in->flags & EH_INSN_TTBR_WRITE) || in->sysreg != EH_TTBR0_EL1 || !eh_rule_runs(ctx, in, &why) ||
 	    !eh_regime_live(eh_regime_of_ttbr_write(in->sysreg, eh_rule_run_el(ctx, in, &why))))
 		return 0;
-	for (d = 1; d <= TTBR1_MAX_WORDS && !switch_mm && !eh_rule_neighbour(ctx, in, -d, &next); d++)
-		switch_mm = next.flags & EH_INSN_MSR && next.sysreg == EH_TTBR1_EL1;
-	if (!switch_mm)
+	for (d = 1; d <= TTBR1_MAX_WORDS && !switch_mm && !eh_rule_neighbour(ctx, in, -d, &prev); d++)
+		switch_mm = prev.flags & EH_INSN_MSR && prev.sysreg == EH_TTBR1_EL1;
+	if (!switch_mm || !eh_seq_follow(ctx, &workaround, &path, in, &last, &stage))
 		return 0;
-	for (n = 0; n < PATH_MAX_INSNS; n++) {
-		if (cur.flags & EH_INSN_CALL && !(cur.flags & EH_INSN_INDIRECT) && depth < CALL_DEPTH) {
-			stack[depth++] = cur.addr + 4;
-			if (eh_rule_insn_at(ctx, cur.target, &next))
-				break;
-		} else if (is_ret(cur.word) && depth) {
-			if (eh_rule_insn_at(ctx, stack[--depth], &next))
-				break;
-		} else if (eh_rule_next(ctx, &cur, &next)) {
-			break;
-		}
-		cur = next;
-		if (stage == STAGE_NONE && ic_iallu_word(cur.word))
-			stage = STAGE_IC;
-		else if (stage == STAGE_IC && cur.flags & EH_INSN_DSB && eh_insn_dsb_full(EH_BARRIER_OPTION(cur.word)))
-			stage = STAGE_DSB;
-		else if (stage == STAGE_DSB && cur.flags & EH_INSN_ISB)
-			return 0;
-	}
 	return eh_rule_report(ctx, in, in->addr, "msr ttbr0_el1",
 			      "a switch of the user address space with no IC IALLU; DSB; ISB after it before %s (%s "
 			      "missing): the task may run from an instruction cache a broadcast TLBI corrupted",
-			      cur.text, missing[stage]);
+			      last.text, workaround.steps[stage].missing);
 }
 
 static const struct eh_rule rule = {
 	.summary = "each switch of the user address space (a TTBR0_EL1 write shortly after one of TTBR1_EL1, as in "
 		   "cpu_do_switch_mm) followed by IC IALLU, DSB and ISB before its function returns, calls followed",
-	.wants = ttbr0_write_word,
+	.wants = eh_seq_word_ttbr0_write,
 	.scan = &(const struct eh_scan_rule){ .visit = visit },
 };
 

@@ -3,12 +3,10 @@
  * clean by VA (DC CVAU, DC CVAC) can deadlock, overlap transactions on the interconnect or leave a
  * line dirty; the kernel promotes every such clean to a clean and invalidate, DC CIVAC.
  */
-#include "eh/erratum.h"
-#include "eh/insn.h"
-#include "eh/machine.h"
-#include "eh/rule.h"
-#include "eh/sysreg.h"
-#include "caps.h"
+#include "eh/sys/behaviour.h"
+#include "eh/sys/erratum.h"
+#include "eh/sys/rule.h"
+#include "eh/sys/seq.h"
 
 extern const struct eh_erratum eh_erratum_clean_cache;
 

@@ -2,12 +2,10 @@
  * Cavium ThunderX2 erratum 219: a load, store or prefetch between a write of a TTBR and the next
  * context synchronisation can deliver a spurious Data Abort to any hardware thread of the core.
  */
-#include "eh/erratum.h"
-#include "eh/insn.h"
-#include "eh/machine.h"
-#include "eh/regime.h"
-#include "eh/rule.h"
-#include "caps.h"
+#include "eh/sys/behaviour.h"
+#include "eh/sys/erratum.h"
+#include "eh/sys/rule.h"
+#include "eh/sys/seq.h"
 
 /* 93916beb7014: without SMT siblings the erratum is not exposed. */
 static bool smt_siblings(const struct eh_model *model)

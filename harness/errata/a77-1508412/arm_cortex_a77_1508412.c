@@ -2,11 +2,10 @@
  * Arm Cortex-A77 erratum 1508412 (r0p0, r1p0): a read of PAR_EL1 close to a load with Device or
  * Non-cacheable attributes can deadlock the core; the kernel brackets every read with DMB SY.
  */
-#include "eh/erratum.h"
-#include "eh/insn.h"
-#include "eh/machine.h"
-#include "eh/rule.h"
-#include "caps.h"
+#include "eh/sys/behaviour.h"
+#include "eh/sys/erratum.h"
+#include "eh/sys/rule.h"
+#include "eh/sys/seq.h"
 
 extern const struct eh_erratum eh_erratum_a77_1508412;
 
@@ -14,12 +13,6 @@ extern const struct eh_erratum eh_erratum_a77_1508412;
 static bool par_read(uint32_t word)
 {
 	return (word & 0xffffffe0) == 0xd5387400;
-}
-
-/* The barrier the workaround uses: DMB SY, or DSB SY, which orders at least as much. */
-static bool full_system_barrier(const struct eh_event *ev)
-{
-	return ev->kind == EH_EV_BARRIER && ev->value == EH_BARRIER_SY;
 }
 
 struct thread_state {
@@ -48,7 +41,8 @@ static void on_event(struct eh_machine *m, void *state, const struct eh_event *e
 {
 	struct thread_state *s = state;
 
-	if (full_system_barrier(ev)) {
+	/* The barrier the workaround uses: DMB SY, or DSB SY, which orders at least as much. */
+	if (eh_seq_event_barrier_sy(ev)) {
 		s->loaded = s->par = false;
 	} else if (ev->kind == EH_EV_INSN && par_read((uint32_t)ev->addr)) {
 		if (s->loaded) {
@@ -77,12 +71,6 @@ static const struct eh_behaviour behaviour = {
 	.on_event = on_event,
 };
 
-/* DMB SY, or DSB SY (insn.h classes both, with the option in bits 11:8). */
-static bool barrier_sy(const struct eh_insn *in)
-{
-	return in->flags & (EH_INSN_DMB | EH_INSN_DSB) && EH_BARRIER_OPTION(in->word) == EH_BARRIER_SY;
-}
-
 /*
  * Every PAR_EL1 read with DMB SY as the instructions right before and after it, as
  * read_sysreg_par() places them, in code that runs on the image's target (KVM's nVHE
@@ -97,8 +85,8 @@ static int visit(struct eh_rule_ctx *ctx, const struct eh_insn *in)
 
 	if (!eh_rule_runs(ctx, in, &why))
 		return 0;
-	ok_before = !eh_rule_neighbour(ctx, in, -1, &before) && barrier_sy(&before);
-	ok_after = !eh_rule_neighbour(ctx, in, 1, &after) && barrier_sy(&after);
+	ok_before = !eh_rule_neighbour(ctx, in, -1, &before) && eh_seq_insn_barrier_sy(&before);
+	ok_after = !eh_rule_neighbour(ctx, in, 1, &after) && eh_seq_insn_barrier_sy(&after);
 	if (ok_before && ok_after)
 		return 0;
 	return eh_rule_report(ctx, in, ok_before ? after.addr : before.addr, "mrs par_el1",

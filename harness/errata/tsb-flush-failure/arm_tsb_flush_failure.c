@@ -2,11 +2,9 @@
  * Arm Cortex-A710 erratum 2054223 and Neoverse N2 erratum 2067961: one TSB CSYNC may not flush the trace
  * buffer; the kernel issues a second one (asm/barrier.h tsb_csync()) where the CPU needs it.
  */
-#include "eh/erratum.h"
-#include "eh/insn.h"
-#include "eh/machine.h"
-#include "eh/rule.h"
-#include "caps.h"
+#include "eh/sys/behaviour.h"
+#include "eh/sys/erratum.h"
+#include "eh/sys/rule.h"
 
 extern const struct eh_erratum eh_erratum_tsb_flush_failure;
 

@@ -3,13 +3,10 @@
  * from AArch64 EL1 to AArch32 EL0, a load may read incorrect data unless CONTEXTIDR_EL1 was written
  * on the way out, which the kernel does in kernel_exit when the task it returns to is AArch32.
  */
-#include "eh/elf.h"
-#include "eh/erratum.h"
-#include "eh/insn.h"
-#include "eh/machine.h"
-#include "eh/rule.h"
-#include "eh/sysreg.h"
-#include "caps.h"
+#include "eh/sys/behaviour.h"
+#include "eh/sys/erratum.h"
+#include "eh/sys/rule.h"
+#include "eh/sys/seq.h"
 
 extern const struct eh_erratum eh_erratum_a53_845719;
 

@@ -6,21 +6,12 @@
  */
 #include <string.h>
 
-#include "eh/elf.h"
-#include "eh/erratum.h"
-#include "eh/insn.h"
-#include "eh/machine.h"
-#include "eh/rule.h"
-#include "eh/sysreg.h"
-#include "caps.h"
+#include "eh/sys/behaviour.h"
+#include "eh/sys/erratum.h"
+#include "eh/sys/rule.h"
+#include "eh/sys/seq.h"
 
 extern const struct eh_erratum eh_erratum_falkor_e1003;
-
-/* cpu_errata.c's is_kryo_midr() line of qcom_erratum_1003_list[]: a Qualcomm part 0x2XX. */
-static bool kryo_2xx(const struct eh_model *model)
-{
-	return eh_caps_kryo(NULL, &(const struct eh_target){ .model = model });
-}
 
 /* TLBI VAE1 and its shareable forms (op1 0, CRn 8, op2 1; CRm 7 local, 3 Inner, 1 Outer Shareable): by VA, every level. */
 static bool tlbi_vae1(uint32_t op)
@@ -35,53 +26,46 @@ static bool tlbi_vae1(uint32_t op)
 #define TTBR_ASID(v) ((v) >> 48)
 #define TTBR_BADDR(v) ((v) & 0x0000fffffffffffeull)
 
-/* How far the sequence is after the write: none of it, the ISB, the TLBI, then done by the DSB. */
-enum stage { STAGE_NONE, STAGE_ISB, STAGE_TLBI };
-
-struct thread_state {
-	bool due;           /* a write of TTBR1_EL1 changed ASID and base; the invalidation is not complete */
-	enum stage stage;
-	uint64_t write_pc;
+/* tramp_map_kernel after its TTBR1_EL1 write: ISB, TLBI VAE1, a DSB completing it, in that order. */
+static const struct eh_seq workaround = {
+	.steps = (const struct eh_seq_step[]){
+		{ EH_SEQ_ISB, NULL, "an ISB" },
+		{ EH_SEQ_SYS, tlbi_vae1, "a TLBI VAE1 after the ISB" },
+		{ EH_SEQ_DSB, eh_insn_dsb_full, "a DSB after the TLBI VAE1" },
+		{ 0 },
+	},
 };
 
 /*
  * Per thread: a write of TTBR1_EL1 at EL1 that changes both its ASID and its table
- * base (read from the register as the MSR is about to run) makes the invalidation
- * due: ISB, TLBI VAE1, DSB, in that order (tramp_map_kernel). A load or store
- * before it completes is the hazard: the translation it needs may come from an
- * entry allocated under the wrong ASID, which the harness does not model, so it is
- * recorded, blamed on the access, its value the PC of the write. An ERET ends the
- * due state: 6.1 leaves the way out to EL0 (tramp_unmap_kernel) alone.
+ * base (read from the register as the MSR is about to run) makes the workaround
+ * due. A load or store before it completes is the hazard: the translation it needs
+ * may come from an entry allocated under the wrong ASID, which the harness does not
+ * model, so it is recorded, blamed on the access, its value the PC of the write. An
+ * ERET or an exception ends the due state: 6.1 leaves the way out to EL0
+ * (tramp_unmap_kernel) alone.
  */
 static void on_event(struct eh_machine *m, void *state, const struct eh_event *ev)
 {
-	struct thread_state *s = state;
+	struct eh_seq_state *s = state;
 	uint64_t old;
 
+	if (eh_seq_event(&workaround, s, ev))
+		return;
 	switch (ev->kind) {
 	case EH_EV_SYSREG_WRITE:
 		if (ev->sysreg != EH_TTBR1_EL1 || ev->el2 || eh_machine_sysreg(m, ev->thread, EH_TTBR1_EL1, &old))
 			break;
 		if (TTBR_ASID(old) != TTBR_ASID(ev->value) && TTBR_BADDR(old) != TTBR_BADDR(ev->value))
-			*s = (struct thread_state){ .due = true, .stage = STAGE_NONE, .write_pc = ev->pc };
+			eh_seq_open(s, ev->pc);
 		break;
 	case EH_EV_CTX_SYNC:
 		if (ev->flags & EH_INSN_ERET)
 			s->due = false;
-		else if (s->due && s->stage == STAGE_NONE)
-			s->stage = STAGE_ISB;
-		break;
-	case EH_EV_SYS:
-		if (s->due && s->stage == STAGE_ISB && ev->flags & EH_INSN_TLBI && tlbi_vae1(ev->sysreg))
-			s->stage = STAGE_TLBI;
-		break;
-	case EH_EV_BARRIER:
-		if (s->due && s->stage == STAGE_TLBI && ev->flags & EH_INSN_DSB && eh_insn_dsb_full((unsigned)ev->value))
-			s->due = false;
 		break;
 	case EH_EV_ACCESS:
 		if (s->due && ev->flags & (EH_INSN_LOAD | EH_INSN_STORE)) {
-			eh_machine_hazard(m, &eh_erratum_falkor_e1003, ev, s->write_pc);
+			eh_machine_hazard(m, &eh_erratum_falkor_e1003, ev, s->anchor);
 			s->due = false;
 		}
 		break;
@@ -97,17 +81,11 @@ static const struct eh_behaviour behaviour = {
 	.summary = "a load or store after a write of TTBR1_EL1 that changes its ASID and table base, before ISB, "
 		   "TLBI VAE1 and a DSB complete; recorded as a hazard: TLB entries under the wrong ASID are not "
 		   "modelled",
-	.thread_state = sizeof(struct thread_state),
+	.thread_state = sizeof(struct eh_seq_state),
 	.events = EH_EV_BIT(EH_EV_SYSREG_WRITE) | EH_EV_BIT(EH_EV_CTX_SYNC) | EH_EV_BIT(EH_EV_SYS) |
 		  EH_EV_BIT(EH_EV_BARRIER) | EH_EV_BIT(EH_EV_ACCESS) | EH_EV_BIT(EH_EV_EXCEPTION),
 	.on_event = on_event,
 };
-
-/* MSR TTBR1_EL1, Xt: every bit but Rt (4:0), that is op0 3, op1 0, CRn 2, CRm 0, op2 1. */
-static bool ttbr1_write_word(uint32_t word)
-{
-	return (word & 0xffffffe0) == 0xd5182020;
-}
 
 /*
  * The KPTI trampoline: section .entry.tramp.text in an object, and between the
@@ -136,8 +114,8 @@ static bool sets_user_asid(uint32_t word, unsigned rt)
 	return (word & 0xfffffc00) == 0xb2500000 && (word & 0x1f) == rt && ((word >> 5) & 0x1f) == rt;
 }
 
-/* How far the trampoline's straight path may run from its TTBR1_EL1 write. */
-#define PATH_MAX_INSNS 64
+/* How far the trampoline's straight path may run from its TTBR1_EL1 write; an ERET is the way out. */
+static const struct eh_seq_path path = { .max_insns = 64, .spares = EH_INSN_ERET };
 
 /*
  * Each write of TTBR1_EL1 in the trampoline is followed on its straight path
@@ -151,38 +129,26 @@ static bool sets_user_asid(uint32_t word, unsigned rt)
  */
 static int visit(struct eh_rule_ctx *ctx, const struct eh_insn *in)
 {
-	static const char *const missing[] = { "an ISB", "a TLBI VAE1 after the ISB", "a DSB after the TLBI VAE1" };
-	struct eh_insn cur = *in, next, prev;
-	enum stage stage = STAGE_NONE;
+	struct eh_insn last, prev;
 	const char *why;
-	size_t n;
+	unsigned stage;
 
 	if (!(in->flags & EH_INSN_MSR) || in->sysreg != EH_TTBR1_EL1 || !eh_rule_runs(ctx, in, &why) ||
 	    !in_trampoline(ctx, in->addr) ||
-	    (!eh_rule_neighbour(ctx, in, -1, &prev) && sets_user_asid(prev.word, in->rt)))
+	    (!eh_rule_neighbour(ctx, in, -1, &prev) && sets_user_asid(prev.word, in->rt)) ||
+	    !eh_seq_follow(ctx, &workaround, &path, in, &last, &stage))
 		return 0;
-	for (n = 0; n < PATH_MAX_INSNS && !eh_rule_next(ctx, &cur, &next); n++) {
-		cur = next;
-		if (cur.flags & EH_INSN_ERET)
-			return 0;
-		if (stage == STAGE_NONE && cur.flags & EH_INSN_ISB)
-			stage = STAGE_ISB;
-		else if (stage == STAGE_ISB && cur.flags & EH_INSN_TLBI && tlbi_vae1(cur.sysreg))
-			stage = STAGE_TLBI;
-		else if (stage == STAGE_TLBI && cur.flags & EH_INSN_DSB && eh_insn_dsb_full(EH_BARRIER_OPTION(cur.word)))
-			return 0;
-	}
 	return eh_rule_report(ctx, in, in->addr, "msr ttbr1_el1",
 			      "the trampoline's write of TTBR1_EL1 is not followed by ISB; TLBI VAE1; DSB before it "
 			      "leaves at %s (%s missing): TLB entries of the kernel's tables may stay under the user "
-			      "ASID", cur.text, missing[stage]);
+			      "ASID", last.text, workaround.steps[stage].missing);
 }
 
 static const struct eh_rule rule = {
 	.summary = "in the KPTI trampoline, each write of TTBR1_EL1 on the way into the kernel followed by ISB, "
 		   "TLBI VAE1 and a DSB before the trampoline leaves (the way out, back to the user ASID, left "
 		   "alone as 6.1 leaves it)",
-	.wants = ttbr1_write_word,
+	.wants = eh_seq_word_ttbr1_write,
 	.scan = &(const struct eh_scan_rule){ .visit = visit },
 };
 
@@ -201,7 +167,7 @@ const struct eh_erratum eh_erratum_falkor_e1003 = {
 	.title = "Qualcomm Falkor erratum E1003: a translation during a TTBR1_EL1 write may allocate TLB entries of "
 		 "the new tables under the old ASID",
 	.cpus = eh_falkor_e1003_cpus,
-	.also_affects = kryo_2xx,
+	.also_affects = eh_cpus_kryo_2xx,
 	.also_affects_cpus = "Qualcomm parts 0x2XX (is_kryo_midr)",
 	.capability = "ARM64_WORKAROUND_QCOM_FALKOR_E1003",
 	.kconfig = "CONFIG_QCOM_FALKOR_ERRATUM_1003",

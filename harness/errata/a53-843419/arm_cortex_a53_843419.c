@@ -4,11 +4,10 @@
  */
 #include <elf.h>
 
-#include "arm_cortex_a53.h"
-#include "caps.h"
-#include "eh/erratum.h"
-#include "eh/machine.h"
-#include "eh/rule.h"
+#include "arm_cortex_a53_843419.h"
+#include "eh/sys/behaviour.h"
+#include "eh/sys/erratum.h"
+#include "eh/sys/rule.h"
 
 /*
  * The A64 encoding classes the notice names (Arm ARM C4.1.4 "Loads and Stores"):

@@ -6,12 +6,10 @@
  */
 #include <string.h>
 
-#include "eh/erratum.h"
-#include "eh/elf.h"
-#include "eh/insn.h"
-#include "eh/machine.h"
-#include "eh/rule.h"
-#include "caps.h"
+#include "eh/sys/behaviour.h"
+#include "eh/sys/erratum.h"
+#include "eh/sys/rule.h"
+#include "eh/sys/seq.h"
 
 extern const struct eh_erratum eh_erratum_a715_2645198;
 
@@ -63,7 +61,7 @@ static void on_event(struct eh_machine *m, void *state, const struct eh_event *e
 			s->tlbi = true;
 		break;
 	case EH_EV_BARRIER:
-		if (ev->flags & EH_INSN_DSB && eh_insn_dsb_broadcast((unsigned)ev->value) && s->tlbi)
+		if (eh_seq_event_dsb_broadcast(ev) && s->tlbi)
 			s->desc_addr = 0;
 		break;
 	case EH_EV_ACCESS:

@@ -3,20 +3,12 @@
  * list): a broadcast TLBI;DSB can complete before the memory accesses that used the invalidated
  * entries are globally observed, so the kernel follows it with a second broadcast TLBI;DSB.
  */
-#include "eh/erratum.h"
-#include "eh/insn.h"
-#include "eh/machine.h"
-#include "eh/rule.h"
-#include "eh/sysreg.h"
-#include "caps.h"
+#include "eh/sys/behaviour.h"
+#include "eh/sys/erratum.h"
+#include "eh/sys/rule.h"
+#include "eh/sys/seq.h"
 
 extern const struct eh_erratum eh_erratum_repeat_tlbi;
-
-/* cpu_errata.c's is_kryo_midr() line of arm64_repeat_tlbi_list[] (Falkor E1009): a Qualcomm part 0x2XX. */
-static bool kryo_2xx(const struct eh_model *model)
-{
-	return eh_caps_kryo(NULL, &(const struct eh_target){ .model = model });
-}
 
 /*
  * Whether TLBI operation op (bits 20:5 of the word, Arm ARM C5.5) is broadcast to
@@ -97,7 +89,7 @@ static void on_event(struct eh_machine *m, void *state, const struct eh_event *e
 		s->issued_new |= !s->due || s->op != s->done_op || s->operand != s->done_operand;
 		break;
 	case EH_EV_BARRIER:
-		if (!(ev->flags & EH_INSN_DSB) || !eh_insn_dsb_broadcast((unsigned)ev->value) || !s->issued)
+		if (!eh_seq_event_dsb_broadcast(ev) || !s->issued)
 			break;
 		s->due = s->issued_new;
 		s->dsb_pc = ev->pc;
@@ -128,11 +120,6 @@ static const struct eh_behaviour behaviour = {
 static bool tlbi_word(uint32_t word)
 {
 	return (word & 0xfff8f000) == 0xd5088000;
-}
-
-static bool completes_broadcast(const struct eh_insn *in)
-{
-	return in->flags & EH_INSN_DSB && eh_insn_dsb_broadcast(EH_BARRIER_OPTION(in->word));
 }
 
 static bool broadcast(const struct eh_insn *in)
@@ -171,7 +158,7 @@ static int check_repeat(struct eh_rule_ctx *ctx, const struct eh_insn *t, const 
 	char where[128];
 
 	if (!next_past_branches(ctx, d, &tlbi) && broadcast(&tlbi) && !next_past_branches(ctx, &tlbi, &dsb) &&
-	    completes_broadcast(&dsb))
+	    eh_seq_insn_dsb_broadcast(&dsb))
 		return 0;
 	return eh_rule_report(ctx, d, t->addr, "dsb",
 			      "completes the broadcast TLBI at %s with no second broadcast TLBI;DSB after it (next: %s): "
@@ -197,7 +184,7 @@ static int visit(struct eh_rule_ctx *ctx, const struct eh_insn *in)
 	int rc = 0;
 
 	if (!broadcast(in) || tlbi_is_repeat(in->sysreg, in->rt) || !eh_rule_runs(ctx, in, &why) ||
-	    (!eh_rule_neighbour(ctx, in, -1, &cur) && completes_broadcast(&cur) &&
+	    (!eh_rule_neighbour(ctx, in, -1, &cur) && eh_seq_insn_dsb_broadcast(&cur) &&
 	     !eh_rule_neighbour(ctx, in, -2, &cur) && cur.word == in->word))
 		return 0;
 	todo[ntodo++] = in->addr + 4;
@@ -209,7 +196,7 @@ static int visit(struct eh_rule_ctx *ctx, const struct eh_insn *in)
 		if (i < nseen || nseen == FOLLOW_MAX || eh_rule_insn_at(ctx, addr, &cur))
 			continue;
 		seen[nseen++] = addr;
-		if (completes_broadcast(&cur)) {
+		if (eh_seq_insn_dsb_broadcast(&cur)) {
 			rc = check_repeat(ctx, in, &cur);
 			continue;
 		}
@@ -248,7 +235,7 @@ const struct eh_erratum eh_erratum_repeat_tlbi = {
 	.title = "Broadcast TLBI;DSB completes before the accesses through the invalidated entries are "
 		 "observed (Falkor E1009, Cortex-A76 1286807, A55 2441007, A510 2441009, 4118414)",
 	.cpus = eh_repeat_tlbi_cpus,
-	.also_affects = kryo_2xx,
+	.also_affects = eh_cpus_kryo_2xx,
 	.also_affects_cpus = "Qualcomm parts 0x2XX (is_kryo_midr)",
 	.capability = "ARM64_WORKAROUND_REPEAT_TLBI",
 	.kconfig = "CONFIG_ARM64_WORKAROUND_REPEAT_TLBI",

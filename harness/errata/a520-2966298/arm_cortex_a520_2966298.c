@@ -3,12 +3,10 @@
  * privileged data through the cache unless a non-shareable TLBI and a DSB NSH follow the last explicit
  * memory access before the return to EL0.
  */
-#include "eh/erratum.h"
-#include "eh/insn.h"
-#include "eh/machine.h"
-#include "eh/rule.h"
-#include "eh/sysreg.h"
-#include "caps.h"
+#include "eh/sys/behaviour.h"
+#include "eh/sys/erratum.h"
+#include "eh/sys/rule.h"
+#include "eh/sys/seq.h"
 
 extern const struct eh_erratum eh_erratum_a520_2966298;
 
@@ -46,7 +44,7 @@ static void on_event(struct eh_machine *m, void *state, const struct eh_event *e
 		}
 		break;
 	case EH_EV_BARRIER:
-		if (ev->flags & EH_INSN_DSB && eh_insn_dsb_full((unsigned)ev->value) && s->tlbi)
+		if (eh_seq_event_dsb_full(ev) && s->tlbi)
 			s->done = true;
 		break;
 	case EH_EV_ACCESS:
@@ -115,7 +113,7 @@ static int visit(struct eh_rule_ctx *ctx, const struct eh_insn *in)
 	if (!(path[n - 1].flags & EH_INSN_ERET))
 		return 0;
 	for (i = 1; i < n - 1 && !rc; i++) {
-		completed |= path[i].flags & EH_INSN_DSB && eh_insn_dsb_full(EH_BARRIER_OPTION(path[i].word));
+		completed |= eh_seq_insn_dsb_full(&path[i]);
 		if (path[i].flags & (EH_INSN_LOAD | EH_INSN_STORE))
 			rc = eh_rule_report(ctx, &path[i], in->addr, eh_insn_access_name(path[i].flags),
 					    "an explicit memory access between the workaround's TLBI and the ERET: the "

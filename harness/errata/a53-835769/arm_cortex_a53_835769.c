@@ -2,11 +2,10 @@
  * Arm Cortex-A53 erratum 835769: a 64-bit multiply-accumulate directly after a load, store or
  * prefetch might produce an incorrect result.
  */
-#include "arm_cortex_a53.h"
-#include "caps.h"
-#include "eh/erratum.h"
-#include "eh/machine.h"
-#include "eh/rule.h"
+#include "arm_cortex_a53_835769.h"
+#include "eh/sys/behaviour.h"
+#include "eh/sys/erratum.h"
+#include "eh/sys/rule.h"
 
 bool eh_a53_mac64(uint32_t word, unsigned *rd, unsigned *rn, unsigned *rm, unsigned *ra)
 {

@@ -4,12 +4,10 @@
  * KVM synchronises the write of VTTBR_EL2 (__load_stage2(), asm/kvm_mmu.h) before it makes the guest's
  * regime the one in context.
  */
-#include "eh/erratum.h"
-#include "eh/insn.h"
-#include "eh/machine.h"
-#include "eh/rule.h"
-#include "eh/sysreg.h"
-#include "caps.h"
+#include "eh/sys/behaviour.h"
+#include "eh/sys/erratum.h"
+#include "eh/sys/rule.h"
+#include "eh/sys/seq.h"
 
 extern const struct eh_erratum eh_erratum_speculative_at;
 
