@@ -90,12 +90,12 @@ if [ -n "$series" ]; then
   # tests/kernel/kvm-at-restore.suppress, as that test reports it). The expected file is per ABI: when
   # Debian moves to a new one, there is none, and the test is skipped saying so until it is updated.
   . "$src/tests/kernel/debian-kernel.sh"
+  . "$src/tests/kernel/check.sh"
   if ! debian_kernel "$objs" "$series"; then
     echo "SKIP: Debian's arm64 kernel cannot be fetched: $skip_reason"
     exit 77
   fi
-  at_sup=()
-  [ "$series" = 6.1 ] || at_sup=(--suppress "$src/tests/kernel/kvm-at-restore.suppress")
+  kvm_at_suppress "$series"
   if [ "$update" = 0 ] && [ -z "$(ls "$expected/report-$abi".* 2>/dev/null)" ]; then
     echo "SKIP: no expected report of $abi in $expected (Debian's $series ABI moved on): check.sh --update"
     exit 77
