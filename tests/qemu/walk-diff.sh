@@ -3,7 +3,7 @@
 # block and page descriptors, AP, APTable, PXN/UXN, AF, PAN, memory types and shareability,
 # translation, access flag, permission and address size faults, each AT op) run by a bare-metal
 # image under qemu-system-aarch64 -M virt,virtualization=on -cpu max (probe/walk-bare.c), and
-# through harness/src/walk.c (walk_diff). Every difference left after the masks walk_diff justifies
+# through harness/src/engine/walk.c (walk_diff). Every difference left after the masks walk_diff justifies
 # fails unless the README's walker table has a row "| `walk` | `CLASS` |" for its class.
 #   walk-diff.sh WALK_DIFF WORKDIR README
 set -u

@@ -1,5 +1,5 @@
 /*
- * The walker differential test's host side: every case of walk_cases.h through harness/src/walk.c,
+ * The walker differential test's host side: every case of walk_cases.h through harness/src/engine/walk.c,
  * against the PAR_EL1 (or the exception) QEMU gave for it (probe/walk-bare.c's output).
  *
  *   walk_diff QEMU_OUTPUT

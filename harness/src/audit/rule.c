@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "audit_ctx.h"
+#include "audit/audit_ctx.h"
 
 const struct eh_elf *eh_rule_elf(const struct eh_rule_ctx *ctx)
 {

@@ -5,7 +5,7 @@
 #include "eh/file.h"
 #include "eh/ktype.h"
 #include "eh/kversion.h"
-#include "cap_image.h"
+#include "image/cap_image.h"
 
 #include <ctype.h>
 #include <errno.h>
