@@ -192,29 +192,27 @@ bool eh_audit_configured_out(const struct eh_audit_matrix_opts *o, const struct 
 
 /*
  * The erratum-level answer, from the models' own: configured out when every model of the set that e
- * affects is (all of them when it affects none, where only e's own symbol can say so). When they
- * differ, the workaround is built and reaches some of the affected models: not configured out, and
- * the cells say which models it leaves out.
+ * affects is (every model of it, when e affects none). When they differ, the workaround is built and
+ * reaches some of the affected models: not configured out, and the cells say which it leaves out.
  */
 bool eh_audit_configured_out_of(const struct eh_audit_matrix_opts *o, const struct eh_erratum *e,
 				const struct eh_model *const *models, size_t n, const char **symbol)
 {
-	bool any = false, affected;
-	size_t i, pass;
+	bool any = false;
+	size_t i, counted = 0;
 
-	if (symbol)
-		*symbol = NULL;
 	for (i = 0; i < n && !any; i++)
 		any = eh_audit_status_of(e, models[i]) != EH_AUDIT_NOT_AFFECTED;
-	for (pass = 0, i = 0; i < n; i++) {
-		affected = eh_audit_status_of(e, models[i]) != EH_AUDIT_NOT_AFFECTED;
-		if (any && !affected)
+	for (i = 0; i < n; i++) {
+		if (any && eh_audit_status_of(e, models[i]) == EH_AUDIT_NOT_AFFECTED)
 			continue;
 		if (!eh_audit_configured_out(o, e, models[i], symbol))
 			return false;
-		pass++;
+		counted++;
 	}
-	return pass > 0;
+	if (!counted && symbol)
+		*symbol = NULL;
+	return counted > 0;
 }
 
 struct eh_audit_cell eh_audit_matrix_cell(const struct eh_audit_matrix *m, size_t model, size_t erratum)
