@@ -18,9 +18,10 @@
 # assembled tests/objects/ (every *.o and *.elf there is audited and reported), OUTDIR a scratch
 # folder for what this run printed. With --debian, the report of Debian's SERIES (6.1 or 6.12) cloud
 # vmlinux, fetched into KERNEL_WORKDIR/debian as the kernel tests fetch it, against
-# tests/golden/debian-SERIES/. OUTDIR's, the build tree's, TEST_OBJ_DIR's (KERNEL_WORKDIR's) and the
-# source tree's paths are written @OUT@, @BUILD@, @OBJ@ and @SRC@, and JUnit's time attributes @TIME@,
-# so the files hold nothing of one machine or one run. Each file is the command's stdout, then a line
+# tests/golden/debian-SERIES/. The commands name their inputs by short relative paths; a path that
+# still shows (the tool's own, a kernel's) is written @OUT@, @BUILD@, @OBJ@ or @SRC@ for OUTDIR, the
+# build tree, TEST_OBJ_DIR (KERNEL_WORKDIR) or the source tree, and JUnit's time attributes @TIME@, so
+# the files hold nothing of one machine or one run. Each file is the command's stdout, then a line
 # '--- exit N' and its stderr. Files over 100 KB are kept gzipped (gzip -n: the same text gives the
 # same bytes); read them with zcat, or `git diff` them after
 # `git config diff.gzip.textconv 'gzip -dc'` (tests/golden/.gitattributes).
@@ -57,7 +58,8 @@ unset COLUMNS EH_CASES_DIR NO_COLOR
 # @SRC@/build.
 seds=()
 for from in "$out=@OUT@" "$build=@BUILD@" "$objs=@OBJ@" "$src=@SRC@"; do
-  seds+=("${#from} $from")
+  path=${from%=*}
+  seds+=("${#path} $from")
 done
 sed_args=()
 while read -r _ pair; do
@@ -103,6 +105,13 @@ if [ -n "$series" ]; then
   g "report-$abi.json" report "$vmlinux" --config "$config" "${at_sup[@]}" --format json
   g "report-$abi" report "$vmlinux" --config "$config" "${at_sup[@]}" --all --width 0
 else
+  # The inputs by short relative paths (OUTDIR/work/obj, in and cases link to TEST_OBJ_DIR,
+  # tests/golden/inputs and the build tree's cases), so that the text a path is wrapped in is the same
+  # in every clone.
+  ln -s "$objs" "$out/work/obj"
+  ln -s "$here/inputs" "$out/work/in"
+  ln -s "$build/cases" "$out/work/cases"
+
   # ---- list ---------------------------------------------------------------------------------------------
   g list list
   g list-matrix list --matrix
@@ -120,23 +129,23 @@ else
   g models-5.4 models --kernel 5.4
   g models-6.12 models --kernel 6.12
   g models-thunderx2 models --model thunderx2,system-a55-a76
-  g models-config models --model thunderx2 --config "$here/inputs/no-tx2.config"
+  g models-config models --model thunderx2 --config in/no-tx2.config
   g models-rules models --rules
   g models-rules-json models --rules --format json
   g models-rules-6.12 models --rules --kernel 6.12
-  g models-from models --from "$here/inputs/a72.regs"
+  g models-from models --from in/a72.regs
 
   # ---- run: every case x variant x model ----------------------------------------------------------------
-  g run run
-  g run-verbose run -v --width 0
-  g run-tap run --format tap
-  g run-junit run --format junit
-  g run-json run --format json
-  g run-by-commit run --by-commit
-  g run-seed run --seed 7 --case tx2-219-prfm,tx2-219-tvm,kvm-hcr-vse --format tap
-  g run-shard run --shard 3/4 -v
-  g run-budget run --case tx2-219-prfm --budget 3 -v
-  g run-output run --case par-el1 --format junit --output "$out/work/run.xml"
+  g run run --cases-dir cases
+  g run-verbose run --cases-dir cases -v --width 0
+  g run-tap run --cases-dir cases --format tap
+  g run-junit run --cases-dir cases --format junit
+  g run-json run --cases-dir cases --format json
+  g run-by-commit run --cases-dir cases --by-commit
+  g run-seed run --cases-dir cases --seed 7 --case tx2-219-prfm,tx2-219-tvm,kvm-hcr-vse --format tap
+  g run-shard run --cases-dir cases --shard 3/4 -v
+  g run-budget run --cases-dir cases --case tx2-219-prfm --budget 3 -v
+  g run-output run --cases-dir cases --case par-el1 --format junit --output run.xml
   file run-output.xml "$out/work/run.xml"
 
   # ---- replay: every variant of each case, on the first model where its 'before' shows the bug ----------
@@ -147,11 +156,11 @@ else
       "$got/run")
     [ -n "$model" ] || model=$(awk -v c="$case" '$1 == c { print $3; exit }' "$got/list-matrix")
     for variant in $(awk -v c="$case" -v m="$model" '$1 == c && $3 == m { print $2 }' "$got/list-matrix"); do
-      g "replay-$case-$variant-$model" replay "$case" --model "$model" --variant "$variant"
+      g "replay-$case-$variant-$model" replay --cases-dir cases "$case" --model "$model" --variant "$variant"
     done
   done < <(awk '$1 != "---" { print $1 }' "$got/list-matrix" | uniq)
-  g replay-json replay tx2-219-tvm --model thunderx2 --variant before --format json
-  g replay-svg replay tx2-219-tvm --model thunderx2 --variant before --svg "$out/work/replay.svg"
+  g replay-json replay --cases-dir cases tx2-219-tvm --model thunderx2 --variant before --format json
+  g replay-svg replay --cases-dir cases tx2-219-tvm --model thunderx2 --variant before --svg replay.svg
   file replay.svg "$out/work/replay.svg"
 
   # ---- audit and report of every test object ------------------------------------------------------------
@@ -164,39 +173,39 @@ else
     grep -qaF -e "$src" -e "$build" "$obj" && continue
     num=(--kernel 6.1)
     readelf -sW "$obj" | grep -qE ' (arm64_errata|arm64_features)$' && num=()
-    g "audit-$o" audit "$obj" --model all "${num[@]}"
-    g "audit-$o.json" audit "$obj" --model all "${num[@]}" --format json
-    g "audit-$o-alternatives" audit "$obj" --model thunderx2 "${num[@]}" --list-alternatives
-    g "report-$o" report "$obj" "${num[@]}"
-    g "report-$o.json" report "$obj" "${num[@]}" --format json
+    g "audit-$o" audit "obj/$o" --model all "${num[@]}"
+    g "audit-$o.json" audit "obj/$o" --model all "${num[@]}" --format json
+    g "audit-$o-alternatives" audit "obj/$o" --model thunderx2 "${num[@]}" --list-alternatives
+    g "report-$o" report "obj/$o" "${num[@]}"
+    g "report-$o.json" report "obj/$o" "${num[@]}" --format json
   done
   # The other formats and options on the objects that exercise them most.
   for o in report.o errata61.o callbacks.o; do
-    g "audit-$o-verbose" audit "$objs/$o" --model thunderx2,cortex-a53-r0p2,cortex-a76-r2p0 --kernel 6.1 -v
-    g "audit-$o-alternatives.json" audit "$objs/$o" --model thunderx2 --kernel 6.1 --list-alternatives --format json
-    g "report-$o-all" report "$objs/$o" --kernel 6.1 --all
-    g "report-$o.junit" report "$objs/$o" --kernel 6.1 --format junit
-    g "report-$o.sarif" report "$objs/$o" --kernel 6.1 --format sarif
+    g "audit-$o-verbose" audit "obj/$o" --model thunderx2,cortex-a53-r0p2,cortex-a76-r2p0 --kernel 6.1 -v
+    g "audit-$o-alternatives.json" audit "obj/$o" --model thunderx2 --kernel 6.1 --list-alternatives --format json
+    g "report-$o-all" report "obj/$o" --kernel 6.1 --all
+    g "report-$o.junit" report "obj/$o" --kernel 6.1 --format junit
+    g "report-$o.sarif" report "obj/$o" --kernel 6.1 --format sarif
   done
-  g audit-regimes-nvhe audit "$objs/regimes.o" --model thunderx2,vulcan --kernel 6.1 --boot nvhe
-  g audit-switch-el1 audit "$objs/switch.nvhe.o" --model thunderx2 --kernel 6.1 --boot el1 --format json
-  g audit-baseline audit "$objs/open.o" --model thunderx2 --kernel 6.1 --baseline "$objs/clean.o"
-  g audit-baseline.json audit "$objs/open.o" --model thunderx2 --kernel 6.1 --baseline "$objs/clean.o" --format json
-  g audit-config audit "$objs/errata61.o" --model all --kernel 6.1 --config "$here/inputs/no-tx2.config"
-  g audit-suppress audit "$objs/report.o" --model thunderx2 --kernel 6.1 --suppress "$here/inputs/report.suppress"
-  g report-config report "$objs/report.o" --kernel 6.1 --config "$here/inputs/no-tx2.config" --all
-  g report-suppress report "$objs/report.o" --kernel 6.1 --suppress "$here/inputs/report.suppress" --format json
-  g report-boot report "$objs/regimes.o" --kernel 6.1 --boot nvhe --model thunderx2,vulcan,cortex-a72
-  g report-erratum report "$objs/errata61.o" --kernel 6.1 --erratum tx2-219,repeat-tlbi --format sarif
-  g report-model-from report "$objs/report.o" --kernel 6.1 --model-from "$here/inputs/a72.regs"
-  g report-output report "$objs/report.o" --kernel 6.1 --format json --output "$out/work/report.json"
+  g audit-regimes-nvhe audit obj/regimes.o --model thunderx2,vulcan --kernel 6.1 --boot nvhe
+  g audit-switch-el1 audit obj/switch.nvhe.o --model thunderx2 --kernel 6.1 --boot el1 --format json
+  g audit-baseline audit obj/open.o --model thunderx2 --kernel 6.1 --baseline obj/clean.o
+  g audit-baseline.json audit obj/open.o --model thunderx2 --kernel 6.1 --baseline obj/clean.o --format json
+  g audit-config audit obj/errata61.o --model all --kernel 6.1 --config in/no-tx2.config
+  g audit-suppress audit obj/report.o --model thunderx2 --kernel 6.1 --suppress in/report.suppress
+  g report-config report obj/report.o --kernel 6.1 --config in/no-tx2.config --all
+  g report-suppress report obj/report.o --kernel 6.1 --suppress in/report.suppress --format json
+  g report-boot report obj/regimes.o --kernel 6.1 --boot nvhe --model thunderx2,vulcan,cortex-a72
+  g report-erratum report obj/errata61.o --kernel 6.1 --erratum tx2-219,repeat-tlbi --format sarif
+  g report-model-from report obj/report.o --kernel 6.1 --model-from in/a72.regs
+  g report-output report obj/report.o --kernel 6.1 --format json --output report.json
   file report-output.json "$out/work/report.json"
 
   # ---- exec ---------------------------------------------------------------------------------------------
-  g exec-call exec "$objs/exec.o" --kernel 6.1 --symbol call_ext --model cortex-a72
-  g exec-ttbr exec "$objs/exec.o" --kernel 6.1 --symbol ttbr_load --reg x2=0x700000000 --model thunderx2
-  g exec-ttbr.json exec "$objs/exec.o" --kernel 6.1 --symbol ttbr_load --reg x2=0x700000000 --model thunderx2 --format json
-  g exec-summary exec "$objs/exec.o" --kernel 6.1 --symbol spin --budget 50 --model cortex-a72 --summary
+  g exec-call exec obj/exec.o --kernel 6.1 --symbol call_ext --model cortex-a72
+  g exec-ttbr exec obj/exec.o --kernel 6.1 --symbol ttbr_load --reg x2=0x700000000 --model thunderx2
+  g exec-ttbr.json exec obj/exec.o --kernel 6.1 --symbol ttbr_load --reg x2=0x700000000 --model thunderx2 --format json
+  g exec-summary exec obj/exec.o --kernel 6.1 --symbol spin --budget 50 --model cortex-a72 --summary
 
   # ---- bad input: the message and the exit status -------------------------------------------------------
   mkdir -p "$out/work/dir.o"
@@ -212,15 +221,15 @@ else
   g bad-replay-variant replay tx2-219-prfm --model thunderx2 --variant nope
   g bad-boot models --boot vhe
   g bad-kernel models --kernel 4.19
-  g bad-audit-model audit "$objs/rel61.o" --kernel 6.1
-  g bad-audit-missing audit "$out/work/missing.o" --model thunderx2 --kernel 6.1
-  g bad-audit-dir audit "$out/work/dir.o" --model thunderx2 --kernel 6.1
-  g bad-audit-not-elf audit "$here/inputs/a72.regs" --model thunderx2 --kernel 6.1
-  g bad-audit-both audit "$objs/rel61.o" --model thunderx2 --kernel 6.1 --cpucaps "$here/inputs/a72.regs"
-  g bad-audit-numbering audit "$objs/rel61.o" --model thunderx2
-  g bad-audit-erratum audit "$objs/rel61.o" --model thunderx2 --kernel 6.1 --erratum nope
-  g bad-report-config report "$objs/report.o" --kernel 6.1 --config "$out/work/dir.o"
-  g bad-exec-symbol exec "$objs/exec.o" --kernel 6.1 --symbol nothere --model cortex-a72
+  g bad-audit-model audit obj/rel61.o --kernel 6.1
+  g bad-audit-missing audit missing.o --model thunderx2 --kernel 6.1
+  g bad-audit-dir audit dir.o --model thunderx2 --kernel 6.1
+  g bad-audit-not-elf audit in/a72.regs --model thunderx2 --kernel 6.1
+  g bad-audit-both audit obj/rel61.o --model thunderx2 --kernel 6.1 --cpucaps in/a72.regs
+  g bad-audit-numbering audit obj/rel61.o --model thunderx2
+  g bad-audit-erratum audit obj/rel61.o --model thunderx2 --kernel 6.1 --erratum nope
+  g bad-report-config report obj/report.o --kernel 6.1 --config dir.o
+  g bad-exec-symbol exec obj/exec.o --kernel 6.1 --symbol nothere --model cortex-a72
 fi
 
 # ---- compare, or rewrite ------------------------------------------------------------------------------
