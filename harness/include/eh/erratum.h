@@ -22,7 +22,5 @@ bool eh_erratum_affects(const struct eh_erratum *e, const struct eh_model *model
 const char *eh_erratum_capability(const struct eh_erratum *e, const char *kernel);
 /* Whether kernel carries e's workaround: true for an unknown version (NULL) and for e->since NULL. */
 bool eh_erratum_in_kernel(const struct eh_erratum *e, const char *kernel);
-/* Kernel versions compared as numbers, "6.1" < "6.12": negative, zero or positive. */
-int eh_kernel_version_cmp(const char *a, const char *b);
 
 #endif
