@@ -1,4 +1,4 @@
-/* The report command's state and its writers: text and JSON (cli/report.c), JUnit and SARIF (cli/report_ci.c). */
+/* The report command's state and its writers: text and JSON (cli/cmd_report.c), JUnit and SARIF (cli/report_ci.c). */
 #ifndef EH_CLI_REPORT_H
 #define EH_CLI_REPORT_H
 

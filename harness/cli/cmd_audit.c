@@ -47,26 +47,52 @@ struct audit_ctx {
 	struct eh_audit_matrix *mx;
 };
 
+static const struct cli_option opt_list_alternatives = { "list-alternatives", 0, NULL,
+	"list every alternative site instead: symbol+offset, capability, applied "
+	"or not and why; a callback with its function and what it did (emulated: "
+	"alt_cb_patch_nops, KVM's, Spectre's)" };
+static const struct cli_option opt_baseline = { "baseline", 0, "OLD",
+	"compare (one model): audit OLD too (same numbering, config, boot) and report "
+	"each finding as introduced, removed or unchanged, matched by erratum and "
+	"symbol+offset of its anchor and of itself. OLD should be the upstream FILE's "
+	"change goes into (README)" };
+
+/* The rows of audit's option table. */
+enum audit_opt {
+	AUDIT_MODEL = 1,
+	AUDIT_ERRATUM,
+	AUDIT_CPUCAPS,
+	AUDIT_KERNEL,
+	AUDIT_CONFIG,
+	AUDIT_BOOT,
+	AUDIT_SUPPRESS,
+	AUDIT_FORMAT,
+	AUDIT_LIST_ALTERNATIVES,
+	AUDIT_BASELINE,
+	AUDIT_WIDTH,
+	AUDIT_VERBOSE,
+};
+
 static const struct cli_use audit_uses[] = {
-	{ &cli_options[CLI_OPT_MODEL], true,
+	{ &cli_opt_model, AUDIT_MODEL, true,
 	  "the CPUs the kernel boots on: NAME,NAME,... or all, or the option repeated (required)" },
-	{ &cli_options[CLI_OPT_ERRATUM], true },
-	{ &cli_options[CLI_OPT_CPUCAPS] },
-	{ &cli_options[CLI_OPT_KERNEL], false, "or a built-in capability numbering instead of a header "
+	{ &cli_opt_erratum, AUDIT_ERRATUM, true },
+	{ &cli_opt_cpucaps, AUDIT_CPUCAPS },
+	{ &cli_opt_kernel, AUDIT_KERNEL, false, "or a built-in capability numbering instead of a header "
 	  "(the versions are listed below)" },
-	{ &cli_options[CLI_OPT_CONFIG], false, "the tree's .config: a capability whose CONFIG_ option is off "
+	{ &cli_opt_config, AUDIT_CONFIG, false, "the tree's .config: a capability whose CONFIG_ option is off "
 	  "is never detected (default: every option on)" },
-	{ &cli_options[CLI_OPT_BOOT] },
-	{ &cli_options[CLI_OPT_SUPPRESS] },
-	{ &cli_options[CLI_OPT_FORMAT], false, "text (default) or json (harness/schema/audit-v1.json)" },
-	{ &cli_options[CLI_OPT_LIST_ALTERNATIVES] },
-	{ &cli_options[CLI_OPT_BASELINE] },
-	{ &cli_options[CLI_OPT_WIDTH], false, "text: N columns a line, each item wrapped under itself "
+	{ &cli_opt_boot, AUDIT_BOOT },
+	{ &cli_opt_suppress, AUDIT_SUPPRESS },
+	{ &cli_opt_format, AUDIT_FORMAT, false, "text (default) or json (harness/schema/audit-v1.json)" },
+	{ &opt_list_alternatives, AUDIT_LIST_ALTERNATIVES },
+	{ &opt_baseline, AUDIT_BASELINE },
+	{ &cli_opt_width, AUDIT_WIDTH, false, "text: N columns a line, each item wrapped under itself "
 	  "(default: the terminal's, or 80; 0: no limit)" },
-	{ &cli_options[CLI_OPT_VERBOSE], false, "text: every anchor of a window rule (a TTBR write, say) with "
+	{ &cli_opt_verbose, AUDIT_VERBOSE, false, "text: every anchor of a window rule (a TTBR write, say) with "
 	  "the alternatives its window passes and where it closes; without it, only the anchors with a "
 	  "finding or an open path, and how many closed cleanly" },
-	{ &cli_options[CLI_OPT_HELP] },
+	{ &cli_opt_help },
 	{ 0 },
 };
 
@@ -92,9 +118,8 @@ static void audit_help_tail(FILE *f)
 	eh_text_hang(f, &style, "models:", 9, cli_known_models(names, sizeof(names)));
 }
 
-const struct cli_command cli_audit_command = {
-	.name = "audit", .args = "FILE", .min_args = 1, .max_args = 1,
-	.summary = "the findings of every erratum's static rule in a kernel ELF patched for models",
+const struct cli_usage cmd_audit_usage = {
+	.args = "FILE", .min_args = 1, .max_args = 1,
 	.about = "Applies the kernel's boot-time alternatives to FILE, an AArch64 vmlinux (ET_EXEC/ET_DYN) "
 		 "or kernel object (ET_REL, e.g. arch/arm64/kernel/entry.o: its sections are placed at "
 		 "kernel-like addresses and its relocations applied), as the kernel would on each CPU model "
@@ -113,46 +138,46 @@ const struct cli_command cli_audit_command = {
 	.help_tail = audit_help_tail,
 };
 
-static int on_option(void *ctx, const struct cli_option *opt, const char *value)
+static int on_option(void *ctx, int id, const char *value)
 {
 	struct audit_opts *o = ctx;
 
-	switch (opt->id) {
-	case CLI_OPT_MODEL:
+	switch ((enum audit_opt)id) {
+	case AUDIT_MODEL:
 		if (o->nmodels == AUDIT_MAX_OPTIONS)
 			return cli_error("audit", "--model: at most %d of them (each may be a comma list)", AUDIT_MAX_OPTIONS);
 		o->models[o->nmodels++] = value;
 		return 0;
-	case CLI_OPT_ERRATUM:
+	case AUDIT_ERRATUM:
 		if (o->nerrata == AUDIT_MAX_OPTIONS)
 			return cli_error("audit", "--erratum: at most %d of them (each may be a comma list)", AUDIT_MAX_OPTIONS);
 		o->errata[o->nerrata++] = value;
 		return 0;
-	case CLI_OPT_CPUCAPS: o->cpucaps = value; return 0;
-	case CLI_OPT_KERNEL: o->kernel = value; return 0;
-	case CLI_OPT_CONFIG: o->config = value; return 0;
-	case CLI_OPT_BOOT: o->boot = value; return 0;
-	case CLI_OPT_SUPPRESS: o->suppress = value; return 0;
-	case CLI_OPT_LIST_ALTERNATIVES: o->list = true; return 0;
-	case CLI_OPT_BASELINE: o->baseline = value; return 0;
-	case CLI_OPT_VERBOSE: o->style.verbose = true; return 0;
-	case CLI_OPT_WIDTH:
+	case AUDIT_CPUCAPS: o->cpucaps = value; return 0;
+	case AUDIT_KERNEL: o->kernel = value; return 0;
+	case AUDIT_CONFIG: o->config = value; return 0;
+	case AUDIT_BOOT: o->boot = value; return 0;
+	case AUDIT_SUPPRESS: o->suppress = value; return 0;
+	case AUDIT_LIST_ALTERNATIVES: o->list = true; return 0;
+	case AUDIT_BASELINE: o->baseline = value; return 0;
+	case AUDIT_VERBOSE: o->style.verbose = true; return 0;
+	case AUDIT_WIDTH:
 		o->width_given = true;
 		return cli_parse_width(value, &o->style.width);
-	case CLI_OPT_FORMAT:
+	case AUDIT_FORMAT:
 		if (strcmp(value, "text") && strcmp(value, "json"))
 			return cli_error("audit", "--format: '%s' is neither text nor json", value);
 		o->json = !strcmp(value, "json");
 		return 0;
-	default: return usage_error("audit: --%s is not an option of audit", opt->name);
 	}
+	return 0;
 }
 
-static int parse_args(int argc, char **argv, struct audit_opts *o)
+static int parse_args(const struct cli_command *cmd, int argc, char **argv, struct audit_opts *o)
 {
 	const char *pos[1];
 	unsigned npos;
-	int rc = cli_parse(&cli_audit_command, argc, argv, on_option, o, pos, &npos);
+	int rc = cli_parse(cmd, argc, argv, on_option, o, pos, &npos);
 
 	if (rc)
 		return rc;
@@ -907,13 +932,13 @@ static int run_baseline(struct audit_ctx *a, struct audit_ctx *old, struct eh_er
 	return rc;
 }
 
-int cli_audit(int argc, char **argv)
+int cmd_audit(const struct cli_command *cmd, int argc, char **argv)
 {
 	struct audit_opts o = { 0 };
 	struct cli_inputs in = { 0 };
 	struct audit_ctx a = { .o = &o, .in = &in }, old = { .o = &o, .in = &in };
 	struct eh_error err = { 0 };
-	int rc = parse_args(argc, argv, &o);
+	int rc = parse_args(cmd, argc, argv, &o);
 
 	if (rc)
 		return rc < 0 ? 0 : rc;

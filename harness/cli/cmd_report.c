@@ -11,38 +11,59 @@
 #include "eh/report.h"
 #include "eh/text.h"
 
+static const struct cli_option opt_model_from = { "model-from", 0, "FILE",
+	"also (without --model: only) the model of the machine FILE describes, as "
+	"models --from reads it" };
+static const struct cli_option opt_all = { "all", 0, NULL, "text: every row, not only the summary" };
+
+/* The rows of report's option table. */
+enum report_opt {
+	REPORT_MODEL = 1,
+	REPORT_MODEL_FROM,
+	REPORT_ERRATUM,
+	REPORT_CPUCAPS,
+	REPORT_KERNEL,
+	REPORT_CONFIG,
+	REPORT_BOOT,
+	REPORT_SUPPRESS,
+	REPORT_FORMAT,
+	REPORT_OUTPUT,
+	REPORT_WIDTH,
+	REPORT_ALL,
+	REPORT_VERBOSE,
+};
+
 static const struct cli_use report_uses[] = {
-	{ &cli_options[CLI_OPT_MODEL], true,
+	{ &cli_opt_model, REPORT_MODEL, true,
 	  "only these CPU models: NAME,NAME,... or the option repeated (default: all, every model)" },
-	{ &cli_options[CLI_OPT_MODEL_FROM] },
-	{ &cli_options[CLI_OPT_ERRATUM], true },
-	{ &cli_options[CLI_OPT_CPUCAPS] },
-	{ &cli_options[CLI_OPT_KERNEL], false,
+	{ &opt_model_from, REPORT_MODEL_FROM },
+	{ &cli_opt_erratum, REPORT_ERRATUM, true },
+	{ &cli_opt_cpucaps, REPORT_CPUCAPS },
+	{ &cli_opt_kernel, REPORT_KERNEL, false,
 	  "or a built-in capability numbering instead of a header: 5.4, 6.1 or 6.12" },
-	{ &cli_options[CLI_OPT_CONFIG], false,
+	{ &cli_opt_config, REPORT_CONFIG, false,
 	  "the tree's .config: a capability whose CONFIG_ option is off is never detected, and an "
 	  "erratum whose workaround's option is off is reported 'workaround configured out' (default: "
 	  "every option on)" },
-	{ &cli_options[CLI_OPT_BOOT] },
-	{ &cli_options[CLI_OPT_SUPPRESS], false,
+	{ &cli_opt_boot, REPORT_BOOT },
+	{ &cli_opt_suppress, REPORT_SUPPRESS, false,
 	  "findings known to be safe: lines 'ERRATUM SYMBOL[+OFFSET] WHY...' (README); a suppressed "
 	  "finding is reported with its justification and fails nothing" },
-	{ &cli_options[CLI_OPT_FORMAT], false,
+	{ &cli_opt_format, REPORT_FORMAT, false,
 	  "text (default), json (harness/schema/report-v1.json), junit (a testcase per erratum and "
 	  "model) or sarif (SARIF 2.1.0: a rule per erratum, a result per finding)" },
-	{ &cli_options[CLI_OPT_OUTPUT] },
-	{ &cli_options[CLI_OPT_WIDTH] },
-	{ &cli_options[CLI_OPT_ALL], false,
+	{ &cli_opt_output, REPORT_OUTPUT },
+	{ &cli_opt_width, REPORT_WIDTH },
+	{ &opt_all, REPORT_ALL, false,
 	  "text: every (erratum, model) row, not affected ones included, and every finding (benign and "
 	  "suppressed ones too), instead of the summary; json, junit and sarif always hold every row" },
-	{ &cli_options[CLI_OPT_VERBOSE], false, "text: the same as --all" },
-	{ &cli_options[CLI_OPT_HELP] },
+	{ &cli_opt_verbose, REPORT_VERBOSE, false, "text: the same as --all" },
+	{ &cli_opt_help },
 	{ 0 },
 };
 
-const struct cli_command cli_report_command = {
-	.name = "report", .args = "FILE", .min_args = 1, .max_args = 1,
-	.summary = "every erratum on every model of a kernel ELF: the kernel-wide errata report",
+const struct cli_usage cmd_report_usage = {
+	.args = "FILE", .min_args = 1, .max_args = 1,
 	.about = "Audits FILE (a vmlinux or kernel object, as audit takes it) for every erratum with a static "
 		 "rule on every CPU model: the alternatives patched as the kernel would on each model, one "
 		 "patched image shared by the models whose capabilities give the same code, every rule run "
@@ -68,26 +89,26 @@ static int add_list(const char **lists, size_t *n, const char *opt, const char *
 	return 0;
 }
 
-static int on_option(void *ctx, const struct cli_option *opt, const char *value)
+static int on_option(void *ctx, int id, const char *value)
 {
 	struct report_opts *o = ctx;
 
-	switch (opt->id) {
-	case CLI_OPT_MODEL: return add_list(o->models, &o->nmodels, "--model", value);
-	case CLI_OPT_ERRATUM: return add_list(o->errata, &o->nerrata, "--erratum", value);
-	case CLI_OPT_MODEL_FROM: o->model_from = value; return 0;
-	case CLI_OPT_CPUCAPS: o->cpucaps = value; return 0;
-	case CLI_OPT_KERNEL: o->kernel = value; return 0;
-	case CLI_OPT_CONFIG: o->config = value; return 0;
-	case CLI_OPT_BOOT: o->boot = value; return 0;
-	case CLI_OPT_SUPPRESS: o->suppress = value; return 0;
-	case CLI_OPT_OUTPUT: o->output = value; return 0;
-	case CLI_OPT_FORMAT: o->format = value; return 0;
-	case CLI_OPT_WIDTH: o->width_given = true; return cli_parse_width(value, &o->style.width);
-	case CLI_OPT_ALL:
-	case CLI_OPT_VERBOSE: o->all = true; return 0;
-	default: return usage_error("report: --%s is not an option of report", opt->name);
+	switch ((enum report_opt)id) {
+	case REPORT_MODEL: return add_list(o->models, &o->nmodels, "--model", value);
+	case REPORT_ERRATUM: return add_list(o->errata, &o->nerrata, "--erratum", value);
+	case REPORT_MODEL_FROM: o->model_from = value; return 0;
+	case REPORT_CPUCAPS: o->cpucaps = value; return 0;
+	case REPORT_KERNEL: o->kernel = value; return 0;
+	case REPORT_CONFIG: o->config = value; return 0;
+	case REPORT_BOOT: o->boot = value; return 0;
+	case REPORT_SUPPRESS: o->suppress = value; return 0;
+	case REPORT_OUTPUT: o->output = value; return 0;
+	case REPORT_FORMAT: o->format = value; return 0;
+	case REPORT_WIDTH: o->width_given = true; return cli_parse_width(value, &o->style.width);
+	case REPORT_ALL:
+	case REPORT_VERBOSE: o->all = true; return 0;
 	}
+	return 0;
 }
 
 size_t report_affected(const struct report *r, size_t g, size_t e, const struct eh_model **out, bool *shows)
@@ -674,7 +695,7 @@ static int report_audit(struct report *r, struct eh_error *err)
 	return rc;
 }
 
-int cli_report(int argc, char **argv)
+int cmd_report(const struct cli_command *cmd, int argc, char **argv)
 {
 	static const char *const all[] = { "all" };
 	struct report_opts o = { .format = "text" };
@@ -684,7 +705,7 @@ int cli_report(int argc, char **argv)
 	const char *pos[1];
 	unsigned npos;
 	size_t fmt;
-	int rc = cli_parse(&cli_report_command, argc, argv, on_option, &o, pos, &npos);
+	int rc = cli_parse(cmd, argc, argv, on_option, &o, pos, &npos);
 
 	if (rc)
 		return rc < 0 ? 0 : rc;

@@ -1,4 +1,4 @@
-/* The run command (the matrix in the chosen report format, or per commit) and list --matrix. */
+/* errata-harness run: the selected matrix in the chosen report format, per commit, or its mutants' kill table. */
 #include <errno.h>
 #include <inttypes.h>
 #include <string.h>
@@ -7,6 +7,41 @@
 
 #include "cli.h"
 #include "eh/mutant.h"
+
+static const struct cli_option opt_by_commit = { "by-commit", 0, NULL,
+	"a line per commit of the seed series: the cases verifying it and what they showed" };
+static const struct cli_option opt_mutants = { "mutants", 0, NULL,
+	"run every case's mutants (source changes its judge must see) over its matrix "
+	"and print the kill table" };
+
+static const struct cli_use run_uses[] = {
+	{ &cli_opt_case, CLI_SC_CASE, true },
+	{ &cli_opt_model, CLI_SC_MODEL, true },
+	{ &cli_opt_variant, CLI_SC_VARIANT, true },
+	{ &cli_opt_commit, CLI_SC_COMMIT, true },
+	{ &cli_opt_shard, CLI_SC_SHARD },
+	{ &cli_opt_format, CLI_SC_FORMAT },
+	{ &cli_opt_output, CLI_SC_OUTPUT },
+	{ &opt_by_commit, CLI_SC_BY_COMMIT },
+	{ &opt_mutants, CLI_SC_MUTANTS },
+	{ &cli_opt_verbose, CLI_SC_VERBOSE },
+	{ &cli_opt_width, CLI_SC_WIDTH },
+	{ &cli_opt_seed, CLI_SC_SEED },
+	{ &cli_opt_budget, CLI_SC_BUDGET },
+	{ &cli_opt_cases_dir, CLI_SC_CASES_DIR },
+	{ &cli_opt_help },
+	{ 0 },
+};
+
+const struct cli_usage cmd_run_usage = {
+	.args = "",
+	.about = "Runs every selected scenario (case, variant, model) and checks its outcome against the "
+		 "case's table. A run that does not reach the end its case declares is incomplete and never "
+		 "passes. Selections are lists; nothing selected means everything.",
+	.exit_status = "0 every outcome as expected, 1 an unexpected or incomplete outcome (or, with "
+		       "--mutants, a mutant not as it must be), 2 bad usage or input.",
+	.uses = run_uses,
+};
 
 /* Only a person watching a terminal wants progress; CI logs get the report alone. */
 static void show_progress(const struct eh_scenario *next, size_t done, size_t total, void *ctx)
@@ -70,7 +105,7 @@ static const char *rows_text(const struct eh_mutant_result *mr, bool flipped, bo
  * every row it declares flipped; a neutral one must survive. Verbose, or when a
  * mutant is not as it must be: each row with its outcome and evidence under it.
  */
-static int cmd_run_mutants(struct cli *cli)
+static int run_mutants(struct cli *cli)
 {
 	struct eh_mutant_results *res;
 	struct eh_error err = { 0 };
@@ -133,7 +168,7 @@ static int cmd_run_mutants(struct cli *cli)
  * a well-formed report that records it, so that CI sees the failure in the
  * report it collects as well as in the exit status.
  */
-int cmd_run(struct cli *cli)
+static int run_matrix(struct cli *cli)
 {
 	struct eh_results *res = NULL, failed = { .seed = cli->run.seed };
 	struct eh_error err = { 0 };
@@ -141,7 +176,7 @@ int cmd_run(struct cli *cli)
 	int rc, fails;
 
 	if (cli->mutants)
-		return cmd_run_mutants(cli);
+		return run_mutants(cli);
 	if (cli->format_arg && eh_format_parse(cli->format_arg, &cli->format, &err))
 		return usage_error("%s", err.msg);
 	if (cli->by_commit && cli->format_given && cli->format != EH_FORMAT_TEXT)
@@ -181,18 +216,14 @@ int cmd_run(struct cli *cli)
 	return fails ? EXIT_UNEXPECTED : 0;
 }
 
-int cmd_list_matrix(struct cli *cli)
+int cmd_run(const struct cli_command *cmd, int argc, char **argv)
 {
-	struct eh_scenario *s;
-	struct eh_error err = { 0 };
-	size_t n, i;
+	struct cli cli = { 0 };
+	const char *pos[1];
+	unsigned npos;
+	int rc = cli_scenario_parse(&cli, cmd, argc, argv, pos, &npos);
 
-	if (eh_matrix_select(&s, &n, &cli->sel, &err)) {
-		fprintf(stderr, "errata-harness: %s\n", err.msg);
-		return EXIT_BAD_INPUT;
-	}
-	for (i = 0; i < n; i++)
-		printf("%s %s %s\n", s[i].c->id, s[i].v->name, s[i].model->name);
-	eh_free(s);
-	return 0;
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	return run_matrix(&cli);
 }

@@ -22,27 +22,44 @@ struct models_opts {
 	bool rules, json;
 };
 
+static const struct cli_option opt_from = { "from", 0, "FILE",
+	"a model of the machine FILE describes: /sys/devices/system/cpu (or a copy), a "
+	"listing of its cpu*/regs/identification files, an ID register dump (NAME=VALUE "
+	"lines, tests/qemu/probe/) or a boot log (README)" };
+static const struct cli_option opt_rules = { "rules", 0, NULL,
+	"the kernel version's capability rules instead of the models" };
+
+/* The rows of models's option table. */
+enum models_opt {
+	MODELS_MODEL = 1,
+	MODELS_KERNEL,
+	MODELS_BOOT,
+	MODELS_CONFIG,
+	MODELS_FROM,
+	MODELS_RULES,
+	MODELS_FORMAT,
+};
+
 static const struct cli_use models_uses[] = {
-	{ &cli_options[CLI_OPT_MODEL], true, "only these models: NAME,NAME,... or the option repeated" },
-	{ &cli_options[CLI_OPT_KERNEL], false, "the kernel version whose rules decide: 5.4, 6.1 (default) or 6.12" },
-	{ &cli_options[CLI_OPT_BOOT] },
-	{ &cli_options[CLI_OPT_CONFIG] },
-	{ &cli_options[CLI_OPT_FROM], false,
+	{ &cli_opt_model, MODELS_MODEL, true, "only these models: NAME,NAME,... or the option repeated" },
+	{ &cli_opt_kernel, MODELS_KERNEL, false, "the kernel version whose rules decide: 5.4, 6.1 (default) or 6.12" },
+	{ &cli_opt_boot, MODELS_BOOT },
+	{ &cli_opt_config, MODELS_CONFIG },
+	{ &opt_from, MODELS_FROM, false,
 	  "instead of the known models, the model of the machine FILE describes: /sys/devices/system/cpu "
 	  "(or a copy), a listing of its cpuN/regs/identification files, an ID register dump (NAME=VALUE "
 	  "lines, tests/qemu/probe/) or a boot log's 'Booting Linux on physical CPU' lines; registers it "
 	  "does not give come from the known model of the same part (README)" },
-	{ &cli_options[CLI_OPT_RULES], false,
+	{ &opt_rules, MODELS_RULES, false,
 	  "print the kernel version's rules instead: how each capability is detected (arm64_features[], "
 	  "arm64_errata[] restated)" },
-	{ &cli_options[CLI_OPT_FORMAT], false, "text (default), or json for --rules" },
-	{ &cli_options[CLI_OPT_HELP] },
+	{ &cli_opt_format, MODELS_FORMAT, false, "text (default), or json for --rules" },
+	{ &cli_opt_help },
 	{ 0 },
 };
 
-const struct cli_command cli_models_command = {
-	.name = "models", .args = "",
-	.summary = "the CPU models: ID registers, errata, and the capabilities a kernel detects on them",
+const struct cli_usage cmd_models_usage = {
+	.args = "",
 	.about = "Describes each CPU model: MIDR_EL1, REVIDR_EL1, threads, errata, every ID register the "
 		 "kernel reads and where its value comes from, and each capability the kernel version "
 		 "detects on it when booted as --boot says, with the rule that detected it and what it read "
@@ -51,24 +68,24 @@ const struct cli_command cli_models_command = {
 	.uses = models_uses,
 };
 
-static int on_option(void *ctx, const struct cli_option *opt, const char *value)
+static int on_option(void *ctx, int id, const char *value)
 {
 	struct models_opts *o = ctx;
 
-	switch (opt->id) {
-	case CLI_OPT_MODEL: return cli_add_selection(&o->sel, EH_SELECT_MODEL, value);
-	case CLI_OPT_KERNEL: o->kernel = value; return 0;
-	case CLI_OPT_BOOT: o->boot = value; return 0;
-	case CLI_OPT_CONFIG: o->config = value; return 0;
-	case CLI_OPT_FROM: o->from = value; return 0;
-	case CLI_OPT_RULES: o->rules = true; return 0;
-	case CLI_OPT_FORMAT:
+	switch ((enum models_opt)id) {
+	case MODELS_MODEL: return cli_add_selection(&o->sel, EH_SELECT_MODEL, value);
+	case MODELS_KERNEL: o->kernel = value; return 0;
+	case MODELS_BOOT: o->boot = value; return 0;
+	case MODELS_CONFIG: o->config = value; return 0;
+	case MODELS_FROM: o->from = value; return 0;
+	case MODELS_RULES: o->rules = true; return 0;
+	case MODELS_FORMAT:
 		if (strcmp(value, "text") && strcmp(value, "json"))
 			return usage_error("models: --format: '%s' is neither text nor json", value);
 		o->json = !strcmp(value, "json");
 		return 0;
-	default: return usage_error("models: --%s is not an option of models", opt->name);
 	}
+	return 0;
 }
 
 static bool selected(const struct models_opts *o, const struct eh_model *m)
@@ -296,7 +313,7 @@ static void print_rules_json(const struct eh_cap_rules *rules)
 	eh_json_end(&j);
 }
 
-int cli_models(int argc, char **argv)
+int cmd_models(const struct cli_command *cmd, int argc, char **argv)
 {
 	struct models_opts o = { 0 };
 	struct eh_target t = { 0 };
@@ -306,7 +323,7 @@ int cli_models(int argc, char **argv)
 	struct eh_error err = { 0 };
 	const char *pos[1];
 	unsigned npos;
-	int rc = cli_parse(&cli_models_command, argc, argv, on_option, &o, pos, &npos);
+	int rc = cli_parse(cmd, argc, argv, on_option, &o, pos, &npos);
 
 	if (rc)
 		return rc < 0 ? 0 : rc;
