@@ -6,7 +6,7 @@
  *
  * Prints "agree N of M", and for each case that differs after the masks below a line
  * "differ CLASS INDEX CASE qemu=... harness=..." where CLASS ("qemu-KIND/harness-KIND", each KIND
- * ok, exception or fault-FST; two oks name the bits that differ and the MAIR_EL1 attribute) is what tests/qemu/walk-diff.sh looks up in the README. Exit 0 when it
+ * ok, exception or fault-FST; two oks name the bits that differ and the MAIR_EL1 attribute) is what tests/qemu/walk-diff.sh looks up in docs/testing.md. Exit 0 when it
  * could compare, 2 on bad input.
  */
 #include <inttypes.h>
