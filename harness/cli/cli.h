@@ -160,8 +160,6 @@ void cli_abandon_output(struct cli_output *o);
 
 /* list --errata: the errata table (cli/errata.c). */
 int cmd_list_errata(struct cli *cli);
-/* Each capability img's alternatives test, once, with the rule that decided it on t (cli/cmd_models.c). */
-void cli_print_cap_decisions(const struct eh_image *img, const struct eh_target *t);
 
 /* The capability numbering given to audit and exec, the .config and the boot mode (cli/inputs.c). */
 struct cli_inputs {
@@ -207,12 +205,6 @@ struct cli_pick {
 int cli_pick(struct cli_pick *p, const char *cmd, const char *const *models, size_t nmodels,
 	     const char *const *errata, size_t nerrata);
 void cli_pick_free(struct cli_pick *p);
-/*
- * The suppressions of the picked errata that matched nothing (stale): as a "stale" array
- * of j, or (j NULL) a paragraph each on f within style's width. Returns how many.
- */
-size_t cli_print_stale(const struct eh_suppressions *sup, const struct cli_pick *pick, struct eh_json *j, FILE *f,
-		       const struct eh_text_style *style);
 /* A suppression file (NULL: none, *out NULL), its errata checked against the registry; EXIT_BAD_INPUT naming it. */
 int cli_suppress_open(struct eh_suppressions **out, const char *cmd, const char *path);
 void cli_inputs_close(struct cli_inputs *in);

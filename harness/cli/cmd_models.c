@@ -11,6 +11,7 @@
 #include "eh/kconfig.h"
 #include "eh/model.h"
 #include "eh/model_from.h"
+#include "eh/report_audit.h"
 #include "eh/sysreg.h"
 #include "eh/text.h"
 
@@ -372,39 +373,4 @@ int cmd_models(const struct cli_command *cmd, int argc, char **argv)
 	}
 	eh_kconfig_free(config);
 	return 0;
-}
-
-void cli_print_cap_decisions(const struct eh_image *img, const struct eh_target *t)
-{
-	size_t i, j;
-	char why[1024], line[160];
-
-	printf("  capabilities tested, as Linux %s decides them on %s booted at %s:\n",
-	       img->rules->kernel, t->model->name, eh_boot_names[t->boot]);
-	for (i = 0; i < img->nsites; i++) {
-		const struct eh_alt_site *s = &img->sites[i];
-		size_t n = 0;
-
-		for (j = 0; j < i && img->sites[j].cap != s->cap; j++)
-			;
-		if (j < i)
-			continue;  /* listed with its first site */
-		for (j = i; j < img->nsites; j++)
-			n += img->sites[j].cap == s->cap;
-		if (s->cap_name)
-			snprintf(line, sizeof(line), "%s", s->cap_name);
-		else
-			snprintf(line, sizeof(line), "capability %u", s->cap);
-		printf("    %s: %zu site%s, %s%s%s%s\n", line, n, n == 1 ? "" : "s",
-		       s->state == EH_CAP_DETECTED ? "detected" :
-		       s->state == EH_CAP_CONFIGURED_OUT ? "configured out" : "not detected",
-		       s->rule ? " (" : "", s->rule ? eh_cap_source_name(s->rule->source) : "", s->rule ? ")" : "");
-		if (!s->cap_name)
-			snprintf(why, sizeof(why), "the numbering does not name it: treated as not detected");
-		else if (!s->rule)
-			snprintf(why, sizeof(why), "no rule in Linux %s: treated as not detected", img->rules->kernel);
-		else
-			eh_cap_explain(s->rule, t, why, sizeof(why));
-		eh_text_wrap(stdout, &wrap, 6, why);
-	}
 }

@@ -461,7 +461,7 @@ static void write_text(const struct report *r)
 	for (e = 0; e < r->pick.nerrata; e++)
 		text_sites(r, e);
 	fputs("\n", r->f);
-	cli_print_stale(r->sup, &r->pick, NULL, r->f, st);
+	eh_report_stale(&r->fd, NULL, r->f, st);
 	eh_text_paraf(r->f, st, 0, "summary: %zu clean, %zu with findings, %zu not affected, %zu not exposed",
 		      count[EH_AUDIT_SHOWS], count[3], count[EH_AUDIT_NOT_AFFECTED], count[EH_AUDIT_NOT_EXPOSED]);
 	eh_text_paraf(r->f, st, 2, "of %zu errata x %zu models; %zu with the workaround configured out",
@@ -636,7 +636,7 @@ static void write_json(const struct report *r)
 	for (e = 0; models && e < r->pick.nerrata; e++)
 		json_erratum(&j, r, e, models);
 	eh_json_end(&j);
-	cli_print_stale(r->sup, &r->pick, &j, NULL, NULL);
+	eh_report_stale(&r->fd, &j, NULL, NULL);
 	eh_json_end(&j);
 	eh_free(models);
 }
@@ -729,6 +729,12 @@ int cmd_report(const struct cli_command *cmd, int argc, char **argv)
 		rc = cli_suppress_open(&r.sup, "report", o.suppress);
 	if (!rc && (rc = report_audit(&r, &err)))
 		fprintf(stderr, "errata-harness report: %s\n", err.msg);
+	if (!rc)
+		r.fd = (struct eh_findings){
+			.elf = r.elf, .caps = r.caps, .config = r.cfg.config, .config_source = r.cfg.source,
+			.boot = r.in.boot, .models = r.pick.models, .nmodels = r.pick.nmodels, .errata = r.pick.errata,
+			.nerrata = r.pick.nerrata, .sup = r.sup, .mx = r.mx,
+		};
 	if (!rc)
 		rc = cli_open_output(&out, o.output);
 	if (!rc) {

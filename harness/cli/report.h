@@ -9,6 +9,7 @@
 #include "eh/audit_matrix.h"
 #include "eh/json.h"
 #include "eh/model_from.h"
+#include "eh/report_audit.h"
 #include "eh/text.h"
 
 /* How many times --model (and --erratum) may be given; each may be a comma list. */
@@ -38,6 +39,7 @@ struct report {
 	struct cli_pick pick;
 	struct eh_model_from *from;       /* --model-from */
 	struct eh_audit_matrix *mx;
+	struct eh_findings fd;            /* what the formats read: the above, once the matrix is built */
 	FILE *f;
 	bool colour;                      /* text: SGR colours (stdout a terminal, NO_COLOR unset) */
 };
