@@ -1,4 +1,4 @@
-/* The audit's reports: one audited build's findings as text or JSON, and two builds compared. */
+/* The audit's and the errata report's writers: one audited build's findings in every format, and two builds compared. */
 #ifndef EH_REPORT_AUDIT_H
 #define EH_REPORT_AUDIT_H
 
@@ -58,6 +58,27 @@ int eh_report_audit(FILE *f, const struct eh_findings *fd, bool json, const stru
 /* The comparison of old and new (one model each) as text or JSON (format errata-harness-audit-baseline). */
 void eh_report_audit_diff(FILE *f, const struct eh_findings *old, const struct eh_findings *fd,
 			  const struct eh_audit_diff *d, bool json, const struct eh_audit_report_opts *o);
+
+/* The formats of the errata report (errata-harness report). */
+enum eh_errata_format {
+	EH_ERRATA_TEXT,     /* a summary line per erratum, the hazards by site, the counts */
+	EH_ERRATA_JSON,     /* harness/schema/report-v1.json */
+	EH_ERRATA_JUNIT,    /* a testsuite per erratum, a testcase per model */
+	EH_ERRATA_SARIF,    /* SARIF 2.1.0: a rule per erratum, a result per finding */
+	EH_ERRATA_FORMAT_COUNT,
+};
+
+/* How the errata report is written. */
+struct eh_errata_report_opts {
+	const struct eh_text_style *style;      /* text: the width */
+	bool all;                               /* text: every row and finding, not only the summary */
+	bool colour;                            /* text: SGR colours */
+	const struct eh_findings_inputs *inputs;
+};
+
+/* Every erratum on every model of fd, in fmt, to f. */
+void eh_report_errata(FILE *f, const struct eh_findings *fd, enum eh_errata_format fmt,
+		      const struct eh_errata_report_opts *o);
 
 /*
  * The suppressions of fd's errata that matched nothing (stale): as a "stale" array of j,
