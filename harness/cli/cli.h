@@ -128,9 +128,20 @@ enum cli_scenario_opt {
 
 extern const struct cli_option cli_opt_case, cli_opt_variant, cli_opt_commit, cli_opt_shard, cli_opt_cases_dir;
 
-/* argv of list, run or replay (cmd) into cli, after the defaults (seed 1, the cases directory); as cli_parse. */
-int cli_scenario_parse(struct cli *cli, const struct cli_command *cmd, int argc, char **argv, const char **pos,
-		       unsigned *npos);
+/*
+ * list, run or replay (cmd): argv parsed into a struct cli after the defaults (seed 1,
+ * the cases directory), as cli_parse does, then run with it and the command's
+ * argument (NULL when it takes none). The exit status.
+ */
+int cli_scenario_run(const struct cli_command *cmd, int argc, char **argv, int (*run)(struct cli *cli, const char *arg));
+
+/* The selection's rows of an option table, as list and run take them. */
+#define CLI_SC_SELECTION_USES                                  \
+	{ &cli_opt_case, CLI_SC_CASE, true },                  \
+	{ &cli_opt_model, CLI_SC_MODEL, true },                \
+	{ &cli_opt_variant, CLI_SC_VARIANT, true },            \
+	{ &cli_opt_commit, CLI_SC_COMMIT, true },              \
+	{ &cli_opt_shard, CLI_SC_SHARD }
 
 int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "errata-harness CMD: message" on stderr; returns EXIT_BAD_INPUT. */

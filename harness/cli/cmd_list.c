@@ -15,11 +15,7 @@ static const struct cli_use list_uses[] = {
 	{ &opt_errata, CLI_SC_ERRATA },
 	{ &cli_opt_format, CLI_SC_FORMAT, false, "with --errata: text (default) or markdown (the README's table)" },
 	{ &cli_opt_width, CLI_SC_WIDTH },
-	{ &cli_opt_case, CLI_SC_CASE, true },
-	{ &cli_opt_model, CLI_SC_MODEL, true },
-	{ &cli_opt_variant, CLI_SC_VARIANT, true },
-	{ &cli_opt_commit, CLI_SC_COMMIT, true },
-	{ &cli_opt_shard, CLI_SC_SHARD },
+	CLI_SC_SELECTION_USES,
 	{ &cli_opt_help },
 	{ 0 },
 };
@@ -76,16 +72,16 @@ static int list_matrix(struct cli *cli)
 	return 0;
 }
 
+/* The cases, the matrix or the errata, as the options say. */
+static int list(struct cli *cli, const char *arg)
+{
+	(void)arg;
+	if (cli->matrix + cli->errata > 1 || (cli->format_arg && !cli->errata))
+		return usage_error("list: --matrix or --errata, and --format only with --errata");
+	return cli->matrix ? list_matrix(cli) : cli->errata ? cmd_list_errata(cli) : list_cases();
+}
+
 int cmd_list(const struct cli_command *cmd, int argc, char **argv)
 {
-	struct cli cli = { 0 };
-	const char *pos[1];
-	unsigned npos;
-	int rc = cli_scenario_parse(&cli, cmd, argc, argv, pos, &npos);
-
-	if (rc)
-		return rc < 0 ? 0 : rc;
-	if (cli.matrix + cli.errata > 1 || (cli.format_arg && !cli.errata))
-		return usage_error("list: --matrix or --errata, and --format only with --errata");
-	return cli.matrix ? list_matrix(&cli) : cli.errata ? cmd_list_errata(&cli) : list_cases();
+	return cli_scenario_run(cmd, argc, argv, list);
 }

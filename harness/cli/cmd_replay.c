@@ -96,7 +96,7 @@ static int print_replay_json(struct eh_case_run *r, const struct cli *cli)
 	return 0;
 }
 
-static int replay(const char *case_id, struct cli *cli)
+static int replay(struct cli *cli, const char *case_id)
 {
 	const struct eh_case *c;
 	const struct eh_variant *v;
@@ -170,12 +170,5 @@ out:
 
 int cmd_replay(const struct cli_command *cmd, int argc, char **argv)
 {
-	struct cli cli = { 0 };
-	const char *pos[1];
-	unsigned npos;
-	int rc = cli_scenario_parse(&cli, cmd, argc, argv, pos, &npos);
-
-	if (rc)
-		return rc < 0 ? 0 : rc;
-	return replay(pos[0], &cli);
+	return cli_scenario_run(cmd, argc, argv, replay);
 }

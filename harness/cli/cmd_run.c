@@ -15,11 +15,7 @@ static const struct cli_option opt_mutants = { "mutants", 0, NULL,
 	"and print the kill table" };
 
 static const struct cli_use run_uses[] = {
-	{ &cli_opt_case, CLI_SC_CASE, true },
-	{ &cli_opt_model, CLI_SC_MODEL, true },
-	{ &cli_opt_variant, CLI_SC_VARIANT, true },
-	{ &cli_opt_commit, CLI_SC_COMMIT, true },
-	{ &cli_opt_shard, CLI_SC_SHARD },
+	CLI_SC_SELECTION_USES,
 	{ &cli_opt_format, CLI_SC_FORMAT },
 	{ &cli_opt_output, CLI_SC_OUTPUT },
 	{ &opt_by_commit, CLI_SC_BY_COMMIT },
@@ -168,13 +164,14 @@ static int run_mutants(struct cli *cli)
  * a well-formed report that records it, so that CI sees the failure in the
  * report it collects as well as in the exit status.
  */
-static int run_matrix(struct cli *cli)
+static int run_matrix(struct cli *cli, const char *arg)
 {
 	struct eh_results *res = NULL, failed = { .seed = cli->run.seed };
 	struct eh_error err = { 0 };
 	struct cli_output out;
 	int rc, fails;
 
+	(void)arg;  /* run takes no argument */
 	if (cli->mutants)
 		return run_mutants(cli);
 	if (cli->format_arg && eh_format_parse(cli->format_arg, &cli->format, &err))
@@ -218,12 +215,5 @@ static int run_matrix(struct cli *cli)
 
 int cmd_run(const struct cli_command *cmd, int argc, char **argv)
 {
-	struct cli cli = { 0 };
-	const char *pos[1];
-	unsigned npos;
-	int rc = cli_scenario_parse(&cli, cmd, argc, argv, pos, &npos);
-
-	if (rc)
-		return rc < 0 ? 0 : rc;
-	return run_matrix(&cli);
+	return cli_scenario_run(cmd, argc, argv, run_matrix);
 }

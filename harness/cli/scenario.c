@@ -101,10 +101,16 @@ static int on_option(void *ctx, int id, const char *value)
 	return 0;
 }
 
-int cli_scenario_parse(struct cli *cli, const struct cli_command *cmd, int argc, char **argv, const char **pos,
-		       unsigned *npos)
+int cli_scenario_run(const struct cli_command *cmd, int argc, char **argv, int (*run)(struct cli *cli, const char *arg))
 {
-	cli->run.seed = 1;
-	cli->run.cases_dir = getenv("EH_CASES_DIR") ? getenv("EH_CASES_DIR") : default_cases_dir();
-	return cli_parse(cmd, argc, argv, on_option, cli, pos, npos);
+	struct cli cli = { .run = { .seed = 1 } };
+	const char *pos[1] = { NULL };
+	unsigned npos;
+	int rc;
+
+	cli.run.cases_dir = getenv("EH_CASES_DIR") ? getenv("EH_CASES_DIR") : default_cases_dir();
+	rc = cli_parse(cmd, argc, argv, on_option, &cli, pos, &npos);
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	return run(&cli, pos[0]);
 }
