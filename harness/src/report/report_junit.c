@@ -34,16 +34,33 @@ static void put_result(FILE *f, const char *tag, const char *message, const char
 	fprintf(f, "</%s>\n", tag);
 }
 
+/* <testcase> with its name, class and time (as the report writes it), its content to follow. */
+static void open_testcase(FILE *f, const char *name, const char *classname, const char *time)
+{
+	fputs("    <testcase", f);
+	put_attr(f, "name", name);
+	put_attr(f, "classname", classname);
+	fprintf(f, " time=\"%s\">\n", time);
+}
+
+/* <testsuite> with its counts and time, and the <properties> that follow it opened. */
+static void open_testsuite(FILE *f, const char *name, size_t tests, size_t failures, size_t errors, size_t skipped,
+			   const char *time)
+{
+	fputs("  <testsuite", f);
+	put_attr(f, "name", name);
+	fprintf(f, " tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\" time=\"%s\">\n"
+		"    <properties>\n", tests, failures, errors, skipped, time);
+}
+
 static void put_testcase(FILE *f, const struct eh_result *r)
 {
-	char name[256], message[128];
+	char name[256], message[128], time[32];
 	size_t i;
 
 	snprintf(name, sizeof(name), "%s/%s", r->s.v->name, r->s.model->name);
-	fputs("    <testcase", f);
-	put_attr(f, "name", name);
-	put_attr(f, "classname", r->s.c->id);
-	fprintf(f, " time=\"%.6f\">\n", r->seconds);
+	snprintf(time, sizeof(time), "%.6f", r->seconds);
+	open_testcase(f, name, r->s.c->id, time);
 	if (r->outcome.verdict == EH_VERDICT_INCOMPLETE) {
 		/* JUnit's <error>: the test did not run to the point where it could be judged. */
 		snprintf(message, sizeof(message), "incomplete (expected %s)", eh_verdict_name(r->s.expected));
@@ -89,11 +106,8 @@ static void put_testsuite(FILE *f, const struct eh_results *res, size_t from, si
 		failures += !res->r[i].pass && res->r[i].outcome.verdict != EH_VERDICT_INCOMPLETE;
 		seconds += res->r[i].seconds;
 	}
-	fputs("  <testsuite", f);
-	put_attr(f, "name", c->id);
-	fprintf(f, " tests=\"%zu\" failures=\"%u\" errors=\"%u\" skipped=\"0\" time=\"%.6f\">\n",
-		to - from, failures, errors, seconds);
-	fputs("    <properties>\n", f);
+	snprintf(buf, sizeof(buf), "%.6f", seconds);
+	open_testsuite(f, c->id, to - from, failures, errors, 0, buf);
 	snprintf(buf, sizeof(buf), "%" PRIu64, res->seed);
 	put_property(f, "seed", buf);
 	put_property(f, "version", eh_version());
@@ -158,6 +172,12 @@ void eh_report__junit(FILE *f, const struct eh_results *res)
 	fputs("</testsuites>\n", f);
 }
 
+/* A cell that passes without being checked: the erratum does not show there, or its workaround is not built. */
+static bool cell_skipped(const struct eh_audit_cell *c)
+{
+	return !c->failing && (c->status != EH_AUDIT_SHOWS || c->configured_out || c->not_in_kernel);
+}
+
 /* One erratum on one model: passed, failed (its findings, one a line), or skipped (why). */
 static void junit_testcase(const struct eh_errata_out *r, size_t model, size_t e)
 {
@@ -165,10 +185,7 @@ static void junit_testcase(const struct eh_errata_out *r, size_t model, size_t e
 	char text[96], what[512];
 	size_t i;
 
-	fputs("    <testcase", r->f);
-	put_attr(r->f, "name", r->fd->models[model]->name);
-	put_attr(r->f, "classname", r->fd->errata[e]->id);
-	fputs(" time=\"0\">\n", r->f);
+	open_testcase(r->f, r->fd->models[model]->name, r->fd->errata[e]->id, "0");
 	eh_audit_cell_text(&c, text, sizeof(text));
 	if (c.failing) {
 		fputs("      <failure", r->f);
@@ -186,7 +203,7 @@ static void junit_testcase(const struct eh_errata_out *r, size_t model, size_t e
 			fputs("\n", r->f);
 		}
 		fputs("</failure>\n", r->f);
-	} else if (c.status != EH_AUDIT_SHOWS || c.configured_out || c.not_in_kernel) {
+	} else if (cell_skipped(&c)) {
 		fputs("      <skipped", r->f);
 		put_attr(r->f, "message", text);
 		fputs("/>\n", r->f);
@@ -208,7 +225,7 @@ void eh_report__errata_junit(const struct eh_errata_out *r)
 
 			total[0]++;
 			total[1] += c.failing;
-			total[2] += !c.failing && (c.status != EH_AUDIT_SHOWS || c.configured_out || c.not_in_kernel);
+			total[2] += cell_skipped(&c);
 		}
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", r->f);
 	fprintf(r->f, "<testsuites name=\"errata-harness report\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" "
@@ -221,13 +238,9 @@ void eh_report__errata_junit(const struct eh_errata_out *r)
 			struct eh_audit_cell c = eh_audit_matrix_cell(r->fd->mx, i, e);
 
 			n[0] += c.failing;
-			n[1] += !c.failing && (c.status != EH_AUDIT_SHOWS || c.configured_out || c.not_in_kernel);
+			n[1] += cell_skipped(&c);
 		}
-		fputs("  <testsuite", r->f);
-		put_attr(r->f, "name", er->id);
-		fprintf(r->f, " tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\" time=\"0\">\n",
-			r->fd->nmodels, n[0], n[1]);
-		fputs("    <properties>\n", r->f);
+		open_testsuite(r->f, er->id, r->fd->nmodels, n[0], 0, n[1], "0");
 		put_property(r->f, "version", eh_version());
 		put_property(r->f, "file", r->fd->elf->path);
 		put_property(r->f, "cpucaps", r->fd->caps->source);
