@@ -1,6 +1,5 @@
 /* errata-harness run: the selected matrix in the chosen report format, per commit, or its mutants' kill table. */
 #include <errno.h>
-#include <inttypes.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -62,40 +61,6 @@ static int check_cases_dir(const struct cli *cli, struct eh_error *err)
 	return 0;
 }
 
-static bool row_in(const struct eh_mutant_row *row, bool flipped, bool declared)
-{
-	return row->flipped == flipped && row->declared == declared;
-}
-
-/*
- * The rows of mr that flipped (or not) and were declared (or not), into buf: a variant whose every
- * model is among them as "VARIANT/" and a star, the others as "after/thunderx2, after/vulcan".
- */
-static const char *rows_text(const struct eh_mutant_result *mr, bool flipped, bool declared, char *buf,
-			     size_t len)
-{
-	size_t i, j, n = 0;
-
-	buf[0] = 0;
-	for (i = 0; i < mr->nrows; i++) {
-		const struct eh_mutant_row *row = &mr->rows[i];
-		bool whole = true, first = true;
-
-		if (!row_in(row, flipped, declared))
-			continue;
-		for (j = 0; j < mr->nrows; j++)
-			if (mr->rows[j].v == row->v) {
-				whole &= row_in(&mr->rows[j], flipped, declared);
-				first &= j >= i;
-			}
-		if (whole && !first)
-			continue;
-		n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s/%s", n ? ", " : "", row->v->name,
-				      whole ? "*" : row->model->name);
-	}
-	return buf;
-}
-
 /*
  * run --mutants: the kill table, one line per mutant. A mutant is killed when
  * every row it declares flipped; a neutral one must survive. Verbose, or when a
@@ -105,8 +70,7 @@ static int run_mutants(struct cli *cli)
 {
 	struct eh_mutant_results *res;
 	struct eh_error err = { 0 };
-	char rows[2048], also[2048];
-	size_t i, j;
+	size_t bad;
 
 	if (cli->sel.n[EH_SELECT_MODEL] || cli->sel.n[EH_SELECT_VARIANT] || cli->sel.n[EH_SELECT_COMMIT] ||
 	    cli->sel.nshards || cli->by_commit || cli->format_given || cli->output)
@@ -117,46 +81,10 @@ static int run_mutants(struct cli *cli)
 		return EXIT_BAD_INPUT;
 	}
 	cli_text_style(cli, stdout);
-	printf("errata-harness %s run --mutants, seed %" PRIu64 "\n", eh_version(), cli->run.seed);
-	for (i = 0; i < res->n; i++) {
-		const struct eh_mutant_result *mr = &res->r[i];
-		const char *what;
-
-		if (mr->neutral && !mr->killed)
-			what = "survived (neutral)";
-		else if (mr->neutral)
-			what = "KILLED, but neutral: flips";
-		else if (mr->killed)
-			what = "killed by";
-		else
-			what = "SURVIVED: as expected still";
-		if (mr->neutral && !mr->killed)
-			rows[0] = 0;
-		else
-			rows_text(mr, mr->killed, !mr->neutral, rows, sizeof(rows));
-		rows_text(mr, true, false, also, sizeof(also));
-		eh_text_linef(stdout, &cli->style, "%-4s %-15s %-16s %s%s%s%s%s", mr->ok ? "ok" : "FAIL",
-			      mr->c->id, mr->mutant->name, what, rows[0] ? " " : "", rows,
-			      mr->killed && !mr->neutral && also[0] ? "; also " : "",
-			      mr->killed && !mr->neutral ? also : "");
-		if (!cli->style.verbose && mr->ok)
-			continue;
-		eh_text_wrap(stdout, &cli->style, 5, mr->mutant->why);
-		for (j = 0; j < mr->nrows; j++) {
-			const struct eh_mutant_row *row = &mr->rows[j];
-			char line[1400];
-
-			snprintf(line, sizeof(line), "%s/%s: %s (expected %s%s): %s", row->v->name, row->model->name,
-				 eh_verdict_name(row->outcome.verdict), eh_verdict_name(row->expected),
-				 row->declared ? ", must flip" : "", row->outcome.evidence);
-			eh_text_wrap(stdout, &cli->style, 7, line);
-		}
-	}
-	eh_text_linef(stdout, &cli->style, "%zu mutants: %u as they must be (killed, or neutral and survived), "
-		      "%u not", res->n, res->ok, res->bad);
-	j = res->bad;
+	eh_report_mutants(stdout, res, cli->run.seed, &cli->style);
+	bad = res->bad;
 	eh_mutant_results_free(res);
-	return j ? EXIT_UNEXPECTED : 0;
+	return bad ? EXIT_UNEXPECTED : 0;
 }
 
 /*
