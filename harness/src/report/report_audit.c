@@ -11,6 +11,7 @@
 #include "eh/report.h"
 #include "eh/report_audit.h"
 #include "eh/rule.h"
+#include "report/report_errata.h"
 
 /* What every writer reads: the findings, where they go and how. */
 struct out {
@@ -443,14 +444,20 @@ static void print_header_json(struct eh_json *j, const struct out *a, const char
 {
 	eh_report_json_header(j, format, 1);
 	eh_json_str(j, "suppress", a->in->suppress);
+	eh_report__json_inputs(j, a->in, a->fd->boot, true);
+}
+
+void eh_report__json_inputs(struct eh_json *j, const struct eh_findings_inputs *in, enum eh_boot boot, bool baseline)
+{
 	eh_json_object(j, "inputs", false);
-	eh_report_json_file(j, "file", a->in->file);
-	eh_report_json_file(j, "baseline", a->in->baseline);
-	eh_report_json_file(j, "cpucaps", a->in->cpucaps);
-	eh_json_str(j, "kernel", a->in->kernel);
-	eh_report_json_file(j, "config", a->in->config);
-	eh_report_json_file(j, "suppress", a->in->suppress);
-	eh_json_str(j, "boot", eh_boot_names[a->fd->boot]);
+	eh_report_json_file(j, "file", in->file);
+	if (baseline)
+		eh_report_json_file(j, "baseline", in->baseline);
+	eh_report_json_file(j, "cpucaps", in->cpucaps);
+	eh_json_str(j, "kernel", in->kernel);
+	eh_report_json_file(j, "config", in->config);
+	eh_report_json_file(j, "suppress", in->suppress);
+	eh_json_str(j, "boot", eh_boot_names[boot]);
 	eh_json_end(j);
 }
 

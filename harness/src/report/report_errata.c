@@ -487,14 +487,7 @@ void eh_report__errata_json(const struct eh_errata_out *r)
 	eh_json_begin(&j, r->f);
 	eh_json_object(&j, NULL, false);
 	eh_report_json_header(&j, "errata-harness-report", 1);
-	eh_json_object(&j, "inputs", false);
-	eh_report_json_file(&j, "file", r->in->file);
-	eh_report_json_file(&j, "cpucaps", r->in->cpucaps);
-	eh_json_str(&j, "kernel", r->in->kernel);
-	eh_report_json_file(&j, "config", r->in->config);
-	eh_report_json_file(&j, "suppress", r->in->suppress);
-	eh_json_str(&j, "boot", eh_boot_names[r->fd->boot]);
-	eh_json_end(&j);
+	eh_report__json_inputs(&j, r->in, r->fd->boot, false);
 	eh_json_str(&j, "file", r->fd->elf->path);
 	eh_json_str(&j, "cpucaps", r->fd->caps->source);
 	eh_json_str(&j, "config", r->fd->config ? r->fd->config_source : NULL);

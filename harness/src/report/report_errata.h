@@ -1,4 +1,4 @@
-/* What the errata report's writers share (report_errata.c: text, JSON; report_sarif.c: SARIF; report_junit.c: JUnit). */
+/* What the writers of findings share: the errata report's (report_errata.c: text, JSON; report_sarif.c: SARIF; report_junit.c: JUnit) and the audit's (report_audit.c). */
 #ifndef EH_REPORT_ERRATA_INTERNAL_H
 #define EH_REPORT_ERRATA_INTERNAL_H
 
@@ -35,6 +35,11 @@ const char *eh_report__symbol(const struct eh_finding *f, char *buf, size_t len)
 bool eh_report__file_offset(const struct eh_errata_out *r, uint64_t addr, uint64_t *off);
 /* What a finding is, in one line: "ldr x30, [x1]  (load, anchor win+0x0)" or "open: indirect branch, br x1". */
 const char *eh_report__finding_text(const struct eh_finding *f, char *buf, size_t len);
+/*
+ * The "inputs" object of a JSON document: every input as the user named it, files with
+ * their SHA-256, and the boot mode; the baseline only where there may be one (audit).
+ */
+void eh_report__json_inputs(struct eh_json *j, const struct eh_findings_inputs *in, enum eh_boot boot, bool baseline);
 /* The names of n models as a JSON array under key. */
 void eh_report__json_models(struct eh_json *j, const char *key, const struct eh_model *const *models, size_t n);
 
