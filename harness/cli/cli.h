@@ -1,4 +1,4 @@
-/* The command-line tool: its parsed options and the commands that live in their own files. */
+/* The command-line tool's shared pieces: the command table and its rows, the one option parser, and what the commands share. */
 #ifndef EH_CLI_H
 #define EH_CLI_H
 
