@@ -99,17 +99,6 @@ static bool selected(const struct models_opts *o, const struct eh_model *m)
 	return !o->sel.n[EH_SELECT_MODEL];
 }
 
-/* Each capability once, in the order of its first entry. */
-static bool first_entry(const struct eh_cap_rules *rules, const struct eh_capability *c)
-{
-	const struct eh_capability *e;
-
-	for (e = rules->caps; e != c; e++)
-		if (!strcmp(e->name, c->name))
-			return false;
-	return true;
-}
-
 /* A system's cores, each with its identity, boot CPU first. */
 static void print_cores(const struct eh_model *m)
 {
@@ -186,7 +175,7 @@ static void print_model(const struct eh_model *m, const struct eh_cap_rules *rul
 		if (!eh_model_id_reg(m, r->reg, &v))
 			printf("    %-18s 0x%016" PRIx64 "\n", eh_sysreg_name(r->reg, name, sizeof(name)), v);
 	for (c = rules->caps; c->name; c++) {
-		if (!first_entry(rules, c))
+		if (!eh_cap_rules_first(rules, c))
 			continue;
 		total++;
 		n += eh_cap_decide(rules, t, c->name, NULL) == EH_CAP_DETECTED;
@@ -195,7 +184,7 @@ static void print_model(const struct eh_model *m, const struct eh_cap_rules *rul
 		 eh_boot_names[t->boot], config ? config : "every Kconfig option on", n, total);
 	eh_text_wrap(stdout, &wrap, 2, why);
 	for (c = rules->caps; c->name; c++)
-		if (first_entry(rules, c) && eh_cap_decide(rules, t, c->name, &rule) == EH_CAP_DETECTED)
+		if (eh_cap_rules_first(rules, c) && eh_cap_decide(rules, t, c->name, &rule) == EH_CAP_DETECTED)
 		{
 			struct eh_target on = *t;  /* where the rule is explained: a core of a system, but at system scope */
 

@@ -201,17 +201,6 @@ static const struct eh_cap_rules *report_rules(const struct eh_errata_out *r)
 	return r->fd->caps->rules ? r->fd->caps->rules : eh_cap_rules_find(r->fd->caps->kernel);
 }
 
-/* Whether c is the first rule of its capability in rules (a capability may have several entries). */
-static bool first_of_name(const struct eh_cap_rules *rules, const struct eh_capability *c)
-{
-	const struct eh_capability *p;
-
-	for (p = rules->caps; p != c; p++)
-		if (!strcmp(p->name, c->name))
-			return false;
-	return true;
-}
-
 /*
  * First of all, what could not be decided: each entry of the image whose .matches the harness
  * has no rule for (treated as not detected), and which kernel's hand rules decided the rest.
@@ -421,7 +410,7 @@ static void json_erratum(struct eh_json *j, const struct eh_errata_out *r, size_
 	eh_json_str(j, "kconfig", er->kconfig);
 	eh_json_str(j, "rule", er->rule->window ? "window" : "scan");
 	eh_json_str(j, "summary", er->rule->summary);
-	eh_json_bool(j, "configured_out", eh_audit_configured_out(r->fd->config, er));
+	eh_json_bool(j, "configured_out", eh_audit_configured_out_of(&r->fd->mx->o, er, r->fd->models, r->fd->nmodels, NULL));
 	eh_json_array(j, "images", false);
 	for (g = 0; g < r->fd->mx->nimages; g++) {
 		const struct eh_audit_tally *t = &r->fd->mx->images[g].tallies[e];
@@ -459,7 +448,7 @@ static void json_capabilities(struct eh_json *j, const struct eh_errata_out *r)
 	eh_json_end(j);
 	eh_json_array(j, "capabilities", false);
 	for (c = rules ? rules->caps : NULL; c && c->name; c++) {
-		if (!first_of_name(rules, c))
+		if (!eh_cap_rules_first(rules, c))
 			continue;
 		eh_json_object(j, NULL, true);
 		eh_json_str(j, "capability", c->name);
