@@ -1,5 +1,6 @@
 # Writes the man page errata-harness(1) with help2man from the tool's own help: the global --help
-# becomes the page, and each command's own --help one section of it.
+# becomes the page, and each command it lists (the command table of harness/cli/main.c) has its own
+# --help as one section of it.
 #   cmake -DTOOL=errata-harness -DHELP2MAN=help2man -DOUT=errata-harness.1 -P harness/man-page.cmake
 foreach(var TOOL HELP2MAN OUT)
   if(NOT DEFINED ${var})
@@ -7,9 +8,22 @@ foreach(var TOOL HELP2MAN OUT)
   endif()
 endforeach()
 
+execute_process(COMMAND ${TOOL} --help OUTPUT_VARIABLE help RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "man-page.cmake: ${TOOL} --help exited ${rc}")
+endif()
+# The "commands:" paragraph: "  NAME      summary" lines; a summary's wrapped lines start with more spaces.
+string(REGEX REPLACE ".*\ncommands:\n" "" help "${help}")
+string(REGEX REPLACE "\n\n.*" "" help "${help}")
+string(REGEX MATCHALL "(^|\n)  [a-z]+ " commands "${help}")
+list(TRANSFORM commands STRIP)
+if(NOT commands)
+  message(FATAL_ERROR "man-page.cmake: ${TOOL} --help lists no commands")
+endif()
+
 set(include ${OUT}.sections)
 file(WRITE ${include} "")
-foreach(cmd list models run replay audit exec)
+foreach(cmd ${commands})
   execute_process(COMMAND ${TOOL} ${cmd} --help OUTPUT_VARIABLE help RESULT_VARIABLE rc)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "man-page.cmake: ${TOOL} ${cmd} --help exited ${rc}")

@@ -1,4 +1,4 @@
-/* The command-line tool: its parsed options and the commands that live in their own files. */
+/* The command-line tool's shared pieces: the command table and its rows, the one option parser, and what the commands share. */
 #ifndef EH_CLI_H
 #define EH_CLI_H
 
@@ -21,6 +21,74 @@
 #define EXIT_UNEXPECTED 1
 #define EXIT_BAD_INPUT 2
 
+/* An option as help spells and describes it; the options several commands take are shared (cli/options.c). */
+struct cli_option {
+	const char *name;       /* --name */
+	char letter;            /* -x as well, or 0 */
+	const char *arg;        /* the value it takes, as help names it ("FILE"); NULL: a flag */
+	const char *help;
+};
+
+extern const struct cli_option cli_opt_help, cli_opt_model, cli_opt_format, cli_opt_output, cli_opt_verbose,
+	cli_opt_width, cli_opt_svg, cli_opt_seed, cli_opt_budget, cli_opt_kernel, cli_opt_boot, cli_opt_config,
+	cli_opt_erratum, cli_opt_cpucaps, cli_opt_suppress;
+
+/* An option as one command takes it: one row of the command's option table. */
+struct cli_use {
+	const struct cli_option *opt;
+	int id;                 /* what the command's handler calls it (an enum of the command's own) */
+	bool many;              /* may be given more than once */
+	const char *help;       /* this command's wording, or NULL for the option's */
+};
+
+/* A command's arguments and its --help, from its own file (cli/cmd_NAME.c). */
+struct cli_usage {
+	const char *args;       /* its positional arguments as help shows them ("CASE"), or "" */
+	unsigned min_args, max_args;
+	const char *about;      /* the paragraph its --help starts with */
+	const char *exit_status;
+	const struct cli_use *uses;  /* its option table; ends with { 0 }; at most CLI_USES_MAX rows */
+	void (*help_tail)(FILE *f);  /* what its --help adds last (lists from the registry), or NULL */
+};
+
+#define CLI_USES_MAX 32
+
+struct cli_command;
+/* A command: argv[0] is its name; returns the exit status. */
+typedef int cli_command_fn(const struct cli_command *cmd, int argc, char **argv);
+
+/* One row of the command table (cli/main.c). */
+struct cli_command {
+	const char *name;
+	cli_command_fn *run;
+	const char *summary;    /* one line, for the global help */
+	const struct cli_usage *usage;
+};
+
+/* Every command, in the order the global help lists them; ends with { 0 } (cli/main.c). */
+extern const struct cli_command cli_commands[];
+
+extern const struct cli_usage cmd_list_usage, cmd_models_usage, cmd_run_usage, cmd_replay_usage,
+	cmd_audit_usage, cmd_report_usage, cmd_exec_usage;
+cli_command_fn cmd_list, cmd_models, cmd_run, cmd_replay, cmd_audit, cmd_report, cmd_exec;
+
+/* Called with the id of the command's table row and its value (NULL for a flag). */
+typedef int cli_option_fn(void *ctx, int id, const char *value);
+
+/*
+ * Parse argv (argv[0] is the command) against cmd's option table: each option calls
+ * on_option with its row's id and value, in order; the other arguments go to pos (at
+ * most max_args of them). An unknown option, one of another command, a missing value,
+ * a value given to a flag, a single-valued option given twice, and too many or too few
+ * arguments are refused with a message naming them: EXIT_BAD_INPUT. --help prints
+ * the command's help and returns -1. Returns on_option's first non-zero result.
+ */
+int cli_parse(const struct cli_command *cmd, int argc, char **argv, cli_option_fn *on_option, void *ctx,
+	      const char **pos, unsigned *npos);
+/* The command's --help, from its table, within 80 columns. */
+void cli_command_help(FILE *f, const struct cli_command *cmd);
+
+/* What list, run and replay were asked for. */
 struct cli {
 	struct eh_selection sel;
 	struct eh_run_opts run;
@@ -37,102 +105,53 @@ struct cli {
 	const char *svg;      /* replay --svg FILE */
 };
 
-/* Every option of the command line, by what it is; struct cli_option names and describes each. */
-enum cli_option_id {
-	CLI_OPT_HELP = 1,
-	CLI_OPT_CASE,
-	CLI_OPT_MODEL,
-	CLI_OPT_VARIANT,
-	CLI_OPT_COMMIT,
-	CLI_OPT_SHARD,
-	CLI_OPT_FORMAT,
-	CLI_OPT_OUTPUT,
-	CLI_OPT_BY_COMMIT,
-	CLI_OPT_MUTANTS,
-	CLI_OPT_VERBOSE,
-	CLI_OPT_WIDTH,
-	CLI_OPT_MATRIX,
-	CLI_OPT_SVG,
-	CLI_OPT_SEED,
-	CLI_OPT_BUDGET,
-	CLI_OPT_CASES_DIR,
-	CLI_OPT_ERRATA,
-	CLI_OPT_KERNEL,
-	CLI_OPT_BOOT,
-	CLI_OPT_CONFIG,
-	CLI_OPT_RULES,
-	CLI_OPT_ERRATUM,
-	CLI_OPT_CPUCAPS,
-	CLI_OPT_SUPPRESS,
-	CLI_OPT_LIST_ALTERNATIVES,
-	CLI_OPT_BASELINE,
-	CLI_OPT_SYMBOL,
-	CLI_OPT_REG,
-	CLI_OPT_MEM,
-	CLI_OPT_UNTIL,
-	CLI_OPT_RANGE,
-	CLI_OPT_SUMMARY,
-	CLI_OPT_FROM,
-	CLI_OPT_MODEL_FROM,
-	CLI_OPT_ALL,
-	CLI_OPTIONS_MAX = 64,
+/* The options of list, run and replay: the ids of their option tables, read into struct cli (cli/scenario.c). */
+enum cli_scenario_opt {
+	CLI_SC_CASE = 1,
+	CLI_SC_MODEL,
+	CLI_SC_VARIANT,
+	CLI_SC_COMMIT,
+	CLI_SC_SHARD,
+	CLI_SC_FORMAT,
+	CLI_SC_ERRATA,
+	CLI_SC_OUTPUT,
+	CLI_SC_BY_COMMIT,
+	CLI_SC_MUTANTS,
+	CLI_SC_VERBOSE,
+	CLI_SC_WIDTH,
+	CLI_SC_MATRIX,
+	CLI_SC_SVG,
+	CLI_SC_SEED,
+	CLI_SC_BUDGET,
+	CLI_SC_CASES_DIR,
 };
 
-struct cli_option {
-	enum cli_option_id id;
-	const char *name;       /* --name */
-	char letter;            /* -x as well, or 0 */
-	const char *arg;        /* the value it takes, as help names it ("FILE"); NULL: a flag */
-	const char *help;
-};
-
-extern const struct cli_option cli_options[CLI_OPTIONS_MAX];
-
-/* An option as one command takes it. */
-struct cli_use {
-	const struct cli_option *opt;
-	bool many;              /* may be given more than once */
-	const char *help;       /* this command's wording, or NULL for the option's */
-};
-
-/* A subcommand: what it takes, and what its --help says. */
-struct cli_command {
-	const char *name;
-	const char *args;       /* its positional arguments as help shows them ("CASE"), or "" */
-	unsigned min_args, max_args;
-	const char *summary;    /* one line, for the global help */
-	const char *about;      /* the paragraph its --help starts with */
-	const char *exit_status;
-	const struct cli_use *uses;  /* ends with { 0 } */
-	void (*help_tail)(FILE *f);  /* what its --help adds last (lists from the registry), or NULL */
-};
-
-/* Every subcommand, in the order the global help lists them; NULL-terminated (cli/main.c). */
-extern const struct cli_command *const cli_commands[];
-
-typedef int cli_option_fn(void *ctx, const struct cli_option *opt, const char *value);
+extern const struct cli_option cli_opt_case, cli_opt_variant, cli_opt_commit, cli_opt_shard, cli_opt_cases_dir;
 
 /*
- * Parse argv (argv[0] is the command) against cmd: each option calls on_option with
- * its value (NULL for a flag), in order; the other arguments go to pos (at most
- * cmd->max_args of them). An unknown option, one of another command, a missing
- * value, a value given to a flag, a single-valued option given twice, and too many
- * or too few arguments are refused with a message naming them: EXIT_BAD_INPUT.
- * --help prints the command's help and returns -1. Returns on_option's first
- * non-zero result.
+ * list, run or replay (cmd): argv parsed into a struct cli after the defaults (seed 1,
+ * the cases directory), as cli_parse does, then run with it and the command's
+ * argument (NULL when it takes none). The exit status.
  */
-int cli_parse(const struct cli_command *cmd, int argc, char **argv, cli_option_fn *on_option, void *ctx,
-	      const char **pos, unsigned *npos);
-/* The command's --help, from its table, within 80 columns. */
-void cli_command_help(FILE *f, const struct cli_command *cmd);
+int cli_scenario_run(const struct cli_command *cmd, int argc, char **argv, int (*run)(struct cli *cli, const char *arg));
+
+/* The selection's rows of an option table, as list and run take them. */
+#define CLI_SC_SELECTION_USES                                  \
+	{ &cli_opt_case, CLI_SC_CASE, true },                  \
+	{ &cli_opt_model, CLI_SC_MODEL, true },                \
+	{ &cli_opt_variant, CLI_SC_VARIANT, true },            \
+	{ &cli_opt_commit, CLI_SC_COMMIT, true },              \
+	{ &cli_opt_shard, CLI_SC_SHARD }
 
 int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "errata-harness CMD: message" on stderr; returns EXIT_BAD_INPUT. */
 int cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Add "NAME,NAME,..." to the selection of kind (cli/main.c); an unknown name is EXIT_BAD_INPUT. */
+/* Add "NAME,NAME,..." to the selection of kind (cli/options.c); an unknown name is EXIT_BAD_INPUT. */
 int cli_add_selection(struct eh_selection *sel, enum eh_select_kind kind, const char *value);
-/* The registry's model names, separated by spaces, into buf (cli/main.c). */
+/* The registry's model names, separated by spaces, into buf (cli/options.c). */
 const char *cli_known_models(char *buf, size_t len);
+/* Every case's id, as cli_known_models. */
+const char *cli_known_cases(char *buf, size_t len);
 /* A non-negative integer option (decimal or 0x hex); otherwise print why and return EXIT_BAD_INPUT. */
 int cli_parse_u64(const char *opt, const char *arg, uint64_t *out);
 
@@ -152,21 +171,6 @@ void cli_abandon_output(struct cli_output *o);
 
 /* list --errata: the errata table (cli/errata.c). */
 int cmd_list_errata(struct cli *cli);
-/* run: the selected matrix, reported in the chosen format (cli/run.c). */
-int cmd_run(struct cli *cli);
-/* list --matrix: the selected scenarios of the shard, "CASE VARIANT MODEL" per line (cli/run.c). */
-int cmd_list_matrix(struct cli *cli);
-extern const struct cli_command cli_audit_command, cli_exec_command, cli_models_command, cli_report_command;
-/* errata-harness audit FILE ...: argv[0] is "audit" (cli/audit.c). */
-int cli_audit(int argc, char **argv);
-/* errata-harness report FILE ...: argv[0] is "report" (cli/report.c). */
-int cli_report(int argc, char **argv);
-/* errata-harness models ...: argv[0] is "models" (cli/models.c). */
-int cli_models(int argc, char **argv);
-/* Each capability img's alternatives test, once, with the rule that decided it on t (cli/models.c). */
-void cli_print_cap_decisions(const struct eh_image *img, const struct eh_target *t);
-/* errata-harness exec FILE ...: argv[0] is "exec" (cli/exec.c). */
-int cli_exec(int argc, char **argv);
 
 /* The capability numbering given to audit and exec, the .config and the boot mode (cli/inputs.c). */
 struct cli_inputs {
@@ -212,12 +216,6 @@ struct cli_pick {
 int cli_pick(struct cli_pick *p, const char *cmd, const char *const *models, size_t nmodels,
 	     const char *const *errata, size_t nerrata);
 void cli_pick_free(struct cli_pick *p);
-/*
- * The suppressions of the picked errata that matched nothing (stale): as a "stale" array
- * of j, or (j NULL) a paragraph each on f within style's width. Returns how many.
- */
-size_t cli_print_stale(const struct eh_suppressions *sup, const struct cli_pick *pick, struct eh_json *j, FILE *f,
-		       const struct eh_text_style *style);
 /* A suppression file (NULL: none, *out NULL), its errata checked against the registry; EXIT_BAD_INPUT naming it. */
 int cli_suppress_open(struct eh_suppressions **out, const char *cmd, const char *path);
 void cli_inputs_close(struct cli_inputs *in);

@@ -1,106 +1,53 @@
-/* The one option parser of every subcommand, and the --help each one prints, both from its table. */
+/* The one option parser of every command and the --help each prints, both from its table; the options and value parsers commands share. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 
-/* Every option some command takes; commands pick theirs (struct cli_use) and may word the help their way. */
-const struct cli_option cli_options[CLI_OPTIONS_MAX] = {
-	[CLI_OPT_HELP] = { CLI_OPT_HELP, "help", 'h', NULL, "this help" },
-	[CLI_OPT_CASE] = { CLI_OPT_CASE, "case", 0, "ID", "select cases: ID,ID,... or the option repeated" },
-	[CLI_OPT_MODEL] = { CLI_OPT_MODEL, "model", 0, "NAME", "select CPU models: NAME,NAME,... or the option repeated" },
-	[CLI_OPT_VARIANT] = { CLI_OPT_VARIANT, "variant", 0, "NAME",
-			      "select variants: NAME,NAME,... or the option repeated" },
-	[CLI_OPT_COMMIT] = { CLI_OPT_COMMIT, "commit", 0, "HASH",
-			     "select the cases verifying a commit of the seed series (4 or more hex digits; "
-			     "a list, or the option repeated)" },
-	[CLI_OPT_SHARD] = { CLI_OPT_SHARD, "shard", 0, "K/N",
-			    "only part K of N of the selection: every N-th scenario from the K-th" },
-	[CLI_OPT_FORMAT] = { CLI_OPT_FORMAT, "format", 0, "F",
-			     "text (default), tap (TAP 13), junit (JUnit XML) or json (harness/schema/run-v3.json)" },
-	[CLI_OPT_OUTPUT] = { CLI_OPT_OUTPUT, "output", 'o', "FILE",
-			     "write the report to FILE (complete, or not at all) instead of stdout" },
-	[CLI_OPT_BY_COMMIT] = { CLI_OPT_BY_COMMIT, "by-commit", 0, NULL,
-				"a line per commit of the seed series: the cases verifying it and what they showed" },
-	[CLI_OPT_MUTANTS] = { CLI_OPT_MUTANTS, "mutants", 0, NULL,
-			      "run every case's mutants (source changes its judge must see) over its matrix "
-			      "and print the kill table" },
-	[CLI_OPT_VERBOSE] = { CLI_OPT_VERBOSE, "verbose", 'v', NULL,
-			      "text: the details (evidence, every row) under each line" },
-	[CLI_OPT_WIDTH] = { CLI_OPT_WIDTH, "width", 0, "N",
-			    "text: N columns a line (default: the terminal's, or 80; 0: no limit)" },
-	[CLI_OPT_MATRIX] = { CLI_OPT_MATRIX, "matrix", 0, NULL,
-			     "the selected scenarios, one 'CASE VARIANT MODEL' per line" },
-	[CLI_OPT_SVG] = { CLI_OPT_SVG, "svg", 0, "FILE", "also draw the run as an SVG timeline into FILE" },
-	[CLI_OPT_SEED] = { CLI_OPT_SEED, "seed", 0, "N", "seed of every random choice (default 1)" },
-	[CLI_OPT_BUDGET] = { CLI_OPT_BUDGET, "budget", 0, "N",
-			     "instructions a thread may run before it is stopped (default 1000000)" },
-	[CLI_OPT_ERRATA] = { CLI_OPT_ERRATA, "errata", 0, NULL,
-			     "the errata: the CPUs each affects, the kernel's workaround, the static rule, the "
-			     "dynamic behaviour and the cases that run it" },
-	[CLI_OPT_CASES_DIR] = { CLI_OPT_CASES_DIR, "cases-dir", 0, "DIR",
-				"where the built snippets are (default: $EH_CASES_DIR, else "
-				"share/errata-harness/cases of the installed tool's prefix, or the build "
-				"tree's cases/ for the tool built there)" },
-	[CLI_OPT_KERNEL] = { CLI_OPT_KERNEL, "kernel", 0, "V", "the kernel version whose capability rules decide" },
-	[CLI_OPT_BOOT] = { CLI_OPT_BOOT, "boot", 0, "B",
-			   "how the kernel was booted: el2 (a host, VHE where the CPU has it; the default), "
-			   "nvhe (kvm-arm.mode=nvhe), el1 (a guest)" },
-	[CLI_OPT_CONFIG] = { CLI_OPT_CONFIG, "config", 0, "FILE",
-			     "the kernel's .config: a capability whose CONFIG_ option is off is never detected "
-			     "(default: every option on)" },
-	[CLI_OPT_RULES] = { CLI_OPT_RULES, "rules", 0, NULL,
-			    "the kernel version's capability rules instead of the models" },
-	[CLI_OPT_ERRATUM] = { CLI_OPT_ERRATUM, "erratum", 0, "ID",
-			      "only these errata's rules: ID,ID,... or the option repeated (default: every "
-			      "erratum with a static rule)" },
-	[CLI_OPT_CPUCAPS] = { CLI_OPT_CPUCAPS, "cpucaps", 0, "H",
-			      "capability numbers of the tree FILE was built from: 5.x "
-			      "arch/arm64/include/asm/cpucaps.h or 6.x arch/arm64/include/generated/asm/cpucaps.h. "
-			      "Without it (or --kernel) the numbering is read from FILE's own arm64_features[] and "
-			      "arm64_errata[] (a vmlinux; an object needs one); with it, it is checked against "
-			      "them and refused if they differ" },
-	[CLI_OPT_SUPPRESS] = { CLI_OPT_SUPPRESS, "suppress", 0, "FILE",
-			       "findings known to be safe: lines 'ERRATUM SYMBOL[+OFFSET] WHY...' (README); a "
-			       "suppressed finding is listed with its justification and counted, an entry that "
-			       "matches nothing is reported stale" },
-	[CLI_OPT_LIST_ALTERNATIVES] = { CLI_OPT_LIST_ALTERNATIVES, "list-alternatives", 0, NULL,
-					"list every alternative site instead: symbol+offset, capability, applied "
-					"or not and why; a callback with its function and what it did (emulated: "
-					"alt_cb_patch_nops, KVM's, Spectre's)" },
-	[CLI_OPT_BASELINE] = { CLI_OPT_BASELINE, "baseline", 0, "OLD",
-			       "compare (one model): audit OLD too (same numbering, config, boot) and report "
-			       "each finding as introduced, removed or unchanged, matched by erratum and "
-			       "symbol+offset of its anchor and of itself. OLD should be the upstream FILE's "
-			       "change goes into (README)" },
-	[CLI_OPT_SYMBOL] = { CLI_OPT_SYMBOL, "symbol", 0, "SYM[+OFF]",
-			     "where to start: a symbol, symbol+offset or 0x address, in code" },
-	[CLI_OPT_REG] = { CLI_OPT_REG, "reg", 0, "xN=VAL",
-			  "initial x0..x30 or sp (repeatable); x30 is the harness's return" },
-	[CLI_OPT_MEM] = { CLI_OPT_MEM, "mem", 0, "ADDR=FILE",
-			  "the bytes of FILE at ADDR (SYM[+OFF] or 0x...), repeatable" },
-	[CLI_OPT_UNTIL] = { CLI_OPT_UNTIL, "until", 0, "SYM|ADDR", "stop on reaching this address" },
-	[CLI_OPT_RANGE] = { CLI_OPT_RANGE, "range", 0, "FROM:TO",
-			    "the code the run may fetch from (each end SYM[+OFF] or 0x...), instead of SYM's "
-			    "section; calls to stubs always return" },
-	[CLI_OPT_SUMMARY] = { CLI_OPT_SUMMARY, "summary", 0, NULL,
-			      "text without the trace: how the run stopped and what its erratum windows held "
-			      "(a runaway loop's trace can be millions of lines)" },
-	[CLI_OPT_FROM] = { CLI_OPT_FROM, "from", 0, "FILE",
-			   "a model of the machine FILE describes: /sys/devices/system/cpu (or a copy), a "
-			   "listing of its cpu*/regs/identification files, an ID register dump (NAME=VALUE "
-			   "lines, tests/qemu/probe/) or a boot log (README)" },
-	[CLI_OPT_MODEL_FROM] = { CLI_OPT_MODEL_FROM, "model-from", 0, "FILE",
-				 "also (without --model: only) the model of the machine FILE describes, as "
-				 "models --from reads it" },
-	[CLI_OPT_ALL] = { CLI_OPT_ALL, "all", 0, NULL, "text: every row, not only the summary" },
-};
+/* The options more than one command takes; a command picks its own (struct cli_use) and may word the help its way. */
+const struct cli_option cli_opt_help = { "help", 'h', NULL, "this help" };
+const struct cli_option cli_opt_model = { "model", 0, "NAME", "select CPU models: NAME,NAME,... or the option repeated" };
+const struct cli_option cli_opt_format = { "format", 0, "F",
+	"text (default), tap (TAP 13), junit (JUnit XML) or json (harness/schema/run-v3.json)" };
+const struct cli_option cli_opt_output = { "output", 'o', "FILE",
+	"write the report to FILE (complete, or not at all) instead of stdout" };
+const struct cli_option cli_opt_verbose = { "verbose", 'v', NULL,
+	"text: the details (evidence, every row) under each line" };
+const struct cli_option cli_opt_width = { "width", 0, "N",
+	"text: N columns a line (default: the terminal's, or 80; 0: no limit)" };
+const struct cli_option cli_opt_svg = { "svg", 0, "FILE", "also draw the run as an SVG timeline into FILE" };
+const struct cli_option cli_opt_seed = { "seed", 0, "N", "seed of every random choice (default 1)" };
+const struct cli_option cli_opt_budget = { "budget", 0, "N",
+	"instructions a thread may run before it is stopped (default 1000000)" };
+const struct cli_option cli_opt_kernel = { "kernel", 0, "V", "the kernel version whose capability rules decide" };
+const struct cli_option cli_opt_boot = { "boot", 0, "B",
+	"how the kernel was booted: el2 (a host, VHE where the CPU has it; the default), "
+	"nvhe (kvm-arm.mode=nvhe), el1 (a guest)" };
+const struct cli_option cli_opt_config = { "config", 0, "FILE",
+	"the kernel's .config: a capability whose CONFIG_ option is off is never detected "
+	"(default: every option on)" };
+const struct cli_option cli_opt_erratum = { "erratum", 0, "ID",
+	"only these errata's rules: ID,ID,... or the option repeated (default: every "
+	"erratum with a static rule)" };
+const struct cli_option cli_opt_cpucaps = { "cpucaps", 0, "H",
+	"capability numbers of the tree FILE was built from: 5.x "
+	"arch/arm64/include/asm/cpucaps.h or 6.x arch/arm64/include/generated/asm/cpucaps.h. "
+	"Without it (or --kernel) the numbering is read from FILE's own arm64_features[] and "
+	"arm64_errata[] (a vmlinux; an object needs one); with it, it is checked against "
+	"them and refused if they differ" };
+const struct cli_option cli_opt_suppress = { "suppress", 0, "FILE",
+	"findings known to be safe: lines 'ERRATUM SYMBOL[+OFFSET] WHY...' (README); a "
+	"suppressed finding is listed with its justification and counted, an entry that "
+	"matches nothing is reported stale" };
 
 /* The use of name by cmd, or NULL. */
 static const struct cli_use *find_use(const struct cli_command *cmd, const char *name, size_t len, char letter)
 {
 	const struct cli_use *u;
 
-	for (u = cmd->uses; u && u->opt; u++)
+	for (u = cmd->usage->uses; u->opt; u++)
 		if (letter ? u->opt->letter == letter
 			   : strlen(u->opt->name) == len && !strncmp(u->opt->name, name, len))
 			return u;
@@ -110,14 +57,14 @@ static const struct cli_use *find_use(const struct cli_command *cmd, const char 
 /* "--svg is an option of replay": an option another command takes, named with every command taking it. */
 static int unknown(const struct cli_command *cmd, const char *arg, size_t len)
 {
-	const struct cli_command *const *c;
+	const struct cli_command *c;
 	char owners[256] = "";
 	size_t n = 0;
 
-	for (c = cli_commands; *c; c++)
-		if (*c != cmd && find_use(*c, arg + 2, len, 0))
+	for (c = cli_commands; c->name; c++)
+		if (c != cmd && find_use(c, arg + 2, len, 0))
 			n += (size_t)snprintf(owners + n, n < sizeof(owners) ? sizeof(owners) - n : 0, "%s%s",
-					      n ? ", " : "", (*c)->name);
+					      n ? ", " : "", c->name);
 	if (n)
 		return usage_error("%s: --%.*s is not an option of %s, but of %s (see %s --help)", cmd->name,
 				   (int)len, arg + 2, cmd->name, owners, cmd->name);
@@ -127,7 +74,7 @@ static int unknown(const struct cli_command *cmd, const char *arg, size_t len)
 int cli_parse(const struct cli_command *cmd, int argc, char **argv, cli_option_fn *on_option, void *ctx,
 	      const char **pos, unsigned *npos)
 {
-	unsigned seen[CLI_OPTIONS_MAX] = { 0 };
+	unsigned seen[CLI_USES_MAX] = { 0 };  /* by row of the command's option table */
 	bool options_end = false;
 	int i, rc;
 
@@ -138,7 +85,7 @@ int cli_parse(const struct cli_command *cmd, int argc, char **argv, cli_option_f
 		size_t len;
 
 		if (options_end || arg[0] != '-' || !arg[1]) {
-			if (*npos == cmd->max_args)
+			if (*npos == cmd->usage->max_args)
 				return usage_error("%s: unexpected argument '%s' (see %s --help)", cmd->name, arg,
 						   cmd->name);
 			pos[(*npos)++] = arg;
@@ -162,7 +109,7 @@ int cli_parse(const struct cli_command *cmd, int argc, char **argv, cli_option_f
 			if (!u)
 				return usage_error("%s: unknown option '%s' (see %s --help)", cmd->name, arg, cmd->name);
 		}
-		if (u->opt->id == CLI_OPT_HELP) {
+		if (u->opt == &cli_opt_help) {
 			cli_command_help(stdout, cmd);
 			return -1;
 		}
@@ -171,15 +118,15 @@ int cli_parse(const struct cli_command *cmd, int argc, char **argv, cli_option_f
 				return usage_error("%s: --%s needs %s", cmd->name, u->opt->name, u->opt->arg);
 			value = argv[++i];
 		}
-		if (seen[u->opt->id]++ && !u->many)
+		if (seen[u - cmd->usage->uses]++ && !u->many)
 			return usage_error("%s: --%s given twice; it takes one %s", cmd->name, u->opt->name,
 					   u->opt->arg ? u->opt->arg : "use");
-		rc = on_option(ctx, u->opt, value);
+		rc = on_option(ctx, u->id, value);
 		if (rc)
 			return rc;
 	}
-	if (*npos < cmd->min_args)
-		return usage_error("%s: %s missing (see %s --help)", cmd->name, cmd->args, cmd->name);
+	if (*npos < cmd->usage->min_args)
+		return usage_error("%s: %s missing (see %s --help)", cmd->name, cmd->usage->args, cmd->name);
 	return 0;
 }
 
@@ -196,19 +143,90 @@ static const char *spelled(const struct cli_option *o, char *buf, size_t len)
 void cli_command_help(FILE *f, const struct cli_command *cmd)
 {
 	const struct eh_text_style style = { .width = EH_TEXT_WIDTH };
+	const struct cli_usage *us = cmd->usage;
 	const struct cli_use *u;
 	char name[80];
 
-	fprintf(f, "usage: errata-harness %s%s%s [OPTIONS]\n\n", cmd->name, cmd->args[0] ? " " : "", cmd->args);
-	eh_text_wrap(f, &style, 0, cmd->about);
+	fprintf(f, "usage: errata-harness %s%s%s [OPTIONS]\n\n", cmd->name, us->args[0] ? " " : "", us->args);
+	eh_text_wrap(f, &style, 0, us->about);
 	fputs("\noptions:\n", f);
-	for (u = cmd->uses; u->opt; u++) {
+	for (u = us->uses; u->opt; u++)
 		eh_text_hang(f, &style, spelled(u->opt, name, sizeof(name)), 24, u->help ? u->help : u->opt->help);
-	}
-	if (cmd->exit_status) {
+	if (us->exit_status) {
 		fputs("\n", f);
-		eh_text_hang(f, &style, "exit status:", 14, cmd->exit_status);
+		eh_text_hang(f, &style, "exit status:", 14, us->exit_status);
 	}
-	if (cmd->help_tail)
-		cmd->help_tail(f);
+	if (us->help_tail)
+		us->help_tail(f);
+}
+
+/*
+ * Append name to the space-separated list of n characters in buf (len bytes), cut
+ * where it does not fit; the length the whole list would have.
+ */
+static size_t add_name(char *buf, size_t len, size_t n, const char *name)
+{
+	return n + (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s", n ? " " : "", name);
+}
+
+/* "cortex-a72 thunderx2 ...": every model's name, into buf. */
+const char *cli_known_models(char *buf, size_t len)
+{
+	const struct eh_model *const *m;
+	size_t n = 0;
+
+	buf[0] = 0;
+	for (m = eh_models; *m; m++)
+		n = add_name(buf, len, n, (*m)->name);
+	return buf;
+}
+
+const char *cli_known_cases(char *buf, size_t len)
+{
+	const struct eh_case *const *c;
+	size_t n = 0;
+
+	buf[0] = 0;
+	for (c = eh_cases; *c; c++)
+		n = add_name(buf, len, n, (*c)->id);
+	return buf;
+}
+
+/* A comma-separated list of names, each checked against the tables. */
+int cli_add_selection(struct eh_selection *sel, enum eh_select_kind kind, const char *value)
+{
+	struct eh_error err = { 0 };
+	char *tok, *save = NULL;
+	/* The value is a string of argv, writable and alive as long as the selection borrows its pieces. */
+	char *arg = (char *)value;
+
+	for (tok = strtok_r(arg, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+		if (eh_selection_add(sel, kind, tok, &err))
+			return usage_error("%s", err.msg);
+	return 0;
+}
+
+int cli_parse_u64(const char *opt, const char *arg, uint64_t *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoull(arg, &end, 0);
+	if (!*arg || *end || arg[0] == '-' || (errno && errno != ERANGE))
+		return usage_error("%s: '%s' is not a non-negative integer", opt, arg);
+	if (errno == ERANGE)
+		return usage_error("%s: '%s' is too large (at most %" PRIu64 ")", opt, arg, UINT64_MAX);
+	return 0;
+}
+
+int cli_parse_width(const char *value, unsigned *out)
+{
+	uint64_t n;
+
+	if (cli_parse_u64("--width", value, &n))
+		return EXIT_BAD_INPUT;
+	if (n > 100000)
+		return usage_error("--width: %s columns is more than any terminal has", value);
+	*out = (unsigned)n;
+	return 0;
 }

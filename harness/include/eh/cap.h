@@ -100,6 +100,8 @@ struct eh_cap_rules {
 /* Every kernel version with rules (models/caps_linux_*.c), NULL-terminated. */
 extern const struct eh_cap_rules *const eh_cap_rules_all[];
 const struct eh_cap_rules *eh_cap_rules_find(const char *kernel);
+/* Whether c is the first entry of its capability in rules (a capability may have several): to list each once. */
+bool eh_cap_rules_first(const struct eh_cap_rules *rules, const struct eh_capability *c);
 
 /* The predicates a table's entries name, with the kernel's meaning. */
 bool eh_cap_always(const struct eh_capability *cap, const struct eh_target *t);     /* has_always */

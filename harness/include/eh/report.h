@@ -53,6 +53,15 @@ void eh_report_json_event(struct eh_json *j, const struct eh_event *ev, const ch
 /* The same event's fields, into an object the caller opened (and may add to). */
 void eh_report_json_event_fields(struct eh_json *j, const struct eh_event *ev, const char *text);
 
+struct eh_mutant_results;
+/*
+ * run --mutants' kill table to f: a line per mutant (killed, survived, or not as it must
+ * be, with the rows that flipped), its rows under it when verbose or not as it must
+ * be, and the totals. A mutant is killed when every row it declares flipped; a
+ * neutral one must survive.
+ */
+void eh_report_mutants(FILE *f, const struct eh_mutant_results *res, uint64_t seed, const struct eh_text_style *style);
+
 /* Whether the per-commit report flags a failure (an outcome or a commit that should fail the run). */
 bool eh_report_commits_fail(const struct eh_results *res);
 

@@ -49,6 +49,16 @@ const struct eh_cap_rules *eh_cap_rules_find(const char *kernel)
 	return NULL;
 }
 
+bool eh_cap_rules_first(const struct eh_cap_rules *rules, const struct eh_capability *c)
+{
+	const struct eh_capability *p;
+
+	for (p = rules->caps; p != c; p++)
+		if (!strcmp(p->name, c->name))
+			return false;
+	return true;
+}
+
 const char *eh_cap_scope_name(enum eh_cap_type type)
 {
 	switch (type & 7) {

@@ -24,28 +24,61 @@ struct exec_args {
 	bool summary;       /* --summary: no trace */
 };
 
+static const struct cli_option opt_symbol = { "symbol", 0, "SYM[+OFF]",
+	"where to start: a symbol, symbol+offset or 0x address, in code" };
+static const struct cli_option opt_reg = { "reg", 0, "xN=VAL",
+	"initial x0..x30 or sp (repeatable); x30 is the harness's return" };
+static const struct cli_option opt_mem = { "mem", 0, "ADDR=FILE",
+	"the bytes of FILE at ADDR (SYM[+OFF] or 0x...), repeatable" };
+static const struct cli_option opt_until = { "until", 0, "SYM|ADDR", "stop on reaching this address" };
+static const struct cli_option opt_range = { "range", 0, "FROM:TO",
+	"the code the run may fetch from (each end SYM[+OFF] or 0x...), instead of SYM's "
+	"section; calls to stubs always return" };
+static const struct cli_option opt_summary = { "summary", 0, NULL,
+	"text without the trace: how the run stopped and what its erratum windows held "
+	"(a runaway loop's trace can be millions of lines)" };
+
+/* The rows of exec's option table. */
+enum exec_opt {
+	EXEC_SYMBOL = 1,
+	EXEC_MODEL,
+	EXEC_CPUCAPS,
+	EXEC_KERNEL,
+	EXEC_CONFIG,
+	EXEC_BOOT,
+	EXEC_REG,
+	EXEC_MEM,
+	EXEC_UNTIL,
+	EXEC_RANGE,
+	EXEC_BUDGET,
+	EXEC_SEED,
+	EXEC_SVG,
+	EXEC_FORMAT,
+	EXEC_SUMMARY,
+};
+
 static const struct cli_use exec_uses[] = {
-	{ &cli_options[CLI_OPT_SYMBOL] },
-	{ &cli_options[CLI_OPT_MODEL], false, "the CPU, its threads and errata, and what the kernel detects on "
+	{ &opt_symbol, EXEC_SYMBOL },
+	{ &cli_opt_model, EXEC_MODEL, false, "the CPU, its threads and errata, and what the kernel detects on "
 	  "it (required)" },
-	{ &cli_options[CLI_OPT_CPUCAPS], false, "the capability numbering of FILE's tree, as audit takes it" },
-	{ &cli_options[CLI_OPT_KERNEL], false, "or a built-in numbering, as audit takes it" },
-	{ &cli_options[CLI_OPT_CONFIG] },
-	{ &cli_options[CLI_OPT_BOOT], false, "how the kernel was booted: el2 (a host, VHE where the CPU has "
+	{ &cli_opt_cpucaps, EXEC_CPUCAPS, false, "the capability numbering of FILE's tree, as audit takes it" },
+	{ &cli_opt_kernel, EXEC_KERNEL, false, "or a built-in numbering, as audit takes it" },
+	{ &cli_opt_config, EXEC_CONFIG },
+	{ &cli_opt_boot, EXEC_BOOT, false, "how the kernel was booted: el2 (a host, VHE where the CPU has "
 	  "it; the default), nvhe (kvm-arm.mode=nvhe), el1 (a guest); a write of the guest's TTBR from "
 	  "EL2 is not the host's, as in audit" },
-	{ &cli_options[CLI_OPT_REG], true },
-	{ &cli_options[CLI_OPT_MEM], true },
-	{ &cli_options[CLI_OPT_UNTIL] },
-	{ &cli_options[CLI_OPT_RANGE] },
-	{ &cli_options[CLI_OPT_BUDGET] },
-	{ &cli_options[CLI_OPT_SEED], false, "seed of every random choice, e.g. an erratum's victim thread "
+	{ &opt_reg, EXEC_REG, true },
+	{ &opt_mem, EXEC_MEM, true },
+	{ &opt_until, EXEC_UNTIL },
+	{ &opt_range, EXEC_RANGE },
+	{ &cli_opt_budget, EXEC_BUDGET },
+	{ &cli_opt_seed, EXEC_SEED, false, "seed of every random choice, e.g. an erratum's victim thread "
 	  "(default 1)" },
-	{ &cli_options[CLI_OPT_SVG] },
-	{ &cli_options[CLI_OPT_FORMAT], false, "the trace as text (default) or json "
+	{ &cli_opt_svg, EXEC_SVG },
+	{ &cli_opt_format, EXEC_FORMAT, false, "the trace as text (default) or json "
 	  "(harness/schema/exec-v2.json)" },
-	{ &cli_options[CLI_OPT_SUMMARY] },
-	{ &cli_options[CLI_OPT_HELP] },
+	{ &opt_summary, EXEC_SUMMARY },
+	{ &cli_opt_help },
 	{ 0 },
 };
 
@@ -59,9 +92,8 @@ static void exec_help_tail(FILE *f)
 	eh_text_hang(f, &style, "models:", 9, cli_known_models(names, sizeof(names)));
 }
 
-const struct cli_command cli_exec_command = {
-	.name = "exec", .args = "FILE", .min_args = 1, .max_args = 1,
-	.summary = "run code straight out of a kernel ELF on a model, traced",
+const struct cli_usage cmd_exec_usage = {
+	.args = "FILE", .min_args = 1, .max_args = 1,
 	.about = "Loads FILE, an AArch64 vmlinux or kernel object (ET_REL: its sections are placed at "
 		 "kernel-like addresses and its relocations applied, as if linked), patches the kernel's "
 		 "boot-time alternatives for CPU model M, and runs it on hardware thread 0 from --symbol, "
@@ -77,55 +109,55 @@ const struct cli_command cli_exec_command = {
 	.help_tail = exec_help_tail,
 };
 
-static int on_option(void *ctx, const struct cli_option *opt, const char *value)
+static int on_option(void *ctx, int id, const char *value)
 {
 	struct exec_args *a = ctx;
 	struct eh_error err = { 0 };
 
-	switch (opt->id) {
-	case CLI_OPT_SYMBOL: a->o.symbol = value; return 0;
-	case CLI_OPT_MODEL: a->model = value; return 0;
-	case CLI_OPT_CPUCAPS: a->cpucaps = value; return 0;
-	case CLI_OPT_KERNEL: a->kernel = value; return 0;
-	case CLI_OPT_CONFIG: a->config = value; return 0;
-	case CLI_OPT_BOOT: a->boot = value; return 0;
-	case CLI_OPT_UNTIL: a->o.until = value; return 0;
-	case CLI_OPT_RANGE: a->o.range = value; return 0;
-	case CLI_OPT_SVG: a->svg = value; return 0;
-	case CLI_OPT_BUDGET:
+	switch ((enum exec_opt)id) {
+	case EXEC_SYMBOL: a->o.symbol = value; return 0;
+	case EXEC_MODEL: a->model = value; return 0;
+	case EXEC_CPUCAPS: a->cpucaps = value; return 0;
+	case EXEC_KERNEL: a->kernel = value; return 0;
+	case EXEC_CONFIG: a->config = value; return 0;
+	case EXEC_BOOT: a->boot = value; return 0;
+	case EXEC_UNTIL: a->o.until = value; return 0;
+	case EXEC_RANGE: a->o.range = value; return 0;
+	case EXEC_SVG: a->svg = value; return 0;
+	case EXEC_BUDGET:
 		if (cli_parse_u64("--budget", value, &a->o.budget))
 			return EXIT_BAD_INPUT;
 		return a->o.budget ? 0 : usage_error("exec: --budget: at least one instruction");
-	case CLI_OPT_SEED: return cli_parse_u64("--seed", value, &a->o.seed);
-	case CLI_OPT_REG:
+	case EXEC_SEED: return cli_parse_u64("--seed", value, &a->o.seed);
+	case EXEC_REG:
 		if (a->o.nregs == EXEC_MAX_ARGS)
 			return cli_error("exec", "--reg: at most %d of them", EXEC_MAX_ARGS);
 		if (eh_exec_parse_reg(value, &a->regs[a->o.nregs++], &err))
 			return cli_error("exec", "%s", err.msg);
 		return 0;
-	case CLI_OPT_MEM:
+	case EXEC_MEM:
 		if (a->o.nmems == EXEC_MAX_ARGS)
 			return cli_error("exec", "--mem: at most %d of them", EXEC_MAX_ARGS);
 		a->mems[a->o.nmems++] = value;
 		return 0;
-	case CLI_OPT_FORMAT:
+	case EXEC_FORMAT:
 		if (strcmp(value, "text") && strcmp(value, "json"))
 			return cli_error("exec", "--format: '%s' is neither text nor json", value);
 		a->json = !strcmp(value, "json");
 		return 0;
-	case CLI_OPT_SUMMARY: a->summary = true; return 0;
-	default: return usage_error("exec: --%s is not an option of exec", opt->name);
+	case EXEC_SUMMARY: a->summary = true; return 0;
 	}
+	return 0;
 }
 
-static int parse_args(int argc, char **argv, struct exec_args *a)
+static int parse_args(const struct cli_command *cmd, int argc, char **argv, struct exec_args *a)
 {
 	const char *pos[1];
 	unsigned npos;
 	int rc;
 
 	a->o.seed = 1;
-	rc = cli_parse(&cli_exec_command, argc, argv, on_option, a, pos, &npos);
+	rc = cli_parse(cmd, argc, argv, on_option, a, pos, &npos);
 	if (rc)
 		return rc;
 	a->file = pos[0];
@@ -420,7 +452,7 @@ static int write_svg(const struct exec_args *a, const struct eh_exec *x, const s
 	return cli_close_output(&out);
 }
 
-int cli_exec(int argc, char **argv)
+int cmd_exec(const struct cli_command *cmd, int argc, char **argv)
 {
 	struct exec_args a = { 0 };
 	struct cli_inputs in;
@@ -428,7 +460,7 @@ int cli_exec(int argc, char **argv)
 	struct eh_target target;
 	struct eh_exec *x = NULL;
 	struct eh_error err = { 0 };
-	int rc = parse_args(argc, argv, &a);
+	int rc = parse_args(cmd, argc, argv, &a);
 
 	if (rc)
 		return rc < 0 ? 0 : rc;

@@ -1,12 +1,42 @@
-/* The run command (the matrix in the chosen report format, or per commit) and list --matrix. */
+/* errata-harness run: the selected matrix in the chosen report format, per commit, or its mutants' kill table. */
 #include <errno.h>
-#include <inttypes.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "eh/mutant.h"
+
+static const struct cli_option opt_by_commit = { "by-commit", 0, NULL,
+	"a line per commit of the seed series: the cases verifying it and what they showed" };
+static const struct cli_option opt_mutants = { "mutants", 0, NULL,
+	"run every case's mutants (source changes its judge must see) over its matrix "
+	"and print the kill table" };
+
+static const struct cli_use run_uses[] = {
+	CLI_SC_SELECTION_USES,
+	{ &cli_opt_format, CLI_SC_FORMAT },
+	{ &cli_opt_output, CLI_SC_OUTPUT },
+	{ &opt_by_commit, CLI_SC_BY_COMMIT },
+	{ &opt_mutants, CLI_SC_MUTANTS },
+	{ &cli_opt_verbose, CLI_SC_VERBOSE },
+	{ &cli_opt_width, CLI_SC_WIDTH },
+	{ &cli_opt_seed, CLI_SC_SEED },
+	{ &cli_opt_budget, CLI_SC_BUDGET },
+	{ &cli_opt_cases_dir, CLI_SC_CASES_DIR },
+	{ &cli_opt_help },
+	{ 0 },
+};
+
+const struct cli_usage cmd_run_usage = {
+	.args = "",
+	.about = "Runs every selected scenario (case, variant, model) and checks its outcome against the "
+		 "case's table. A run that does not reach the end its case declares is incomplete and never "
+		 "passes. Selections are lists; nothing selected means everything.",
+	.exit_status = "0 every outcome as expected, 1 an unexpected or incomplete outcome (or, with "
+		       "--mutants, a mutant not as it must be), 2 bad usage or input.",
+	.uses = run_uses,
+};
 
 /* Only a person watching a terminal wants progress; CI logs get the report alone. */
 static void show_progress(const struct eh_scenario *next, size_t done, size_t total, void *ctx)
@@ -31,51 +61,16 @@ static int check_cases_dir(const struct cli *cli, struct eh_error *err)
 	return 0;
 }
 
-static bool row_in(const struct eh_mutant_row *row, bool flipped, bool declared)
-{
-	return row->flipped == flipped && row->declared == declared;
-}
-
-/*
- * The rows of mr that flipped (or not) and were declared (or not), into buf: a variant whose every
- * model is among them as "VARIANT/" and a star, the others as "after/thunderx2, after/vulcan".
- */
-static const char *rows_text(const struct eh_mutant_result *mr, bool flipped, bool declared, char *buf,
-			     size_t len)
-{
-	size_t i, j, n = 0;
-
-	buf[0] = 0;
-	for (i = 0; i < mr->nrows; i++) {
-		const struct eh_mutant_row *row = &mr->rows[i];
-		bool whole = true, first = true;
-
-		if (!row_in(row, flipped, declared))
-			continue;
-		for (j = 0; j < mr->nrows; j++)
-			if (mr->rows[j].v == row->v) {
-				whole &= row_in(&mr->rows[j], flipped, declared);
-				first &= j >= i;
-			}
-		if (whole && !first)
-			continue;
-		n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s/%s", n ? ", " : "", row->v->name,
-				      whole ? "*" : row->model->name);
-	}
-	return buf;
-}
-
 /*
  * run --mutants: the kill table, one line per mutant. A mutant is killed when
  * every row it declares flipped; a neutral one must survive. Verbose, or when a
  * mutant is not as it must be: each row with its outcome and evidence under it.
  */
-static int cmd_run_mutants(struct cli *cli)
+static int run_mutants(struct cli *cli)
 {
 	struct eh_mutant_results *res;
 	struct eh_error err = { 0 };
-	char rows[2048], also[2048];
-	size_t i, j;
+	size_t bad;
 
 	if (cli->sel.n[EH_SELECT_MODEL] || cli->sel.n[EH_SELECT_VARIANT] || cli->sel.n[EH_SELECT_COMMIT] ||
 	    cli->sel.nshards || cli->by_commit || cli->format_given || cli->output)
@@ -86,46 +81,10 @@ static int cmd_run_mutants(struct cli *cli)
 		return EXIT_BAD_INPUT;
 	}
 	cli_text_style(cli, stdout);
-	printf("errata-harness %s run --mutants, seed %" PRIu64 "\n", eh_version(), cli->run.seed);
-	for (i = 0; i < res->n; i++) {
-		const struct eh_mutant_result *mr = &res->r[i];
-		const char *what;
-
-		if (mr->neutral && !mr->killed)
-			what = "survived (neutral)";
-		else if (mr->neutral)
-			what = "KILLED, but neutral: flips";
-		else if (mr->killed)
-			what = "killed by";
-		else
-			what = "SURVIVED: as expected still";
-		if (mr->neutral && !mr->killed)
-			rows[0] = 0;
-		else
-			rows_text(mr, mr->killed, !mr->neutral, rows, sizeof(rows));
-		rows_text(mr, true, false, also, sizeof(also));
-		eh_text_linef(stdout, &cli->style, "%-4s %-15s %-16s %s%s%s%s%s", mr->ok ? "ok" : "FAIL",
-			      mr->c->id, mr->mutant->name, what, rows[0] ? " " : "", rows,
-			      mr->killed && !mr->neutral && also[0] ? "; also " : "",
-			      mr->killed && !mr->neutral ? also : "");
-		if (!cli->style.verbose && mr->ok)
-			continue;
-		eh_text_wrap(stdout, &cli->style, 5, mr->mutant->why);
-		for (j = 0; j < mr->nrows; j++) {
-			const struct eh_mutant_row *row = &mr->rows[j];
-			char line[1400];
-
-			snprintf(line, sizeof(line), "%s/%s: %s (expected %s%s): %s", row->v->name, row->model->name,
-				 eh_verdict_name(row->outcome.verdict), eh_verdict_name(row->expected),
-				 row->declared ? ", must flip" : "", row->outcome.evidence);
-			eh_text_wrap(stdout, &cli->style, 7, line);
-		}
-	}
-	eh_text_linef(stdout, &cli->style, "%zu mutants: %u as they must be (killed, or neutral and survived), "
-		      "%u not", res->n, res->ok, res->bad);
-	j = res->bad;
+	eh_report_mutants(stdout, res, cli->run.seed, &cli->style);
+	bad = res->bad;
 	eh_mutant_results_free(res);
-	return j ? EXIT_UNEXPECTED : 0;
+	return bad ? EXIT_UNEXPECTED : 0;
 }
 
 /*
@@ -133,15 +92,16 @@ static int cmd_run_mutants(struct cli *cli)
  * a well-formed report that records it, so that CI sees the failure in the
  * report it collects as well as in the exit status.
  */
-int cmd_run(struct cli *cli)
+static int run_matrix(struct cli *cli, const char *arg)
 {
 	struct eh_results *res = NULL, failed = { .seed = cli->run.seed };
 	struct eh_error err = { 0 };
 	struct cli_output out;
 	int rc, fails;
 
+	(void)arg;  /* run takes no argument */
 	if (cli->mutants)
-		return cmd_run_mutants(cli);
+		return run_mutants(cli);
 	if (cli->format_arg && eh_format_parse(cli->format_arg, &cli->format, &err))
 		return usage_error("%s", err.msg);
 	if (cli->by_commit && cli->format_given && cli->format != EH_FORMAT_TEXT)
@@ -181,18 +141,7 @@ int cmd_run(struct cli *cli)
 	return fails ? EXIT_UNEXPECTED : 0;
 }
 
-int cmd_list_matrix(struct cli *cli)
+int cmd_run(const struct cli_command *cmd, int argc, char **argv)
 {
-	struct eh_scenario *s;
-	struct eh_error err = { 0 };
-	size_t n, i;
-
-	if (eh_matrix_select(&s, &n, &cli->sel, &err)) {
-		fprintf(stderr, "errata-harness: %s\n", err.msg);
-		return EXIT_BAD_INPUT;
-	}
-	for (i = 0; i < n; i++)
-		printf("%s %s %s\n", s[i].c->id, s[i].v->name, s[i].model->name);
-	eh_free(s);
-	return 0;
+	return cli_scenario_run(cmd, argc, argv, run_matrix);
 }

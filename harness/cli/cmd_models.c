@@ -11,6 +11,7 @@
 #include "eh/kconfig.h"
 #include "eh/model.h"
 #include "eh/model_from.h"
+#include "eh/report_audit.h"
 #include "eh/sysreg.h"
 #include "eh/text.h"
 
@@ -22,27 +23,44 @@ struct models_opts {
 	bool rules, json;
 };
 
+static const struct cli_option opt_from = { "from", 0, "FILE",
+	"a model of the machine FILE describes: /sys/devices/system/cpu (or a copy), a "
+	"listing of its cpu*/regs/identification files, an ID register dump (NAME=VALUE "
+	"lines, tests/qemu/probe/) or a boot log (README)" };
+static const struct cli_option opt_rules = { "rules", 0, NULL,
+	"the kernel version's capability rules instead of the models" };
+
+/* The rows of models's option table. */
+enum models_opt {
+	MODELS_MODEL = 1,
+	MODELS_KERNEL,
+	MODELS_BOOT,
+	MODELS_CONFIG,
+	MODELS_FROM,
+	MODELS_RULES,
+	MODELS_FORMAT,
+};
+
 static const struct cli_use models_uses[] = {
-	{ &cli_options[CLI_OPT_MODEL], true, "only these models: NAME,NAME,... or the option repeated" },
-	{ &cli_options[CLI_OPT_KERNEL], false, "the kernel version whose rules decide: 5.4, 6.1 (default) or 6.12" },
-	{ &cli_options[CLI_OPT_BOOT] },
-	{ &cli_options[CLI_OPT_CONFIG] },
-	{ &cli_options[CLI_OPT_FROM], false,
+	{ &cli_opt_model, MODELS_MODEL, true, "only these models: NAME,NAME,... or the option repeated" },
+	{ &cli_opt_kernel, MODELS_KERNEL, false, "the kernel version whose rules decide: 5.4, 6.1 (default) or 6.12" },
+	{ &cli_opt_boot, MODELS_BOOT },
+	{ &cli_opt_config, MODELS_CONFIG },
+	{ &opt_from, MODELS_FROM, false,
 	  "instead of the known models, the model of the machine FILE describes: /sys/devices/system/cpu "
 	  "(or a copy), a listing of its cpuN/regs/identification files, an ID register dump (NAME=VALUE "
 	  "lines, tests/qemu/probe/) or a boot log's 'Booting Linux on physical CPU' lines; registers it "
 	  "does not give come from the known model of the same part (README)" },
-	{ &cli_options[CLI_OPT_RULES], false,
+	{ &opt_rules, MODELS_RULES, false,
 	  "print the kernel version's rules instead: how each capability is detected (arm64_features[], "
 	  "arm64_errata[] restated)" },
-	{ &cli_options[CLI_OPT_FORMAT], false, "text (default), or json for --rules" },
-	{ &cli_options[CLI_OPT_HELP] },
+	{ &cli_opt_format, MODELS_FORMAT, false, "text (default), or json for --rules" },
+	{ &cli_opt_help },
 	{ 0 },
 };
 
-const struct cli_command cli_models_command = {
-	.name = "models", .args = "",
-	.summary = "the CPU models: ID registers, errata, and the capabilities a kernel detects on them",
+const struct cli_usage cmd_models_usage = {
+	.args = "",
 	.about = "Describes each CPU model: MIDR_EL1, REVIDR_EL1, threads, errata, every ID register the "
 		 "kernel reads and where its value comes from, and each capability the kernel version "
 		 "detects on it when booted as --boot says, with the rule that detected it and what it read "
@@ -51,24 +69,24 @@ const struct cli_command cli_models_command = {
 	.uses = models_uses,
 };
 
-static int on_option(void *ctx, const struct cli_option *opt, const char *value)
+static int on_option(void *ctx, int id, const char *value)
 {
 	struct models_opts *o = ctx;
 
-	switch (opt->id) {
-	case CLI_OPT_MODEL: return cli_add_selection(&o->sel, EH_SELECT_MODEL, value);
-	case CLI_OPT_KERNEL: o->kernel = value; return 0;
-	case CLI_OPT_BOOT: o->boot = value; return 0;
-	case CLI_OPT_CONFIG: o->config = value; return 0;
-	case CLI_OPT_FROM: o->from = value; return 0;
-	case CLI_OPT_RULES: o->rules = true; return 0;
-	case CLI_OPT_FORMAT:
+	switch ((enum models_opt)id) {
+	case MODELS_MODEL: return cli_add_selection(&o->sel, EH_SELECT_MODEL, value);
+	case MODELS_KERNEL: o->kernel = value; return 0;
+	case MODELS_BOOT: o->boot = value; return 0;
+	case MODELS_CONFIG: o->config = value; return 0;
+	case MODELS_FROM: o->from = value; return 0;
+	case MODELS_RULES: o->rules = true; return 0;
+	case MODELS_FORMAT:
 		if (strcmp(value, "text") && strcmp(value, "json"))
 			return usage_error("models: --format: '%s' is neither text nor json", value);
 		o->json = !strcmp(value, "json");
 		return 0;
-	default: return usage_error("models: --%s is not an option of models", opt->name);
 	}
+	return 0;
 }
 
 static bool selected(const struct models_opts *o, const struct eh_model *m)
@@ -79,17 +97,6 @@ static bool selected(const struct models_opts *o, const struct eh_model *m)
 		if (!strcmp(o->sel.names[EH_SELECT_MODEL][i], m->name))
 			return true;
 	return !o->sel.n[EH_SELECT_MODEL];
-}
-
-/* Each capability once, in the order of its first entry. */
-static bool first_entry(const struct eh_cap_rules *rules, const struct eh_capability *c)
-{
-	const struct eh_capability *e;
-
-	for (e = rules->caps; e != c; e++)
-		if (!strcmp(e->name, c->name))
-			return false;
-	return true;
 }
 
 /* A system's cores, each with its identity, boot CPU first. */
@@ -168,7 +175,7 @@ static void print_model(const struct eh_model *m, const struct eh_cap_rules *rul
 		if (!eh_model_id_reg(m, r->reg, &v))
 			printf("    %-18s 0x%016" PRIx64 "\n", eh_sysreg_name(r->reg, name, sizeof(name)), v);
 	for (c = rules->caps; c->name; c++) {
-		if (!first_entry(rules, c))
+		if (!eh_cap_rules_first(rules, c))
 			continue;
 		total++;
 		n += eh_cap_decide(rules, t, c->name, NULL) == EH_CAP_DETECTED;
@@ -177,7 +184,7 @@ static void print_model(const struct eh_model *m, const struct eh_cap_rules *rul
 		 eh_boot_names[t->boot], config ? config : "every Kconfig option on", n, total);
 	eh_text_wrap(stdout, &wrap, 2, why);
 	for (c = rules->caps; c->name; c++)
-		if (first_entry(rules, c) && eh_cap_decide(rules, t, c->name, &rule) == EH_CAP_DETECTED)
+		if (eh_cap_rules_first(rules, c) && eh_cap_decide(rules, t, c->name, &rule) == EH_CAP_DETECTED)
 		{
 			struct eh_target on = *t;  /* where the rule is explained: a core of a system, but at system scope */
 
@@ -296,7 +303,7 @@ static void print_rules_json(const struct eh_cap_rules *rules)
 	eh_json_end(&j);
 }
 
-int cli_models(int argc, char **argv)
+int cmd_models(const struct cli_command *cmd, int argc, char **argv)
 {
 	struct models_opts o = { 0 };
 	struct eh_target t = { 0 };
@@ -306,7 +313,7 @@ int cli_models(int argc, char **argv)
 	struct eh_error err = { 0 };
 	const char *pos[1];
 	unsigned npos;
-	int rc = cli_parse(&cli_models_command, argc, argv, on_option, &o, pos, &npos);
+	int rc = cli_parse(cmd, argc, argv, on_option, &o, pos, &npos);
 
 	if (rc)
 		return rc < 0 ? 0 : rc;
@@ -355,39 +362,4 @@ int cli_models(int argc, char **argv)
 	}
 	eh_kconfig_free(config);
 	return 0;
-}
-
-void cli_print_cap_decisions(const struct eh_image *img, const struct eh_target *t)
-{
-	size_t i, j;
-	char why[1024], line[160];
-
-	printf("  capabilities tested, as Linux %s decides them on %s booted at %s:\n",
-	       img->rules->kernel, t->model->name, eh_boot_names[t->boot]);
-	for (i = 0; i < img->nsites; i++) {
-		const struct eh_alt_site *s = &img->sites[i];
-		size_t n = 0;
-
-		for (j = 0; j < i && img->sites[j].cap != s->cap; j++)
-			;
-		if (j < i)
-			continue;  /* listed with its first site */
-		for (j = i; j < img->nsites; j++)
-			n += img->sites[j].cap == s->cap;
-		if (s->cap_name)
-			snprintf(line, sizeof(line), "%s", s->cap_name);
-		else
-			snprintf(line, sizeof(line), "capability %u", s->cap);
-		printf("    %s: %zu site%s, %s%s%s%s\n", line, n, n == 1 ? "" : "s",
-		       s->state == EH_CAP_DETECTED ? "detected" :
-		       s->state == EH_CAP_CONFIGURED_OUT ? "configured out" : "not detected",
-		       s->rule ? " (" : "", s->rule ? eh_cap_source_name(s->rule->source) : "", s->rule ? ")" : "");
-		if (!s->cap_name)
-			snprintf(why, sizeof(why), "the numbering does not name it: treated as not detected");
-		else if (!s->rule)
-			snprintf(why, sizeof(why), "no rule in Linux %s: treated as not detected", img->rules->kernel);
-		else
-			eh_cap_explain(s->rule, t, why, sizeof(why));
-		eh_text_wrap(stdout, &wrap, 6, why);
-	}
 }
