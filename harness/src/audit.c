@@ -867,6 +867,14 @@ static int scan_base_calls(struct eh_rule_ctx *ctx, const struct call_edge **bas
 	return 0;
 }
 
+/* Whether rule wants word: a rule over named functions wants none (eh/rule.h). */
+static bool wants_word(const struct eh_rule *rule, uint32_t word)
+{
+	if (rule->scan && rule->scan->functions)
+		return false;
+	return !rule->wants || rule->wants(word);
+}
+
 /* The rules of errata that want word, by result (a rule past the 64th: bit 63); 0 when none does. */
 static uint64_t wanted(const struct eh_erratum *const *errata, uint32_t word)
 {
@@ -876,7 +884,7 @@ static uint64_t wanted(const struct eh_erratum *const *errata, uint32_t word)
 	for (i = 0; errata[i]; i++) {
 		if (!errata[i]->rule)
 			continue;
-		if (!errata[i]->rule->wants || errata[i]->rule->wants(word))
+		if (wants_word(errata[i]->rule, word))
 			mask |= 1ull << (r < 63 ? r : 63);
 		r++;
 	}
@@ -1133,7 +1141,7 @@ static int visit_word(struct eh_rule_ctx *ctx, struct eh_audit *a, struct eh_aud
 	for (r = 0; r < a->nresults; r++) {
 		const struct eh_rule *rule = a->results[r].erratum->rule;
 
-		if (c && r < 63 ? !(c->wants >> r & 1) : rule->wants && !rule->wants(word))
+		if (c && r < 63 ? !(c->wants >> r & 1) : !wants_word(rule, word))
 			continue;
 		if (!in) {
 			if (cached && c->repl < 0)
@@ -1237,6 +1245,50 @@ static int visit_section(struct eh_rule_ctx *ctx, struct eh_audit *a, struct eh_
 	return rc;
 }
 
+static int cmp_symbol_value(const void *a, const void *b)
+{
+	return cmp_u64((*(const struct eh_elf_symbol *const *)a)->value, (*(const struct eh_elf_symbol *const *)b)->value);
+}
+
+/*
+ * Result res's rule over named functions: a visit at the first instruction of each
+ * sized symbol of those names that starts in audited code, in address order, each
+ * address once. *at: the address visited last, for errors.
+ */
+static int visit_functions(struct eh_rule_ctx *ctx, struct eh_audit_result *res, struct eh_audit__rule_state *st,
+			   uint64_t *at)
+{
+	const struct eh_scan_rule *rule = res->erratum->rule->scan;
+	const struct eh_elf *elf = ctx->img->elf;
+	const struct eh_elf_symbol **fns = NULL;
+	size_t nfns = 0, cap = 0, i, n;
+	const char *const *name;
+	int rc = 0;
+
+	for (name = rule->functions; *name && !rc; name++) {
+		const struct eh_elf_symbol *const *v = eh_elf_symbols_named(elf, *name, &n);
+
+		for (i = 0; i < n && !rc; i++)
+			if (v[i]->size && !(rc = eh_audit__grow(&fns, &cap, nfns, sizeof(*fns))))
+				fns[nfns++] = v[i];
+	}
+	if (nfns > 1)
+		qsort(fns, nfns, sizeof(*fns), cmp_symbol_value);
+	ctx->res = res;
+	ctx->state = st;
+	for (i = 0; i < nfns && !rc; i++) {
+		const struct eh_elf_section *s = eh_elf_section_at(elf, fns[i]->value);
+		struct eh_insn in;
+
+		if ((i && fns[i]->value == fns[i - 1]->value) || !s || !audited(s) ||
+		    eh_rule_insn_at(ctx, *at = fns[i]->value, &in))
+			continue;
+		rc = rule->visit(ctx, &in);
+	}
+	eh_free(fns);
+	return rc;
+}
+
 int eh_audit_run_scan(struct eh_audit **out, const struct eh_image *img, struct eh_audit_scan *scan,
 		      struct eh_error *err)
 {
@@ -1267,6 +1319,12 @@ int eh_audit_run_scan(struct eh_audit **out, const struct eh_image *img, struct 
 	for (i = 0; i < elf->nsections && !rc; i++)
 		if (audited(&elf->sections[i]))
 			rc = visit_section(&ctx, a, states, scan, i, &at);
+	for (i = 0; i < a->nresults && !rc; i++) {
+		const struct eh_rule *rule = a->results[i].erratum->rule;
+
+		if (rule->scan && rule->scan->functions)
+			rc = visit_functions(&ctx, &a->results[i], &states[i], &at);
+	}
 	if (rc == EH_ENOMEM) {
 		eh_error_set(err, rc, "%s: out of memory auditing", elf->path);
 	} else if (rc && ctx.res) {

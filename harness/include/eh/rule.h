@@ -72,6 +72,14 @@ struct eh_window_rule {
  */
 struct eh_scan_rule {
 	int (*visit)(struct eh_rule_ctx *ctx, const struct eh_insn *in);  /* 0, or a negative enum eh_err */
+	/*
+	 * When set (NULL-terminated): a rule about a few functions, by name. visit is
+	 * called once for each sized symbol of those names, at its first instruction,
+	 * in address order, and never for the words wants picks (which it leaves NULL):
+	 * the names are looked up once an image, where testing every word would hand
+	 * the rule most of the kernel.
+	 */
+	const char *const *functions;
 };
 
 /*
@@ -81,7 +89,7 @@ struct eh_scan_rule {
  */
 struct eh_rule {
 	const char *summary;            /* what it checks, in one line (list --errata, the README's table) */
-	bool (*wants)(uint32_t word);   /* a test of the encoding alone; NULL: every word */
+	bool (*wants)(uint32_t word);   /* a test of the encoding alone; NULL: every word (none for scan->functions) */
 	const struct eh_window_rule *window;
 	const struct eh_scan_rule *scan;
 };
