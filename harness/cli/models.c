@@ -366,6 +366,7 @@ void cli_print_cap_decisions(const struct eh_image *img, const struct eh_target 
 	       img->rules->kernel, t->model->name, eh_boot_names[t->boot]);
 	for (i = 0; i < img->nsites; i++) {
 		const struct eh_alt_site *s = &img->sites[i];
+		struct eh_alt_outcome o = eh_image_outcome(img, s);
 		size_t n = 0;
 
 		for (j = 0; j < i && img->sites[j].cap != s->cap; j++)
@@ -379,15 +380,15 @@ void cli_print_cap_decisions(const struct eh_image *img, const struct eh_target 
 		else
 			snprintf(line, sizeof(line), "capability %u", s->cap);
 		printf("    %s: %zu site%s, %s%s%s%s\n", line, n, n == 1 ? "" : "s",
-		       s->state == EH_CAP_DETECTED ? "detected" :
-		       s->state == EH_CAP_CONFIGURED_OUT ? "configured out" : "not detected",
-		       s->rule ? " (" : "", s->rule ? eh_cap_source_name(s->rule->source) : "", s->rule ? ")" : "");
+		       o.state == EH_CAP_DETECTED ? "detected" :
+		       o.state == EH_CAP_CONFIGURED_OUT ? "configured out" : "not detected",
+		       o.rule ? " (" : "", o.rule ? eh_cap_source_name(o.rule->source) : "", o.rule ? ")" : "");
 		if (!s->cap_name)
 			snprintf(why, sizeof(why), "the numbering does not name it: treated as not detected");
-		else if (!s->rule)
+		else if (!o.rule)
 			snprintf(why, sizeof(why), "no rule in Linux %s: treated as not detected", img->rules->kernel);
 		else
-			eh_cap_explain(s->rule, t, why, sizeof(why));
+			eh_cap_explain(o.rule, t, why, sizeof(why));
 		eh_text_wrap(stdout, &wrap, 6, why);
 	}
 }

@@ -62,6 +62,7 @@ int eh_alt_parse(struct eh_alt_site **out, size_t *nout, const struct eh_elf *el
 	const struct eh_elf_section *sec = eh_elf_section_by_name(elf, ".altinstructions");
 	struct eh_alt_site *sites;
 	size_t n, i;
+	unsigned ncallbacks = 0;
 	int rc;
 
 	*out = NULL;
@@ -86,7 +87,6 @@ int eh_alt_parse(struct eh_alt_site **out, size_t *nout, const struct eh_elf *el
 		const struct eh_elf_extern *orig_x, *repl_x;
 
 		s->entry = sec->addr + i * EH_ALT_ENTRY_SIZE;
-		s->cb_why = "";
 		s->orig = s->entry + (uint64_t)(int64_t)(int32_t)rd32(e);
 		s->repl = s->entry + 4 + (uint64_t)(int64_t)(int32_t)rd32(e + 4);
 		orig_x = eh_elf_extern_at(elf, s->entry);
@@ -114,6 +114,7 @@ int eh_alt_parse(struct eh_alt_site **out, size_t *nout, const struct eh_elf *el
 					  elf->path, i * EH_ALT_ENTRY_SIZE, s->cap, caps->source, caps->ncaps);
 			goto fail;
 		}
+		s->cb_index = s->callback ? ncallbacks++ : 0;
 		s->cap_name = s->callback && caps->cb_style == EH_ALT_CB_NCAPS
 				      ? NULL : eh_cpucaps_name(caps, s->cap);
 		if (s->orig_len % 4 || s->repl_len % 4 ||

@@ -255,12 +255,12 @@ static int note_site(struct eh_rule_ctx *ctx, uint64_t addr)
 
 	if (!s)
 		return 0;
-	if (s->callback && s->cb_result == EH_ALT_CB_UNCERTAIN) {
+	if (s->callback && ctx->img->callbacks[s->cb_index].cb_result == EH_ALT_CB_UNCERTAIN) {
 		char text[sizeof(w->ends->text)];
 		int rc;
 
 		snprintf(text, sizeof(text), "callback %s %s", eh_alt_cb_name(s) ? eh_alt_cb_name(s) : "?",
-			 s->cb_why);
+			 ctx->img->callbacks[s->cb_index].cb_why);
 		rc = add_end(wk, EH_AUDIT_UNCERTAIN, s->orig, NULL, text);
 		if (rc)
 			return rc;
@@ -1004,7 +1004,8 @@ static int replay(struct eh_rule_ctx *ctx, const struct shared_verdict *v)
 			return EH_ENOMEM;
 		f = &res->findings[res->nfindings++];
 		*f = ctx->scan->pool[v->first + i];
-		if (f->site)  /* the same site of this image (the images' sites are copies in one order) */
+		/* The same site of this image: the one parse's images share it, others of the numbering copy it in order. */
+		if (f->site)
 			f->site = ctx->img->sites + (f->site - v->img->sites);
 	}
 	return 0;
@@ -1223,7 +1224,7 @@ static int visit_section(struct eh_rule_ctx *ctx, struct eh_audit *a, struct eh_
 		uint64_t lo = s->size, hi = s->size;
 
 		if (site) {
-			if (!site->applied || site->orig < s->addr || site->orig - s->addr >= s->size)
+			if (!eh_image_outcome(ctx->img, site).applied || site->orig < s->addr || site->orig - s->addr >= s->size)
 				continue;
 			lo = site->orig - s->addr;
 			hi = lo + site->orig_len < s->size ? lo + site->orig_len : s->size;

@@ -185,7 +185,8 @@ bool eh_image_has_cap(const struct eh_image *img, const char *name)
 }
 
 /* A callback reads the original and writes the site (__apply_alternatives calls alt_cb). */
-static int run_callback(struct patching *p, struct eh_alt_site *s, struct eh_error *err)
+static int run_callback(struct patching *p, const struct eh_alt_site *s, struct eh_alt_outcome *out,
+			struct eh_error *err)
 {
 	struct eh_image *img = p->img;
 	uint32_t words[256 / 4];
@@ -196,18 +197,18 @@ static int run_callback(struct patching *p, struct eh_alt_site *s, struct eh_err
 		return no_contents(img, "alternative", s->orig, false, err);
 	for (i = 0; i < n; i++)
 		words[i] = word_now(p, s->orig + 4 * i);
-	rc = eh_alt_cb_run(img, s, words, err);
-	if (rc || s->cb_result != EH_ALT_CB_PATCHED)
+	rc = eh_alt_cb_run(img, s, out, words, err);
+	if (rc || out->cb_result != EH_ALT_CB_PATCHED)
 		return rc;
 	for (i = 0; i < n; i++)
 		if (set_word(p, s->orig + 4 * i, words[i]))
 			return no_contents(img, "alternative", s->orig, true, err);
-	s->applied = true;
+	out->applied = true;
 	return 0;
 }
 
 /* __apply_alternatives(): copy the replacement over the original, fixing up each word. */
-static int apply_site(struct patching *p, struct eh_alt_site *s, struct eh_error *err)
+static int apply_site(struct patching *p, const struct eh_alt_site *s, struct eh_error *err)
 {
 	struct eh_image *img = p->img;
 	unsigned i;
@@ -230,26 +231,36 @@ static int apply_site(struct patching *p, struct eh_alt_site *s, struct eh_error
 		if (set_word(p, s->orig + i, out))
 			return no_contents(img, "alternative", s->orig, true, err);
 	}
-	s->applied = true;
 	return 0;
 }
 
-/* What eh_cap_decide() said of one capability number. */
-struct decision {
-	bool asked;
-	enum eh_cap_state state;
-	const struct eh_capability *rule;
-};
+struct eh_alt_outcome eh_image_outcome(const struct eh_image *img, const struct eh_alt_site *s)
+{
+	if (s->callback)
+		return img->callbacks[s->cb_index];
+	if (!s->cap_name)
+		return (struct eh_alt_outcome){ .state = EH_CAP_UNKNOWN, .cb_why = "" };
+	return img->decided[s->cap];  /* eh_alt_parse made sure cap < ncaps */
+}
 
-/* eh_image_new, with the sites eh_alt_parse found (copied) or, when parsed is NULL, parsing them. */
-static int image_new(struct eh_image **out, const struct eh_elf *elf, const struct eh_cpucaps *caps,
+size_t eh_image_applied(const struct eh_image *img)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < img->nsites; i++)
+		n += eh_image_outcome(img, &img->sites[i]).applied;
+	return n;
+}
+
+/* eh_image_new, with the sites eh_alt_parse found (borrowed) or, when parse is set, parsing them. */
+static int image_new(struct eh_image **out, const struct eh_elf *elf, const struct eh_cpucaps *caps, bool parse,
 		     const struct eh_alt_site *parsed, size_t nparsed, const struct eh_target *target,
 		     struct eh_error *err)
 {
-	struct decision *decided = NULL;
+	bool *asked = NULL;
 	struct patching p = { 0 };
 	struct eh_image *img;
-	size_t i;
+	size_t i, ncallbacks = 0;
 	int rc;
 
 	*out = NULL;
@@ -265,49 +276,57 @@ static int image_new(struct eh_image **out, const struct eh_elf *elf, const stru
 	}
 	img->target = *target;
 	p.img = img;
-	if (!parsed) {
-		rc = eh_alt_parse(&img->sites, &img->nsites, elf, caps, err);
-	} else if (nparsed && !(img->sites = eh_alloc(nparsed * sizeof(*img->sites)))) {
-		rc = eh_error_set(err, EH_ENOMEM, "%s: out of memory for %zu alternatives", elf->path, nparsed);
+	if (parse) {
+		rc = eh_alt_parse(&img->owned, &img->nsites, elf, caps, err);
+		img->sites = img->owned;
 	} else {
-		if (nparsed)  /* parsed may be NULL when there are none: memcpy's arguments must be valid */
-			memcpy(img->sites, parsed, nparsed * sizeof(*img->sites));
+		img->sites = parsed;
 		img->nsites = nparsed;
 		rc = 0;
 	}
-	decided = eh_alloc((caps->ncaps + 1) * sizeof(*decided));
-	if (!rc && !decided)
+	for (i = 0; i < img->nsites; i++)
+		if (img->sites[i].callback && img->sites[i].cb_index >= ncallbacks)
+			ncallbacks = img->sites[i].cb_index + 1;
+	img->decided = eh_alloc((caps->ncaps + 1) * sizeof(*img->decided));
+	img->callbacks = eh_alloc((ncallbacks + 1) * sizeof(*img->callbacks));
+	asked = eh_alloc((caps->ncaps + 1) * sizeof(*asked));
+	if (!rc && (!img->decided || !img->callbacks || !asked))
 		rc = eh_error_set(err, EH_ENOMEM, "%s: out of memory", elf->path);
 	if (rc)
 		goto fail;
 	for (i = 0; i < img->nsites; i++) {
-		struct eh_alt_site *s = &img->sites[i];
+		const struct eh_alt_site *s = &img->sites[i];
+		struct eh_alt_outcome o = { .state = EH_CAP_UNKNOWN, .cb_why = "" };
 
-		if (!s->cap_name) {
-			s->state = EH_CAP_UNKNOWN;
-		} else if (s->cap < caps->ncaps && decided[s->cap].asked) {
-			s->state = decided[s->cap].state;   /* the sites of one capability are decided once */
-			s->rule = decided[s->cap].rule;
-		} else {
-			s->state = eh_cap_decide(img->rules, target, s->cap_name, &s->rule);
-			if (s->cap < caps->ncaps)
-				decided[s->cap] = (struct decision){ true, s->state, s->rule };
+		if (s->cap_name && s->cap < caps->ncaps && asked[s->cap]) {
+			o = img->decided[s->cap];   /* the sites of one capability are decided once */
+		} else if (s->cap_name) {
+			o.state = eh_cap_decide(img->rules, target, s->cap_name, &o.rule);
+			o.applied = o.state == EH_CAP_DETECTED;
+			if (s->cap < caps->ncaps) {
+				img->decided[s->cap] = o;
+				asked[s->cap] = true;
+			}
 		}
 		/* 5.x calls every callback (its capability is ARM64_NCAPS); 6.x those of detected ones. */
-		if (s->callback && (caps->cb_style == EH_ALT_CB_NCAPS || s->state == EH_CAP_DETECTED))
-			rc = run_callback(&p, s, err);
-		else if (!s->callback && s->state == EH_CAP_DETECTED)
+		if (s->callback) {
+			o.applied = false;
+			if (caps->cb_style == EH_ALT_CB_NCAPS || o.state == EH_CAP_DETECTED)
+				rc = run_callback(&p, s, &o, err);
+			img->callbacks[s->cb_index] = o;
+		} else if (o.state == EH_CAP_DETECTED) {
 			rc = apply_site(&p, s, err);
+		}
 		if (rc)
 			goto fail;
 	}
-	eh_free(decided);
+	eh_free(asked);
 	eh_free(p.slots);
 	finish_patches(img);
 	*out = img;
 	return 0;
 fail:
-	eh_free(decided);
+	eh_free(asked);
 	eh_free(p.slots);
 	eh_image_free(img);
 	return rc;
@@ -316,14 +335,14 @@ fail:
 int eh_image_new(struct eh_image **out, const struct eh_elf *elf, const struct eh_cpucaps *caps,
 		 const struct eh_target *target, struct eh_error *err)
 {
-	return image_new(out, elf, caps, NULL, 0, target, err);
+	return image_new(out, elf, caps, true, NULL, 0, target, err);
 }
 
 int eh_image_new_parsed(struct eh_image **out, const struct eh_elf *elf, const struct eh_cpucaps *caps,
 			const struct eh_alt_site *sites, size_t nsites, const struct eh_target *target,
 			struct eh_error *err)
 {
-	return image_new(out, elf, caps, sites ? sites : &(const struct eh_alt_site){ 0 }, nsites, target, err);
+	return image_new(out, elf, caps, false, sites, nsites, target, err);
 }
 
 void eh_image_free(struct eh_image *img)
@@ -331,6 +350,8 @@ void eh_image_free(struct eh_image *img)
 	if (!img)
 		return;
 	eh_free(img->patches);
-	eh_free(img->sites);
+	eh_free(img->owned);
+	eh_free(img->decided);
+	eh_free(img->callbacks);
 	eh_free(img);
 }

@@ -58,12 +58,15 @@ bool eh_audit__sites_agree(const struct eh_rule_ctx *ctx, const struct eh_image 
 	if (i == n)
 		i = 0;
 	for (; i < n && ctx->by_orig[i]->orig < hi; i++) {
-		const struct eh_alt_site *s = ctx->by_orig[i], *t = &img->sites[s - ctx->img->sites];
+		const struct eh_alt_site *s = ctx->by_orig[i];
+		struct eh_alt_outcome x, y;
 
 		if (s->orig + s->orig_len <= lo)
 			continue;
-		if (s->applied != t->applied || s->cb_result != t->cb_result || s->state != t->state ||
-		    s->rule != t->rule || s->cb_why != t->cb_why)
+		x = eh_image_outcome(ctx->img, s);
+		y = eh_image_outcome(img, &img->sites[s - ctx->img->sites]);
+		if (x.applied != y.applied || x.cb_result != y.cb_result || x.state != y.state || x.rule != y.rule ||
+		    x.cb_why != y.cb_why)
 			return false;
 	}
 	return true;
@@ -80,6 +83,11 @@ const struct eh_alt_site *eh_rule_site(const struct eh_rule_ctx *ctx, uint64_t a
 		c->hi = addr > c->hi ? addr : c->hi;
 	}
 	return eh_audit__site(ctx, addr);
+}
+
+bool eh_rule_applied(const struct eh_rule_ctx *ctx, const struct eh_alt_site *s)
+{
+	return eh_image_outcome(ctx->img, s).applied;
 }
 
 /* Replacement ranges are under 256 bytes. */
@@ -169,7 +177,7 @@ static bool is_write_sysreg_el1(const struct eh_rule_ctx *ctx, const struct eh_i
 	const struct eh_alt_site *s = eh_audit__site(ctx, in->addr);
 	uint32_t repl;
 
-	return s && !s->callback && !s->applied && s->cap_name && (in->flags & EH_INSN_MSR) &&
+	return s && !s->callback && !eh_rule_applied(ctx, s) && s->cap_name && (in->flags & EH_INSN_MSR) &&
 	       !strcmp(s->cap_name, "ARM64_HAS_VIRT_HOST_EXTN") &&
 	       !eh_elf_word(ctx->img->elf, s->repl + (in->addr - s->orig), &repl) &&
 	       repl == (in->word | 5u << 16);  /* op1 0 -> 5: the EL1 encoding -> the EL12 one */

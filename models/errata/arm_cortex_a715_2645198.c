@@ -133,7 +133,7 @@ static int visit(struct eh_rule_ctx *ctx, const struct eh_insn *in)
 		if (site && site->cap_name && !strcmp(site->cap_name, capability))
 			found = site;
 	}
-	if (found && found->applied)
+	if (found && eh_rule_applied(ctx, found))
 		return 0;
 	if (!found)
 		return eh_rule_report(ctx, in, 0, fn->name,

@@ -127,6 +127,9 @@ const char *eh_rule_where(const struct eh_rule_ctx *ctx, uint64_t addr, char *bu
 /* The alternative whose original range holds addr, as patched for the image; NULL when none. */
 const struct eh_alt_site *eh_rule_site(const struct eh_rule_ctx *ctx, uint64_t addr);
 
+/* Whether the image applied s, a site eh_rule_site returned (the sites are every image's; this is its own). */
+bool eh_rule_applied(const struct eh_rule_ctx *ctx, const struct eh_alt_site *s);
+
 /*
  * Where the code of in runs, and (*why) what says so: KVM's nVHE hyp code (a
  * __kvm_nvhe_ symbol, a *.nvhe.o object, KVM's write_sysreg_el1() alternative
