@@ -51,11 +51,11 @@ static const struct eh_rule par_rule = {
 	.scan = &(const struct eh_scan_rule){ .visit = par_visit },
 };
 
-/* The window rule: after a write of CONTEXTIDR_EL1 (not of XZR), no store or write of TPIDR_EL1 before the next ISB. */
-static bool msr_contextidr(uint32_t word)
-{
-	return (word & 0xffffffe0) == 0xd518d020;  /* MSR CONTEXTIDR_EL1, Xt */
-}
+/*
+ * The window rule: after a write of CONTEXTIDR_EL1 (not of XZR), no store or write of TPIDR_EL1 before the
+ * next ISB. Its anchors are named by a trigger (MSR CONTEXTIDR_EL1, Xt), the other rule's by wants alone.
+ */
+static const struct eh_rule_trigger msr_contextidr[] = { { 0xffffffe0, 0xd518d020 }, { 0 } };
 
 static int contextidr_write(struct eh_rule_ctx *ctx, const struct eh_insn *in, const char **why)
 {
@@ -79,7 +79,7 @@ static const struct eh_window_class contextidr_classes[] = {
 };
 
 static const struct eh_rule contextidr_rule = {
-	.wants = msr_contextidr,
+	.triggers = msr_contextidr,
 	.window = &(const struct eh_window_rule){
 		.anchor = contextidr_write,
 		.classes = contextidr_classes,
@@ -255,7 +255,7 @@ static int bad_class(struct eh_rule_ctx *ctx, const struct eh_insn *in, const ch
 }
 
 static const struct eh_rule bad_class_rule = {
-	.wants = msr_contextidr,
+	.triggers = msr_contextidr,
 	.window = &(const struct eh_window_rule){
 		.anchor = bad_class, .classes = contextidr_classes, .closes = EH_INSN_ISB,
 		.finds = EH_INSN_STORE, .anchors = "writes", .classified_by = "nothing", .explain = "none",
@@ -296,7 +296,7 @@ static const struct eh_window_class nine_classes[] = {
 };
 
 static const struct eh_rule nine_classes_rule = {
-	.wants = msr_contextidr,
+	.triggers = msr_contextidr,
 	.window = &(const struct eh_window_rule){
 		.anchor = contextidr_write, .classes = nine_classes, .closes = EH_INSN_ISB,
 		.finds = EH_INSN_STORE, .anchors = "writes", .classified_by = "nothing", .explain = "none",

@@ -751,9 +751,19 @@ struct candidate {
 	int8_t repl;            /* whether it is replacement code: -1 not known yet */
 };
 
+/* How many values a word's top 16 bits take: the slots of the scan's trigger table. */
+#define TOP_SLOTS 65536u
+
 struct eh_audit_scan {
 	const struct eh_elf *elf;
 	const struct eh_erratum *const *errata;
+	const struct eh_rule **rules;  /* by result: the errata's rules */
+	size_t nrules;
+	/*
+	 * By a word's top 16 bits, the rules whose triggers it may match (result_bit):
+	 * most words of a kernel match none, and cost one look-up.
+	 */
+	uint64_t *by_top;
 	struct eh_decoder *dec;
 	uint64_t **wanted;      /* per section: the offsets of the words some rule wants, ascending */
 	struct candidate **cands;  /* per section: by wanted's index */
@@ -867,27 +877,61 @@ static int scan_base_calls(struct eh_rule_ctx *ctx, const struct call_edge **bas
 	return 0;
 }
 
-/* Whether rule wants word: a rule over named functions wants none (eh/rule.h). */
+/* Whether rule wants word (eh/rule.h): a rule over named functions wants none. */
 static bool wants_word(const struct eh_rule *rule, uint32_t word)
 {
 	if (rule->scan && rule->scan->functions)
 		return false;
-	return !rule->wants || rule->wants(word);
+	return (!rule->triggers || eh_rule_triggered(rule->triggers, word)) && (!rule->wants || rule->wants(word));
 }
 
-/* The rules of errata that want word, by result (a rule past the 64th: bit 63); 0 when none does. */
-static uint64_t wanted(const struct eh_erratum *const *errata, uint32_t word)
+/* A bit of a mask by result: the rules past the 63rd share bit 63. */
+static uint64_t result_bit(size_t r)
 {
-	uint64_t mask = 0;
-	size_t i, r = 0;
+	return 1ull << (r < 63 ? r : 63);
+}
 
-	for (i = 0; errata[i]; i++) {
-		if (!errata[i]->rule)
+/* The scan's table of the rules whose triggers a word with these top 16 bits may match (by_top). */
+static int index_triggers(struct eh_audit_scan *scan)
+{
+	size_t r;
+	uint32_t hi;
+
+	scan->by_top = eh_alloc(TOP_SLOTS * sizeof(*scan->by_top));
+	if (!scan->by_top)
+		return EH_ENOMEM;
+	for (r = 0; r < scan->nrules; r++) {
+		const struct eh_rule *rule = scan->rules[r];
+		const struct eh_rule_trigger *t;
+
+		if (rule->scan && rule->scan->functions)
 			continue;
-		if (wants_word(errata[i]->rule, word))
-			mask |= 1ull << (r < 63 ? r : 63);
-		r++;
+		for (hi = 0; hi < TOP_SLOTS; hi++) {
+			bool may = !rule->triggers;
+
+			for (t = rule->triggers; t && t->mask && !may; t++)
+				may = ((hi << 16 ^ t->value) & t->mask & 0xffff0000u) == 0;
+			if (may)
+				scan->by_top[hi] |= result_bit(r);
+		}
 	}
+	return 0;
+}
+
+/* The rules that want word, by result (a rule past the 63rd: bit 63); 0 when none does. */
+static uint64_t wanted(const struct eh_audit_scan *scan, uint32_t word)
+{
+	uint64_t may = scan->by_top[word >> 16], low = may & ~(1ull << 63), mask = 0;
+	size_t r;
+
+	for (; low; low &= low - 1) {
+		r = (size_t)__builtin_ctzll(low);
+		if (wants_word(scan->rules[r], word))
+			mask |= result_bit(r);
+	}
+	for (r = 63; may >> 63 && r < scan->nrules && !(mask >> 63); r++)
+		if (wants_word(scan->rules[r], word))
+			mask |= result_bit(r);
 	return mask;
 }
 
@@ -931,13 +975,20 @@ int eh_audit_scan_new(struct eh_audit_scan **out, const struct eh_elf *elf, cons
 		     : EH_ENOMEM;
 	for (i = 0; errata[i]; i++)
 		nrules += errata[i]->rule != NULL;
+	if (!rc && !(scan->rules = eh_alloc((nrules + 1) * sizeof(*scan->rules))))
+		rc = EH_ENOMEM;
+	for (i = 0; errata[i] && !rc; i++)
+		if (errata[i]->rule)
+			scan->rules[scan->nrules++] = errata[i]->rule;
+	if (!rc)
+		rc = index_triggers(scan);
 	for (i = 0; i < elf->nsections && !rc; i++) {
 		const struct eh_elf_section *s = &elf->sections[i];
 
 		if (!audited(s))
 			continue;
 		for (off = 0, cap = 0; off + 4 <= s->size && !rc; off += 4)
-			if (wanted(errata, eh_insn_word(s->data + off))) {
+			if (wanted(scan, eh_insn_word(s->data + off))) {
 				rc = eh_audit__grow(&scan->wanted[i], &cap, scan->nwanted[i], sizeof(*scan->wanted[i]));
 				if (!rc)
 					scan->wanted[i][scan->nwanted[i]++] = off;
@@ -948,7 +999,7 @@ int eh_audit_scan_new(struct eh_audit_scan **out, const struct eh_elf *elf, cons
 			struct candidate *c = &scan->cands[i][off];
 
 			c->repl = -1;
-			c->wants = wanted(errata, eh_insn_word(s->data + scan->wanted[i][off]));
+			c->wants = wanted(scan, eh_insn_word(s->data + scan->wanted[i][off]));
 			c->slot = (uint32_t)scan->nslots[i];
 			scan->nslots[i] += wanting(c->wants, nrules);
 		}
@@ -987,6 +1038,8 @@ void eh_audit_scan_free(struct eh_audit_scan *scan)
 	eh_free(scan->calls);
 	eh_free(scan->other);
 	eh_free(scan->nwanted);
+	eh_free(scan->rules);
+	eh_free(scan->by_top);
 	eh_decoder_free(scan->dec);
 	eh_free(scan);
 }

@@ -8,6 +8,14 @@
 
 #include "audit_ctx.h"
 
+bool eh_rule_triggered(const struct eh_rule_trigger *triggers, uint32_t word)
+{
+	for (; triggers->mask; triggers++)
+		if ((word & triggers->mask) == triggers->value)
+			return true;
+	return false;
+}
+
 const struct eh_elf *eh_rule_elf(const struct eh_rule_ctx *ctx)
 {
 	return ctx->img->elf;

@@ -61,22 +61,18 @@ static const struct eh_behaviour behaviour = {
 	.on_event = on_event,
 };
 
-/* TST Xn or Wn, #0x10 (ANDS to ZR of a single bit 4, A64 logical immediate): PSR_MODE32_BIT. */
-static bool tst_bit4(uint32_t word)
-{
-	return (word & 0xfffffc1f) == 0xf27c001f || (word & 0xfffffc1f) == 0x721c001f;
-}
+/*
+ * What an AArch32 check starts with: a TBZ/TBNZ of bit 4 (the first, tbz_bit4), or the TST #0x10
+ * a B.EQ/B.NE follows (TST Xn or Wn, #0x10: ANDS to ZR of a single bit 4, A64 logical
+ * immediate; PSR_MODE32_BIT).
+ */
+static const struct eh_rule_trigger check_words[] = {
+	{ 0xfef80000, 0x36200000 }, { 0xfffffc1f, 0xf27c001f }, { 0xfffffc1f, 0x721c001f }, { 0 },
+};
 
-/* TBZ or TBNZ of bit 4. */
 static bool tbz_bit4(uint32_t word)
 {
-	return (word & 0xfef80000) == 0x36200000;
-}
-
-/* What an AArch32 check starts with: a TBZ/TBNZ of bit 4, or the TST #0x10 a B.EQ/B.NE follows. */
-static bool check_word(uint32_t word)
-{
-	return tbz_bit4(word) || tst_bit4(word);
+	return (word & check_words[0].mask) == check_words[0].value;
 }
 
 /* How far the kernel's check may sit from its SPSR_EL1 write, and the AArch32 side may run. */
@@ -167,7 +163,7 @@ static int visit(struct eh_rule_ctx *ctx, const struct eh_insn *start)
 static const struct eh_rule rule = {
 	.summary = "where an exception return from EL1 tests SPSR's AArch32 bit (kernel_exit), a write of "
 		   "CONTEXTIDR_EL1 on the AArch32 side, in code that runs on the target",
-	.wants = check_word,
+	.triggers = check_words,
 	.scan = &(const struct eh_scan_rule){ .visit = visit },
 };
 

@@ -89,10 +89,7 @@ static const struct eh_behaviour behaviour = {
 };
 
 /* MSR TTBR0_EL1, Xt: every bit but Rt (4:0), that is op0 3, op1 0, CRn 2, CRm 0, op2 0. */
-static bool ttbr0_write_word(uint32_t word)
-{
-	return (word & 0xffffffe0) == 0xd5182000;
-}
+static const struct eh_rule_trigger ttbr0_write_words[] = { { 0xffffffe0, 0xd5182000 }, { 0 } };
 
 /* RET Xn: the return a call's stack pops; every bit but Rn (9:5). */
 static bool is_ret(uint32_t word)
@@ -163,7 +160,7 @@ static int visit(struct eh_rule_ctx *ctx, const struct eh_insn *in)
 static const struct eh_rule rule = {
 	.summary = "each switch of the user address space (a TTBR0_EL1 write shortly after one of TTBR1_EL1, as in "
 		   "cpu_do_switch_mm) followed by IC IALLU, DSB and ISB before its function returns, calls followed",
-	.wants = ttbr0_write_word,
+	.triggers = ttbr0_write_words,
 	.scan = &(const struct eh_scan_rule){ .visit = visit },
 };
 

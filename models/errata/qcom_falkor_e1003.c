@@ -102,10 +102,7 @@ static const struct eh_behaviour behaviour = {
 };
 
 /* MSR TTBR1_EL1, Xt: every bit but Rt (4:0), that is op0 3, op1 0, CRn 2, CRm 0, op2 1. */
-static bool ttbr1_write_word(uint32_t word)
-{
-	return (word & 0xffffffe0) == 0xd5182020;
-}
+static const struct eh_rule_trigger ttbr1_write_words[] = { { 0xffffffe0, 0xd5182020 }, { 0 } };
 
 /*
  * The KPTI trampoline: section .entry.tramp.text in an object, and between the
@@ -180,7 +177,7 @@ static const struct eh_rule rule = {
 	.summary = "in the KPTI trampoline, each write of TTBR1_EL1 on the way into the kernel followed by ISB, "
 		   "TLBI VAE1 and a DSB before the trampoline leaves (the way out, back to the user ASID, left "
 		   "alone as 6.1 leaves it)",
-	.wants = ttbr1_write_word,
+	.triggers = ttbr1_write_words,
 	.scan = &(const struct eh_scan_rule){ .visit = visit },
 };
 

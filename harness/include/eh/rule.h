@@ -82,14 +82,26 @@ struct eh_scan_rule {
 	const char *const *functions;
 };
 
+/* The encodings a rule starts from: a word whose bits under mask are value's. */
+struct eh_rule_trigger {
+	uint32_t mask, value;
+};
+
+/* Whether word is one of triggers' encodings (a list ending with a zero mask). */
+bool eh_rule_triggered(const struct eh_rule_trigger *triggers, uint32_t word);
+
 /*
  * An erratum's static rule (struct eh_erratum.rule): exactly one of window and
  * scan. Every rule runs in one pass over the image's code, which decodes only
- * the words some rule wants (Capstone on every word of a kernel costs seconds).
+ * the words some rule wants (Capstone on every word of a kernel costs seconds):
+ * those its triggers name and wants, when set, accepts. The pass finds them
+ * through a table of the triggers by a word's top 16 bits, so most words cost
+ * one look-up whatever the number of rules.
  */
 struct eh_rule {
 	const char *summary;            /* what it checks, in one line (list --errata, the README's table) */
-	bool (*wants)(uint32_t word);   /* a test of the encoding alone; NULL: every word (none for scan->functions) */
+	const struct eh_rule_trigger *triggers;  /* ends with { 0 }; NULL: every word (none for scan->functions) */
+	bool (*wants)(uint32_t word);   /* what triggers cannot say, of the encoding alone; NULL: no more */
 	const struct eh_window_rule *window;
 	const struct eh_scan_rule *scan;
 };
