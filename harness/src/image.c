@@ -18,75 +18,26 @@ static bool has_contents(const struct eh_image *img, uint64_t addr, uint64_t len
 }
 
 /*
- * The words patched so far while the image is built, found by address through an
- * open-addressed table of indices into img->patches (kept at most half full): a
- * callback reads its site as earlier sites left it.
+ * The image being built: the sites are applied in the order of their original
+ * address, so the patches are appended in address order. That is the kernel's
+ * result though it applies them in entry order: eh_alt_parse made sure no two
+ * original ranges overlap, so each word is written by one site at most, and a
+ * callback reads only its own range, which no other site touches.
  */
 struct patching {
 	struct eh_image *img;
 	size_t cap;
-	uint32_t *slots;
-	size_t nslots;
 };
 
-static size_t slot_of(const struct patching *p, uint64_t addr)
-{
-	return (size_t)((addr >> 2) * 0x9e3779b97f4a7c15ull >> 32) & (p->nslots - 1);
-}
-
-static uint32_t *find_slot(const struct patching *p, uint64_t addr)
-{
-	size_t i;
-
-	for (i = slot_of(p, addr); p->slots[i]; i = (i + 1) & (p->nslots - 1))
-		if (p->img->patches[p->slots[i] - 1].addr == addr)
-			break;
-	return &p->slots[i];
-}
-
-static int grow_slots(struct patching *p)
-{
-	uint32_t *old = p->slots;
-	size_t n = p->nslots, i;
-
-	p->nslots = n ? 2 * n : 1024;
-	p->slots = eh_alloc(p->nslots * sizeof(*p->slots));
-	if (!p->slots) {
-		p->slots = old;
-		p->nslots = n;
-		return EH_ENOMEM;
-	}
-	for (i = 0; i < n; i++)
-		if (old[i])
-			*find_slot(p, p->img->patches[old[i] - 1].addr) = old[i];
-	eh_free(old);
-	return 0;
-}
-
-/* The word at addr (which has contents) as patched so far. */
-static uint32_t word_now(const struct patching *p, uint64_t addr)
-{
-	uint32_t w = 0;
-
-	if (p->nslots && *find_slot(p, addr))
-		return p->img->patches[*find_slot(p, addr) - 1].word;
-	eh_elf_word(p->img->elf, addr, &w);
-	return w;
-}
-
+/* Append word at addr (above every patch so far), unless it is the ELF's. */
 static int set_word(struct patching *p, uint64_t addr, uint32_t word)
 {
 	struct eh_image *img = p->img;
-	uint32_t *slot;
+	uint32_t file = 0;
 	void *v;
 
-	if (2 * (img->npatches + 1) > p->nslots && grow_slots(p))
-		return EH_ENOMEM;
-	slot = find_slot(p, addr);
-	if (*slot) {
-		img->patches[*slot - 1].word = word;
+	if (!eh_elf_word(img->elf, addr, &file) && file == word)
 		return 0;
-	}
 	if (img->npatches == p->cap) {
 		v = eh_realloc(img->patches, (p->cap ? 2 * p->cap : 256) * sizeof(*img->patches));
 		if (!v)
@@ -95,32 +46,7 @@ static int set_word(struct patching *p, uint64_t addr, uint32_t word)
 		p->cap = p->cap ? 2 * p->cap : 256;
 	}
 	img->patches[img->npatches++] = (struct eh_image_patch){ addr, word };
-	*slot = (uint32_t)img->npatches;
 	return 0;
-}
-
-static int cmp_patch(const void *a, const void *b)
-{
-	uint64_t x = ((const struct eh_image_patch *)a)->addr, y = ((const struct eh_image_patch *)b)->addr;
-
-	return x < y ? -1 : x > y;
-}
-
-/* The patches in address order, each one a word that differs from the ELF's. */
-static void finish_patches(struct eh_image *img)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < img->npatches; i++) {
-		uint32_t w = 0;
-
-		eh_elf_word(img->elf, img->patches[i].addr, &w);
-		if (w != img->patches[i].word)
-			img->patches[n++] = img->patches[i];
-	}
-	img->npatches = n;
-	if (n)
-		qsort(img->patches, n, sizeof(*img->patches), cmp_patch);
 }
 
 static int no_contents(const struct eh_image *img, const char *what, uint64_t addr, bool oom,
@@ -189,14 +115,14 @@ static int run_callback(struct patching *p, const struct eh_alt_site *s, struct 
 			struct eh_error *err)
 {
 	struct eh_image *img = p->img;
-	uint32_t words[256 / 4];
+	uint32_t words[256 / 4] = { 0 };
 	unsigned i, n = s->orig_len / 4u;
 	int rc;
 
 	if (!has_contents(img, s->orig, s->orig_len))
 		return no_contents(img, "alternative", s->orig, false, err);
 	for (i = 0; i < n; i++)
-		words[i] = word_now(p, s->orig + 4 * i);
+		eh_elf_word(img->elf, s->orig + 4 * i, &words[i]);
 	rc = eh_alt_cb_run(img, s, out, words, err);
 	if (rc || out->cb_result != EH_ALT_CB_PATCHED)
 		return rc;
@@ -260,6 +186,7 @@ static int image_new(struct eh_image **out, const struct eh_elf *elf, const stru
 	bool *asked = NULL;
 	struct patching p = { 0 };
 	struct eh_image *img;
+	uint32_t *order = NULL;
 	size_t i, ncallbacks = 0;
 	int rc;
 
@@ -284,18 +211,21 @@ static int image_new(struct eh_image **out, const struct eh_elf *elf, const stru
 		img->nsites = nparsed;
 		rc = 0;
 	}
-	for (i = 0; i < img->nsites; i++)
+	order = eh_alloc((img->nsites + 1) * sizeof(*order));
+	for (i = 0; order && i < img->nsites; i++) {
+		order[img->sites[i].orig_rank] = (uint32_t)i;
 		if (img->sites[i].callback && img->sites[i].cb_index >= ncallbacks)
 			ncallbacks = img->sites[i].cb_index + 1;
+	}
 	img->decided = eh_alloc((caps->ncaps + 1) * sizeof(*img->decided));
 	img->callbacks = eh_alloc((ncallbacks + 1) * sizeof(*img->callbacks));
 	asked = eh_alloc((caps->ncaps + 1) * sizeof(*asked));
-	if (!rc && (!img->decided || !img->callbacks || !asked))
+	if (!rc && (!order || !img->decided || !img->callbacks || !asked))
 		rc = eh_error_set(err, EH_ENOMEM, "%s: out of memory", elf->path);
 	if (rc)
 		goto fail;
 	for (i = 0; i < img->nsites; i++) {
-		const struct eh_alt_site *s = &img->sites[i];
+		const struct eh_alt_site *s = &img->sites[order[i]];
 		struct eh_alt_outcome o = { .state = EH_CAP_UNKNOWN, .cb_why = "" };
 
 		if (s->cap_name && s->cap < caps->ncaps && asked[s->cap]) {
@@ -321,13 +251,12 @@ static int image_new(struct eh_image **out, const struct eh_elf *elf, const stru
 			goto fail;
 	}
 	eh_free(asked);
-	eh_free(p.slots);
-	finish_patches(img);
+	eh_free(order);
 	*out = img;
 	return 0;
 fail:
 	eh_free(asked);
-	eh_free(p.slots);
+	eh_free(order);
 	eh_image_free(img);
 	return rc;
 }

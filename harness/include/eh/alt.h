@@ -32,6 +32,7 @@ struct eh_alt_site {
 	uint64_t repl;          /* replacement instructions, or the callback (0 if outside the ELF) */
 	unsigned cap;           /* capability number (without the callback bit) */
 	unsigned cb_index;      /* a callback's number among the parse's callbacks, in entry order */
+	unsigned orig_rank;     /* its place among the parse's sites by original address */
 	const char *cap_name;   /* from the cpucaps table; NULL if it has none */
 	const char *cb_name;    /* callback: its symbol, when the ELF names it */
 	uint8_t orig_len, repl_len;
