@@ -255,12 +255,12 @@ static int note_site(struct eh_rule_ctx *ctx, uint64_t addr)
 
 	if (!s)
 		return 0;
-	if (s->callback && ctx->img->callbacks[s->cb_index].cb_result == EH_ALT_CB_UNCERTAIN) {
+	if (s->callback && eh_image_outcome(ctx->img, s).cb_result == EH_ALT_CB_UNCERTAIN) {
 		char text[sizeof(w->ends->text)];
 		int rc;
 
 		snprintf(text, sizeof(text), "callback %s %s", eh_alt_cb_name(s) ? eh_alt_cb_name(s) : "?",
-			 ctx->img->callbacks[s->cb_index].cb_why);
+			 eh_image_outcome(ctx->img, s).cb_why);
 		rc = add_end(wk, EH_AUDIT_UNCERTAIN, s->orig, NULL, text);
 		if (rc)
 			return rc;

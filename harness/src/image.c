@@ -160,10 +160,35 @@ static int apply_site(struct patching *p, const struct eh_alt_site *s, struct eh
 	return 0;
 }
 
+/* Callback site s's outcome o, kept once among the image's distinct ones. */
+static int keep_outcome(struct eh_image *img, const struct eh_alt_site *s, const struct eh_alt_outcome *o,
+			struct eh_error *err)
+{
+	size_t i;
+	void *v;
+
+	for (i = 0; i < img->noutcomes; i++) {
+		const struct eh_alt_outcome *x = &img->outcomes[i];
+
+		if (x->applied == o->applied && x->state == o->state && x->rule == o->rule &&
+		    x->cb_result == o->cb_result && x->cb_why == o->cb_why)
+			break;
+	}
+	if (i == img->noutcomes) {
+		v = eh_realloc(img->outcomes, (i + 1) * sizeof(*img->outcomes));
+		if (!v)
+			return eh_error_set(err, EH_ENOMEM, "%s: out of memory", img->elf->path);
+		img->outcomes = v;
+		img->outcomes[img->noutcomes++] = *o;
+	}
+	img->callbacks[s->cb_index] = (uint32_t)i;
+	return 0;
+}
+
 struct eh_alt_outcome eh_image_outcome(const struct eh_image *img, const struct eh_alt_site *s)
 {
 	if (s->callback)
-		return img->callbacks[s->cb_index];
+		return img->outcomes[img->callbacks[s->cb_index]];
 	if (!s->cap_name)
 		return (struct eh_alt_outcome){ .state = EH_CAP_UNKNOWN, .cb_why = "" };
 	return img->decided[s->cap];  /* eh_alt_parse made sure cap < ncaps */
@@ -243,7 +268,7 @@ static int image_new(struct eh_image **out, const struct eh_elf *elf, const stru
 			o.applied = false;
 			if (caps->cb_style == EH_ALT_CB_NCAPS || o.state == EH_CAP_DETECTED)
 				rc = run_callback(&p, s, &o, err);
-			img->callbacks[s->cb_index] = o;
+			rc = rc ? rc : keep_outcome(img, s, &o, err);
 		} else if (o.state == EH_CAP_DETECTED) {
 			rc = apply_site(&p, s, err);
 		}
@@ -282,5 +307,6 @@ void eh_image_free(struct eh_image *img)
 	eh_free(img->owned);
 	eh_free(img->decided);
 	eh_free(img->callbacks);
+	eh_free(img->outcomes);
 	eh_free(img);
 }

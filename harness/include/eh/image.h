@@ -35,12 +35,15 @@ struct eh_image {
 	 * (eh_image_new_parsed), owned by an image that parsed them (owned). What the
 	 * image made of each (eh_image_outcome) is all it keeps of its own: the decision
 	 * on each capability number (decided, by number) and each callback's outcome
-	 * (callbacks, by cb_index).
+	 * (callbacks, by cb_index: an index in outcomes, which holds each distinct one
+	 * once; Debian's 6.1 vmlinux has 14,000 callback sites and a few dozen outcomes).
 	 */
 	const struct eh_alt_site *sites;
 	size_t nsites;
 	struct eh_alt_site *owned;
-	struct eh_alt_outcome *decided, *callbacks;
+	struct eh_alt_outcome *decided, *outcomes;
+	uint32_t *callbacks;
+	size_t noutcomes;
 };
 
 /*
