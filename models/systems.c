@@ -1,7 +1,7 @@
 /*
  * Systems of several cores (big.LITTLE): one LITTLE core, the boot CPU, then one big core,
  * each an existing core model. What a kernel detects on a system, and which errata it has,
- * is combined from its cores as Linux does (harness/src/cap.c, erratum.c, model.c).
+ * is combined from its cores as Linux does (harness/src/model/cap.c, erratum.c, model.c).
  */
 #include <stddef.h>
 

@@ -85,7 +85,7 @@ expect "bad format: exit 2" 2 "neither text nor json" "$eh" audit --width 0 "$re
 expect "overlapping alternatives: exit 2" 2 "overlap.o: alternative sites overlap" \
   "$eh" audit --width 0 "$objs/overlap.o" --model thunderx2 --kernel 6.1
 
-# Two builds compared: the baseline should be what the change goes into (README, "Comparing builds").
+# Two builds compared: the baseline should be what the change goes into (docs/audit.md, "Comparing builds").
 expect "baseline: hazards introduced, exit 1" 1 "INTRODUCED tx2-219 load +win_prfm\+0x4 \(anchor win_prfm\+0x0\): ldr x30" \
   "$eh" audit --width 0 "$rel" --baseline "$objs/clean.o" --model thunderx2 --kernel 6.1
 expect "baseline: report names both builds" 1 "audit of .*rel61.o against the baseline .*clean.o" \

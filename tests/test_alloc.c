@@ -6,7 +6,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../harness/src/alloc_fail.h"
+#include "../harness/src/util/alloc_fail.h"
 #include "eh/case.h"
 #include "eh/image.h"
 #include "eh/machine.h"

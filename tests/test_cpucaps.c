@@ -6,7 +6,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "../harness/src/alloc_fail.h"
+#include "../harness/src/util/alloc_fail.h"
 #include "eh/cpucaps.h"
 #include "eh/elf.h"
 #include "reports/rows.h"

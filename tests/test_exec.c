@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../harness/src/alloc_fail.h"
+#include "../harness/src/util/alloc_fail.h"
 #include "eh/exec.h"
 #include "eh/sysreg.h"
 #include "reports/rows.h"

@@ -13,7 +13,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "../harness/src/alloc_fail.h"
+#include "../harness/src/util/alloc_fail.h"
 #include "eh/model.h"
 #include "eh/model_from.h"
 #include "eh/sysreg.h"

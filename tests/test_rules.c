@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "../harness/src/alloc_fail.h"
+#include "../harness/src/util/alloc_fail.h"
 #include "eh/audit.h"
 #include "eh/cpucaps.h"
 #include "eh/elf.h"

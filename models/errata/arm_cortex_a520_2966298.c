@@ -144,7 +144,7 @@ const struct eh_erratum eh_erratum_a520_2966298 = {
 		 "unless a local TLBI and DSB NSH follow the last access before the return to EL0",
 	.cpus = eh_erratum_2966298_cpus,
 	.capability = "ARM64_WORKAROUND_SPECULATIVE_UNPRIV_LOAD",
-	/* Not in the 5.4 numbering (harness/src/cpucaps.c): the workaround came after 5.4. */
+	/* Not in the 5.4 numbering (harness/src/image/cpucaps.c): the workaround came after 5.4. */
 	.since = (const struct eh_erratum_since[]){ { "6.1", "ARM64_WORKAROUND_SPECULATIVE_UNPRIV_LOAD" }, { 0 } },
 	.kconfig = "CONFIG_ARM64_WORKAROUND_SPECULATIVE_UNPRIV_LOAD",
 	.citations = citations,

@@ -165,7 +165,7 @@ const struct eh_erratum eh_erratum_a715_2645198 = {
 		 "the next permission fault unless the kernel breaks before make",
 	.cpus = eh_erratum_2645198_cpus,
 	.capability = capability,
-	/* 6.1 has no such workaround: ARM64_WORKAROUND_2645198 is not in its numbering (harness/src/cpucaps.c). */
+	/* 6.1 has no such workaround: ARM64_WORKAROUND_2645198 is not in its numbering (harness/src/image/cpucaps.c). */
 	.since = (const struct eh_erratum_since[]){ { "6.12", capability }, { 0 } },
 	.kconfig = "CONFIG_ARM64_ERRATUM_2645198",
 	.citations = citations,

@@ -123,7 +123,7 @@ const struct eh_erratum eh_erratum_a77_1508412 = {
 		 "DMB SY between them can deadlock",
 	.cpus = eh_erratum_1508412_cpus,
 	.capability = "ARM64_WORKAROUND_1508412",
-	/* Not in the 5.4 numbering (harness/src/cpucaps.c): the workaround came after 5.4. */
+	/* Not in the 5.4 numbering (harness/src/image/cpucaps.c): the workaround came after 5.4. */
 	.since = (const struct eh_erratum_since[]){ { "6.1", "ARM64_WORKAROUND_1508412" }, { 0 } },
 	.kconfig = "CONFIG_ARM64_ERRATUM_1508412",
 	.citations = citations,

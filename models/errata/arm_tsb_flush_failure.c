@@ -180,7 +180,7 @@ const struct eh_erratum eh_erratum_tsb_flush_failure = {
 		 "trace buffer",
 	.cpus = eh_tsb_flush_fail_cpus,
 	.capability = "ARM64_WORKAROUND_TSB_FLUSH_FAILURE",
-	/* Not in the 5.4 numbering (harness/src/cpucaps.c): the workaround came after 5.4. */
+	/* Not in the 5.4 numbering (harness/src/image/cpucaps.c): the workaround came after 5.4. */
 	.since = (const struct eh_erratum_since[]){ { "6.1", "ARM64_WORKAROUND_TSB_FLUSH_FAILURE" }, { 0 } },
 	.kconfig = "CONFIG_ARM64_WORKAROUND_TSB_FLUSH_FAILURE",
 	.citations = citations,

@@ -14,7 +14,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/check.sh"
 
 kernel_objects "$here" "$work"
-# The numbering the tree generated is the built-in one of its version (harness/src/cpucaps.c): entry.o's sites
+# The numbering the tree generated is the built-in one of its version (harness/src/image/cpucaps.c): entry.o's sites
 # (no capability tables of its own) name the same capabilities, applied alike, with either.
 sites_with() { "$harness" audit --width 0 "$out/entry.o" --list-alternatives --model thunderx2 "$@" | tail -n +3; }
 check "entry.o's sites as the tree's cpucaps.h and the built-in $kernel_version numbering name them" "" \

@@ -85,7 +85,7 @@ registry_counts "$harness"
 a53_835769=$("$harness" models | awk '/^[a-z0-9]/ { m = $1 } /^  errata:/ { for (i = 2; i <= NF; i++)
   if ($i == "a53-835769") print m }' | sort | paste -sd' ')
 # In 6.12, KVM's AT emulation restores VTTBR_EL2 with TGE set, which the rule cannot see: suppressed with
-# its reason (tests/kernel/kvm-at-restore.suppress, the README's Debian kernel section).
+# its reason (tests/kernel/kvm-at-restore.suppress, docs/capabilities.md, "Kernel versions").
 at_sup=()
 [ "$series" = 6.1 ] || at_sup=(--suppress "$here/kvm-at-restore.suppress")
 rc=0
@@ -117,7 +117,7 @@ check "... findings on exactly those models" "$a53_835769" "$(sed -n 4p "$work/d
 # 6.1's config builds every line of arm64_repeat_tlbi_list[]. 6.12's Kconfig says "If unsure, say N" for
 # ARM64_ERRATUM_2441007 (Cortex-A55), 2441009 (Cortex-A510 r0p0-r1p1) and 1286807 (Cortex-A76 r0p0-r3p0 and
 # Kryo 4xx Gold rcpe to rfpe), and Debian's config leaves them off: the
-# kernel does not repeat TLBIs there (README, "Debian's kernels").
+# kernel does not repeat TLBIs there (docs/audit.md, "On real kernels", kernel-debian-vmlinux-6.12).
 if [ "$series" = 6.1 ]; then
   configured_out=""
 else

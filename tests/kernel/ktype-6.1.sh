@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The fixed struct layouts of Linux 6.1 (harness/src/ktype.c) against the BTF of Debian's 6.1 cloud
+# The fixed struct layouts of Linux 6.1 (harness/src/image/ktype.c) against the BTF of Debian's 6.1 cloud
 # vmlinux (fetched once into WORKDIR/debian, as debian-vmlinux.sh fetches it): test_ktype's
 # comparison row, run on that image. Skipped, saying why, when the arm64 archive cannot be reached.
 #   ktype-6.1.sh TEST_KTYPE WORKDIR

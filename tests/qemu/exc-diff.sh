@@ -9,11 +9,11 @@
 # register file; its EL2 trap event, or its exception event). ESR and the preferred return address
 # (as an offset in the snippet) are compared for every snippet, FAR where the exception sets it
 # (EC 0x20-0x25: aborts and alignment faults; Arm ARM: FAR is UNKNOWN after other exceptions);
-# SPSR is not, the engine not reporting it. Every difference fails unless the README's exception
-# table has a row "| `exc` | `SNIPPET` |".
-#   exc-diff.sh ERRATA_HARNESS WORKDIR README
+# SPSR is not, the engine not reporting it. Every difference fails unless the exception table of
+# docs/testing.md has a row "| `exc` | `SNIPPET` |".
+#   exc-diff.sh ERRATA_HARNESS WORKDIR DOC
 set -u
-eh=$1 work=$2 readme=$3
+eh=$1 work=$2 doc=$3
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common.sh"
 qemu_require "$work"
@@ -75,11 +75,11 @@ PY
     if [ "$q" = "$h" ]; then
       echo "ok - $name: $q"
       agree=$((agree + 1))
-    elif grep -qF "| \`exc\` | \`$name\` |" "$readme"; then
+    elif grep -qF "| \`exc\` | \`$name\` |" "$doc"; then
       echo "ok - $name: explained: qemu $q, harness $h"
       explained=$((explained + 1))
     else
-      echo "not ok - $name: qemu $q, harness $h (not explained in the README)"
+      echo "not ok - $name: qemu $q, harness $h (not explained in $doc)"
       failures=$((failures + 1))
     fi
   done

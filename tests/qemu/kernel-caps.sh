@@ -13,12 +13,12 @@
 #              physical CPU' and secondary lines),
 #   el0:       the model models --from builds from the EL0 view probe/id-regs.c printed as /init,
 # and the two harness models with each other. bootlog and el0 take the known model's registers for
-# what they do not give, so a difference the README explains for model stands for them too. Each difference fails unless the README's "Checked
-# against QEMU" table explains it (a row
+# what they do not give, so a difference docs/testing.md explains for model stands for them too. Each difference fails unless the "Checked
+# against QEMU" table of docs/testing.md explains it (a row
 # "| `SERIES` | `CPU` | `registers|model|from-vs-model|bootlog|el0` | `BOOT` or any | `CAP` |").
-#   kernel-caps.sh KERNEL_CAPS ERRATA_HARNESS WORKDIR README [SERIES]
+#   kernel-caps.sh KERNEL_CAPS ERRATA_HARNESS WORKDIR DOC [SERIES]
 set -u
-kc=$1 eh=$2 work=$3 readme=$4 series=${5:-6.1}
+kc=$1 eh=$2 work=$3 doc=$4 series=${5:-6.1}
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common.sh"
 . "$here/../kernel/debian-kernel.sh"
@@ -57,20 +57,20 @@ failures=0 explained=0 compared=0
 caps() { "$eh" models "$@" --kernel "$series" --config "$config" | sed -n '/^  capabilities /,$p' |
          sed -n 's/^    \(ARM64_[A-Z0-9_]*\).*/\1/p' | sort; }
 
-# A difference (cpu, against, boot, line) is explained by a README row, or it fails.
+# A difference (cpu, against, boot, line) is explained by a row of the doc, or it fails.
 judge() {
   local cpu=$1 against=$2 boot=$3 cap=${4#* }
   local rows=$against row found=""
   case $against in bootlog|el0) rows="$against model" ;; esac
   for row in $rows; do
-    if grep -qF "| \`$series\` | \`$cpu\` | \`$row\` | \`$boot\` | \`$cap\` |" "$readme" ||
-       grep -qF "| \`$series\` | \`$cpu\` | \`$row\` | any | \`$cap\` |" "$readme"; then found=1; fi
+    if grep -qF "| \`$series\` | \`$cpu\` | \`$row\` | \`$boot\` | \`$cap\` |" "$doc" ||
+       grep -qF "| \`$series\` | \`$cpu\` | \`$row\` | any | \`$cap\` |" "$doc"; then found=1; fi
   done
   if [ -n "$found" ]; then
     echo "    explained: $4"
     explained=$((explained + 1))
   else
-    echo "not ok - $series $cpu $boot $against: $4 (not explained in the README)"
+    echo "not ok - $series $cpu $boot $against: $4 (not explained in $doc)"
     failures=$((failures + 1))
   fi
 }

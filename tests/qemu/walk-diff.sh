@@ -3,11 +3,11 @@
 # block and page descriptors, AP, APTable, PXN/UXN, AF, PAN, memory types and shareability,
 # translation, access flag, permission and address size faults, each AT op) run by a bare-metal
 # image under qemu-system-aarch64 -M virt,virtualization=on -cpu max (probe/walk-bare.c), and
-# through harness/src/walk.c (walk_diff). Every difference left after the masks walk_diff justifies
-# fails unless the README's walker table has a row "| `walk` | `CLASS` |" for its class.
-#   walk-diff.sh WALK_DIFF WORKDIR README
+# through harness/src/engine/walk.c (walk_diff). Every difference left after the masks walk_diff justifies
+# fails unless the walker table of docs/testing.md has a row "| `walk` | `CLASS` |" for its class.
+#   walk-diff.sh WALK_DIFF WORKDIR DOC
 set -u
-wd=$1 work=$2 readme=$3
+wd=$1 work=$2 doc=$3
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common.sh"
 qemu_require "$work"
@@ -22,10 +22,10 @@ for cpu in max cortex-a76; do
   grep -q '^# PSTATE.PAN=1' "$out" || { echo "not ok - $cpu: PSTATE.PAN could not be set"; exit 1; }
   "$wd" "$out" > "$diff" || { echo "not ok - $cpu: walk_diff could not compare"; exit 1; }
   while read -r _ class rest; do
-    if grep -qF "| \`walk\` | \`$class\` |" "$readme"; then
+    if grep -qF "| \`walk\` | \`$class\` |" "$doc"; then
       explained=$((explained + 1))
     else
-      echo "not ok - $cpu: $class $rest (not explained in the README)"
+      echo "not ok - $cpu: $class $rest (not explained in $doc)"
       failures=$((failures + 1))
     fi
   done < <(grep '^differ' "$diff")

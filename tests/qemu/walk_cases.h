@@ -1,6 +1,6 @@
 /*
  * The walker differential test's cases, shared by the bare-metal image that runs them under QEMU
- * (probe/walk-bare.c) and the host side that runs them through harness/src/walk.c (walk_diff.c):
+ * (probe/walk-bare.c) and the host side that runs them through harness/src/engine/walk.c (walk_diff.c):
  * a generator of stage-1 translation-table cases (EL1&0 regime, 4K granule, 48-bit VA, levels 0-3)
  * and the code that lays out each case's tables, so both sides see the same bytes.
  * Freestanding C: no library calls.

@@ -1,12 +1,12 @@
 /*
- * The walker differential test's host side: every case of walk_cases.h through harness/src/walk.c,
+ * The walker differential test's host side: every case of walk_cases.h through harness/src/engine/walk.c,
  * against the PAR_EL1 (or the exception) QEMU gave for it (probe/walk-bare.c's output).
  *
  *   walk_diff QEMU_OUTPUT
  *
  * Prints "agree N of M", and for each case that differs after the masks below a line
  * "differ CLASS INDEX CASE qemu=... harness=..." where CLASS ("qemu-KIND/harness-KIND", each KIND
- * ok, exception or fault-FST; two oks name the bits that differ and the MAIR_EL1 attribute) is what tests/qemu/walk-diff.sh looks up in the README. Exit 0 when it
+ * ok, exception or fault-FST; two oks name the bits that differ and the MAIR_EL1 attribute) is what tests/qemu/walk-diff.sh looks up in docs/testing.md. Exit 0 when it
  * could compare, 2 on bad input.
  */
 #include <inttypes.h>

@@ -1,7 +1,7 @@
 /* The run matrix: selection by case, model, variant and commit, --shard partitions, and per-commit judgement. */
 #include <string.h>
 
-#include "../../harness/src/alloc_fail.h"
+#include "../../harness/src/util/alloc_fail.h"
 #include "eh/run.h"
 #include "rows.h"
 

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../harness/src/alloc_fail.h"
+#include "../../harness/src/util/alloc_fail.h"
 #include "eh/cpucaps.h"
 #include "eh/escape.h"
 #include "eh/image.h"

@@ -32,7 +32,7 @@ int eh_error_prefix(struct eh_error *err, const char *fmt, ...)
 
 /*
  * Every allocation in the library goes through these, so that tests can make
- * the n-th one fail (eh_alloc_fail_at in harness/src/alloc_fail.h) and check
+ * the n-th one fail (eh_alloc_fail_at in harness/src/util/alloc_fail.h) and check
  * that constructors unwind.
  */
 void *eh_alloc(size_t size);           /* zeroed */

@@ -11,7 +11,7 @@
 #include "eh/insn.h"
 #include "eh/regime.h"
 
-/* The audit of one patched image as a rule sees it (harness/src/audit.c). */
+/* The audit of one patched image as a rule sees it (harness/src/audit/audit.c). */
 struct eh_rule_ctx;
 
 /*

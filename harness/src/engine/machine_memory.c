@@ -1,5 +1,5 @@
 /* The engine's memory: the image's sections mapped at their addresses, zero pages on demand, screened words. */
-#include "machine_internal.h"
+#include "engine/machine_internal.h"
 
 uint8_t *eh_machine__host_ptr(struct eh_machine *m, uint64_t addr, uint64_t len)
 {

@@ -4,7 +4,7 @@
 #include "eh/cap.h"
 #include "eh/file.h"
 #include "eh/ktype.h"
-#include "cap_image.h"
+#include "image/cap_image.h"
 
 #include <ctype.h>
 #include <errno.h>

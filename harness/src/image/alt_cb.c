@@ -1,5 +1,5 @@
 /* The kernel's alternative callbacks (alt_cb_patch_nops, KVM's, the Spectre mitigations'), reimplemented from what they write. */
-#include "alt_cb.h"
+#include "image/alt_cb.h"
 
 #include <inttypes.h>
 #include <stdbool.h>

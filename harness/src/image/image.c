@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alt_cb.h"
+#include "image/alt_cb.h"
 #include "eh/insn.h"
 
 /* Whether [addr, addr + len) lies in the contents of one allocated section. */

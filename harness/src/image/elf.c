@@ -2,7 +2,7 @@
 #include "eh/elf.h"
 #include "eh/file.h"
 #include "eh/insn.h"
-#include "layout.h"
+#include "image/layout.h"
 
 #include <gelf.h>
 #include <inttypes.h>

@@ -1,5 +1,5 @@
 /* Places the sections of a relocatable AArch64 object at kernel-like addresses and applies its relocations. */
-#include "layout.h"
+#include "image/layout.h"
 
 #include <elf.h>
 #include <inttypes.h>

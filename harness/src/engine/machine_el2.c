@@ -1,5 +1,5 @@
 /* The engine's virtual EL2: its register file, trapped guest accesses, KVM's host slow path, virtual SErrors. */
-#include "machine_internal.h"
+#include "engine/machine_internal.h"
 
 /* The registers HCR_EL2.TVM (writes) and TRVM (reads) trap at EL1 (Arm ARM, the description of HCR_EL2). */
 static const uint32_t vm_regs[] = {

@@ -6,7 +6,7 @@
 
 #include "eh/escape.h"
 #include "eh/text.h"
-#include "report_writers.h"
+#include "report/report_writers.h"
 
 static const char *const format_names[EH_FORMAT_COUNT] = {
 	[EH_FORMAT_TEXT] = "text",

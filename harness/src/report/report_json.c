@@ -7,7 +7,7 @@
 #include "eh/insn.h"
 #include "eh/report.h"
 #include "eh/sysreg.h"
-#include "report_writers.h"
+#include "report/report_writers.h"
 
 static const char *sync_name(uint32_t flags)
 {

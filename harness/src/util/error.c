@@ -1,6 +1,6 @@
 /* Error reporting into a caller's buffer, and the failable allocator wrapper. */
 #include "eh/error.h"
-#include "alloc_fail.h"
+#include "util/alloc_fail.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* Reads an image's arm64_features[] and arm64_errata[] entries and turns the data they hold into capability rules. */
-#include "cap_image.h"
+#include "image/cap_image.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* The engine's stubs: calls to symbols an object does not define return 0, recorded with their arguments. */
-#include "machine_internal.h"
+#include "engine/machine_internal.h"
 
 /*
  * The stub of a symbol the object does not define: record the call with its

@@ -1,5 +1,5 @@
 /* What errata do through the engine: hazard windows, hazards, injected aborts, dropped and corrupted instructions. */
-#include "machine_internal.h"
+#include "engine/machine_internal.h"
 
 void eh_machine__close_window(struct eh_thread *t, uint32_t why_flags)
 {

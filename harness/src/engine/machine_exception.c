@@ -1,5 +1,5 @@
 /* The engine's exceptions: entry to the EL1 vectors as the architecture defines it, and ERET within EL1. */
-#include "machine_internal.h"
+#include "engine/machine_internal.h"
 
 /* Exception entry to EL1 (Arm ARM D1.10.2): SPSR, ELR, ESR, FAR, PSTATE, then the vector. */
 void eh_machine__take_exception_to(struct eh_thread *t, uint64_t esr, uint64_t far, uint64_t elr,

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "audit_ctx.h"
+#include "audit/audit_ctx.h"
 
 bool eh_rule_triggered(const struct eh_rule_trigger *triggers, uint32_t word)
 {

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "eh/escape.h"
-#include "report_writers.h"
+#include "report/report_writers.h"
 
 static void put_attr(FILE *f, const char *name, const char *value)
 {

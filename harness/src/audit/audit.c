@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "audit_ctx.h"
+#include "audit/audit_ctx.h"
 #include "eh/insn.h"
 
 /*

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "audit_ctx.h"
+#include "audit/audit_ctx.h"
 
 const char *eh_audit_change_name(enum eh_audit_change c)
 {

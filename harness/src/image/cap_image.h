@@ -1,4 +1,4 @@
-/* An image's own capability tables: their entries as read, and the rules they state (harness/src/cap_image.c). */
+/* An image's own capability tables: their entries as read, and the rules they state (harness/src/image/cap_image.c). */
 #ifndef EH_CAP_IMAGE_H
 #define EH_CAP_IMAGE_H
 

@@ -1,5 +1,5 @@
 /* The engine: runs a patched image on each hardware thread of a model's core and records the trace. */
-#include "machine_internal.h"
+#include "engine/machine_internal.h"
 
 static const struct eh_machine_hooks no_hooks;
 

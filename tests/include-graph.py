@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+"""The folders of harness/src include each other only downwards: util <- model <- image <- engine,
+audit <- report. A public header harness/include/eh/NAME.h belongs to the folder that implements
+NAME (harness/src/FOLDER/NAME.c). Prints every include that goes sideways or up, and the folder
+graph; exits 1 on a violation or on a header no folder implements.
+  include-graph.py SOURCE_DIR"""
+import os
+import re
+import sys
+
+# Each folder may include only folders of a lower rank (and itself).
+RANK = {"util": 0, "model": 1, "image": 2, "engine": 3, "audit": 3, "report": 4}
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+
+
+def main(root):
+    src = os.path.join(root, "harness", "src")
+    pub = os.path.join(root, "harness", "include", "eh")
+    owner = {}      # public header name -> folder
+    files = []      # (folder, path)
+    for folder in sorted(os.listdir(src)):
+        if folder not in RANK:
+            print(f"{src}/{folder}: a folder the layer table does not know", file=sys.stderr)
+            return 1
+        for name in sorted(os.listdir(os.path.join(src, folder))):
+            files.append((folder, os.path.join(src, folder, name)))
+            owner.setdefault(os.path.splitext(name)[0] + ".h", folder)
+    for name in sorted(os.listdir(pub)):
+        if name.endswith(".h"):
+            if name not in owner:
+                print(f"{pub}/{name}: no folder of harness/src implements it", file=sys.stderr)
+                return 1
+            files.append((owner[name], os.path.join(pub, name)))
+    bad = 0
+    edges = {}
+    for folder, path in files:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        for inc in INCLUDE.findall(text):
+            head, _, tail = inc.partition("/")
+            if head == "eh":
+                to = owner.get(tail)
+            elif head in RANK:
+                to = head
+            else:
+                continue    # a header beside the file, or the models'/cases' own
+            if to is None:
+                continue    # eh/sys/ and other public headers checked above
+            if to != folder:
+                edges.setdefault(folder, set()).add(to)
+                if RANK[to] >= RANK[folder]:
+                    print(f"{os.path.relpath(path, root)}: {folder} includes {inc} of {to}",
+                          file=sys.stderr)
+                    bad += 1
+    for folder in sorted(RANK, key=lambda k: (RANK[k], k)):
+        print(f"{folder} -> {' '.join(sorted(edges.get(folder, ()))) or '(nothing)'}")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1] if len(sys.argv) > 1 else "."))
