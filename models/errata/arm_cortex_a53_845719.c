@@ -75,6 +75,13 @@ static bool tbz_bit4(uint32_t word)
 	return (word & check_words[0].mask) == check_words[0].value;
 }
 
+/*
+ * MSR SPSR_EL1, Xt (op0 3, op1 0, CRn 4, CRm 0, op2 0; Rt in bits 4:0) and ERET, by encoding
+ * as harness/src/image/insn.c classifies them: the search for them reads words, not instructions.
+ */
+#define MSR_SPSR_EL1_WORD 0xd5184000u
+#define ERET_WORD 0xd69f03e0u
+
 /* How far the kernel's check may sit from its SPSR_EL1 write, and the AArch32 side may run. */
 #define SPSR_MAX_WORDS 256
 #define SIDE_MAX_INSNS 32
@@ -124,6 +131,7 @@ static int visit(struct eh_rule_ctx *ctx, const struct eh_insn *start)
 	uint64_t aarch32, native, spsr_at = 0, off;
 	bool eret = false;
 	unsigned reg;
+	uint32_t w;
 	const char *why;
 	long d;
 	size_t n;
@@ -132,11 +140,11 @@ static int visit(struct eh_rule_ctx *ctx, const struct eh_insn *start)
 	    eh_rule_run_el(ctx, in, &why) == EH_RUN_EL2_NVHE)
 		return 0;
 	func = eh_elf_symbol_at(eh_rule_elf(ctx), in->addr, &off);
-	for (d = 1; d <= SPSR_MAX_WORDS && !eret && !eh_rule_neighbour(ctx, in, d, &cur) &&
-		    eh_elf_symbol_at(eh_rule_elf(ctx), cur.addr, &off) == func; d++) {
-		if (!spsr_at && cur.flags & EH_INSN_MSR && cur.sysreg == EH_SPSR_EL1 && cur.rt == reg)
-			spsr_at = cur.addr;
-		eret = spsr_at && cur.flags & EH_INSN_ERET;
+	for (d = 1; d <= SPSR_MAX_WORDS && !eret && !eh_rule_neighbour_word(ctx, in, d, &w) &&
+		    eh_elf_symbol_at(eh_rule_elf(ctx), in->addr + (uint64_t)d * 4, &off) == func; d++) {
+		if (!spsr_at && w == (MSR_SPSR_EL1_WORD | reg))
+			spsr_at = in->addr + (uint64_t)d * 4;
+		eret = spsr_at && w == ERET_WORD;
 	}
 	if (!eret)
 		return 0;

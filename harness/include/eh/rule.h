@@ -122,6 +122,12 @@ const struct eh_elf *eh_rule_elf(const struct eh_rule_ctx *ctx);
  */
 int eh_rule_neighbour(struct eh_rule_ctx *ctx, const struct eh_insn *in, long delta, struct eh_insn *out);
 
+/*
+ * The word of the instruction eh_rule_neighbour gives, undecoded, for a rule that tests
+ * encodings alone: Capstone costs thousands of host instructions a word.
+ */
+int eh_rule_neighbour_word(struct eh_rule_ctx *ctx, const struct eh_insn *in, long delta, uint32_t *word);
+
 /* The instruction at addr of the patched image, into *out; EH_ENOENT outside code or in replacement code. */
 int eh_rule_insn_at(struct eh_rule_ctx *ctx, uint64_t addr, struct eh_insn *out);
 

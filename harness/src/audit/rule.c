@@ -109,19 +109,28 @@ bool eh_audit__is_replacement(const struct eh_rule_ctx *ctx, uint64_t addr)
 	return false;
 }
 
-/* The instruction at addr of section s (which holds it, or NULL), into *out. */
-static int insn_in(struct eh_rule_ctx *ctx, const struct eh_elf_section *s, uint64_t addr, struct eh_insn *out)
+/* The word at addr of section s (which holds it, or NULL), into *word: the instruction insn_in decodes. */
+static int word_in(struct eh_rule_ctx *ctx, const struct eh_elf_section *s, uint64_t addr, uint32_t *word)
 {
 	uint64_t off = addr - (s ? s->addr : 0);
-	const struct eh_insn *cached;
-	uint32_t word;
 
 	if (ctx->tracking) {
 		ctx->lo = addr < ctx->lo ? addr : ctx->lo;
 		ctx->hi = addr > ctx->hi ? addr : ctx->hi;
 	}
 	if (!s || !(s->flags & SHF_EXECINSTR) || off >= s->size || s->size - off < 4 || addr & 3 ||
-	    eh_image_word(ctx->img, addr, &word) || eh_audit__is_replacement(ctx, addr))
+	    eh_image_word(ctx->img, addr, word) || eh_audit__is_replacement(ctx, addr))
+		return EH_ENOENT;
+	return 0;
+}
+
+/* The instruction at addr of section s (which holds it, or NULL), into *out. */
+static int insn_in(struct eh_rule_ctx *ctx, const struct eh_elf_section *s, uint64_t addr, struct eh_insn *out)
+{
+	const struct eh_insn *cached;
+	uint32_t word;
+
+	if (word_in(ctx, s, addr, &word))
 		return EH_ENOENT;
 	cached = eh_decoder_get(ctx->dec, addr, word);
 	if (cached)
@@ -134,6 +143,11 @@ static int insn_in(struct eh_rule_ctx *ctx, const struct eh_elf_section *s, uint
 int eh_rule_neighbour(struct eh_rule_ctx *ctx, const struct eh_insn *in, long delta, struct eh_insn *out)
 {
 	return insn_in(ctx, eh_elf_section_at(ctx->img->elf, in->addr), in->addr + (uint64_t)(delta * 4), out);
+}
+
+int eh_rule_neighbour_word(struct eh_rule_ctx *ctx, const struct eh_insn *in, long delta, uint32_t *word)
+{
+	return word_in(ctx, eh_elf_section_at(ctx->img->elf, in->addr), in->addr + (uint64_t)(delta * 4), word);
 }
 
 int eh_rule_insn_at(struct eh_rule_ctx *ctx, uint64_t addr, struct eh_insn *out)
