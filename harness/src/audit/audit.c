@@ -79,7 +79,7 @@ int eh_audit__grow(void *p, size_t *cap, size_t n, size_t elem)
 
 	if (n < *cap)
 		return 0;
-	c = *cap ? *cap * 2 : 16;
+	c = *cap ? *cap * 2 : 2;  /* most windows end in one or two places and pass no site */
 	q = eh_realloc(*pp, c * elem);
 	if (!q)
 		return EH_ENOMEM;
