@@ -333,6 +333,52 @@ static int add_edge(struct call_edge **v, size_t *n, size_t *cap, const struct c
 	return 0;
 }
 
+/*
+ * Sort v[0..n) by target, then site. Edges found in site order (a linked image's
+ * sections lie in address order) take a stable radix sort on the target, a pass a
+ * byte that differs: the 260,000 of Debian's 6.1 vmlinux cost qsort 6% of its report.
+ * Others take qsort.
+ */
+static int sort_calls(struct call_edge *v, size_t n)
+{
+	struct call_edge *tmp, *src = v, *dst;
+	size_t i, count[256];
+	unsigned shift;
+
+	for (i = 1; i < n && v[i - 1].site < v[i].site; i++)
+		;
+	if (i < n) {
+		qsort(v, n, sizeof(*v), cmp_call);
+		return 0;
+	}
+	tmp = eh_alloc(n * sizeof(*tmp));
+	if (!tmp)
+		return EH_ENOMEM;
+	dst = tmp;
+	for (shift = 0; shift < 64; shift += 8) {
+		size_t sum = 0, c;
+
+		memset(count, 0, sizeof(count));
+		for (i = 0; i < n; i++)
+			count[src[i].target >> shift & 255]++;
+		if (count[src[0].target >> shift & 255] == n)
+			continue;  /* every target has this byte: the order stays */
+		for (i = 0; i < 256; i++) {
+			c = count[i];
+			count[i] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			dst[count[src[i].target >> shift & 255]++] = src[i];
+		dst = src;
+		src = dst == v ? tmp : v;
+	}
+	if (src != v)
+		memcpy(v, src, n * sizeof(*v));
+	eh_free(tmp);
+	return 0;
+}
+
 /* The call edges of the ELF's words outside every alternative's original range, sorted by target. */
 static int build_base_calls(const struct eh_rule_ctx *ctx, struct call_edge **out, size_t *nout)
 {
@@ -361,7 +407,7 @@ static int build_base_calls(const struct eh_rule_ctx *ctx, struct call_edge **ou
 		}
 	}
 	if (!rc && *nout)
-		qsort(*out, *nout, sizeof(**out), cmp_call);
+		rc = sort_calls(*out, *nout);
 	return rc;
 }
 
