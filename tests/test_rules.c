@@ -461,9 +461,61 @@ static void test_straight_paths(void **state)
 	free(buf);
 }
 
+/* A scan rule over named functions: how often it was visited, and a finding at each visit. */
+static unsigned start_visits;
+
+static int start_visit(struct eh_rule_ctx *ctx, const struct eh_insn *in)
+{
+	start_visits++;
+	return eh_rule_report(ctx, in, 0, "start", "0x%08x", in->word);
+}
+
+static const char *const start_names[] = { "plain_func", "inner_object", "no_such_function", NULL };
+
+static const struct eh_erratum test_start = {
+	.id = "test-start", .title = "named functions", .cpus = no_cpus,
+	.rule = &(const struct eh_rule){
+		.scan = &(const struct eh_scan_rule){ .visit = start_visit, .functions = start_names } },
+};
+
+/*
+ * tests/objects/names.S: plain_func (sized, in .text; its first word a NOP) and inner_object
+ * (sized, inside vectors_block in .entry.tramp.text, placed after .text; its first word zero,
+ * as objdump -d shows it) are visited once each, at their first word, in address order; the
+ * missing name is not; with no triggers and no wants the rule is still shown no other word.
+ */
+static void test_named_functions(void **state)
+{
+	static const struct eh_erratum *const errata[] = { &test_start, NULL };
+	struct fixture f = { 0 };
+	struct eh_error err = { 0 };
+	const struct eh_audit_result *res;
+	char path[4096];
+	size_t len;
+	unsigned char *buf = test_object_load("names", &len, path, sizeof(path));
+
+	(void)state;
+	assert_non_null(buf);
+	start_visits = 0;
+	if (eh_elf_parse(&f.elf, path, buf, len, &err) ||
+	    eh_image_new(&f.img, f.elf, eh_cpucaps_builtin("6.1"), &(struct eh_target){ .model = eh_model_find("cortex-a72") },
+			 &err) ||
+	    eh_audit_run(&f.audit, f.img, errata, &err))
+		fail_msg("%s", err.msg);
+	res = &f.audit->results[0];
+	assert_int_equal(start_visits, 2);
+	assert_int_equal(res->nfindings, 2);
+	assert_string_equal(res->findings[0].where, "plain_func+0x0");
+	assert_string_equal(res->findings[0].explain, "0xd503201f");
+	assert_string_equal(res->findings[1].where, "inner_object+0x0");
+	assert_string_equal(res->findings[1].explain, "0x00000000");
+	close_audit(&f);
+	free(buf);
+}
+
 int main(void)
 {
-	struct CMUnitTest tests[EH_COUNT(rows) - 1 + 6];
+	struct CMUnitTest tests[EH_COUNT(rows) - 1 + 7];
 	size_t n = 0;
 
 	EH_ADD_ROWS(tests, n, rows, run_row);
@@ -473,5 +525,6 @@ int main(void)
 	EH_ADD_TEST(tests, n, test_alloc_failures);
 	EH_ADD_TEST(tests, n, test_registry_rules);
 	EH_ADD_TEST(tests, n, test_straight_paths);
+	EH_ADD_TEST(tests, n, test_named_functions);
 	return EH_RUN_TESTS("rules", tests, n);
 }
