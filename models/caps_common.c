@@ -63,9 +63,14 @@ bool eh_caps_n1_1542419(const struct eh_capability *cap, const struct eh_target 
 	return eh_cap_midr_in(n1, t) && eh_id_field_value(t->model, &dic) >= 1;
 }
 
-bool eh_caps_kryo(const struct eh_capability *cap, const struct eh_target *t)
+bool eh_cpus_kryo_2xx(const struct eh_model *model)
 {
 	/* Implementer, architecture and the top digit of the part (MIDR_EL1 31:24, 19:16, 15:12). */
+	return (eh_model_boot_core(model)->midr & 0xff0ff000u) == QCOM_KRYO;
+}
+
+bool eh_caps_kryo(const struct eh_capability *cap, const struct eh_target *t)
+{
 	(void)cap;
-	return (eh_model_boot_core(t->model)->midr & 0xff0ff000u) == QCOM_KRYO;
+	return eh_cpus_kryo_2xx(t->model);
 }

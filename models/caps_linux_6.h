@@ -6,6 +6,9 @@
  * it with EH_LINUX set (601, 612) and EH_LINUX_RULES naming their table; what 6.12 changed sits
  * under `#if EH_LINUX >= 612`, and tests/kernel/caps-source.sh compares each version with its
  * tree. A predicate written by hand says in its comment the versions it was checked against.
+ * The CPU lists an erratum module names too (eh/sys/erratum.h declares them) are defined here,
+ * beside the entry that restates the kernel's list, and stay shared: one list, so the module's
+ * affected parts and the capability the kernel detects cannot drift apart.
  */
 #include "caps.h"
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """The folders of harness/src include each other only downwards: util <- model <- image <- engine,
 audit <- report. A public header harness/include/eh/NAME.h belongs to the folder that implements
-NAME (harness/src/FOLDER/NAME.c). Prints every include that goes sideways or up, and the folder
-graph; exits 1 on a violation or on a header no folder implements.
+NAME (harness/src/FOLDER/NAME.c). The erratum modules (harness/errata/) include only the kit,
+eh/sys/*.h, and headers of their own folder. Prints every include that goes sideways or up, and the
+folder graph; exits 1 on a violation or on a header no folder implements.
   include-graph.py SOURCE_DIR"""
 import os
 import re
@@ -52,9 +53,30 @@ def main(root):
                     print(f"{os.path.relpath(path, root)}: {folder} includes {inc} of {to}",
                           file=sys.stderr)
                     bad += 1
+    bad += errata_includes(root)
     for folder in sorted(RANK, key=lambda k: (RANK[k], k)):
         print(f"{folder} -> {' '.join(sorted(edges.get(folder, ()))) or '(nothing)'}")
     return 1 if bad else 0
+
+
+def errata_includes(root):
+    """How many includes of harness/errata/ reach past the kit (eh/sys/) and the file's own folder."""
+    errata = os.path.join(root, "harness", "errata")
+    bad = 0
+    for folder, _, names in sorted(os.walk(errata)):
+        for name in sorted(names):
+            if not name.endswith((".c", ".h")):
+                continue
+            path = os.path.join(folder, name)
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+            for inc in INCLUDE.findall(text):
+                if inc.startswith("eh/sys/") or ("/" not in inc and os.path.exists(os.path.join(folder, inc))):
+                    continue
+                print(f"{os.path.relpath(path, root)}: an erratum module includes {inc}, not the kit "
+                      "(eh/sys/) nor its own folder", file=sys.stderr)
+                bad += 1
+    return bad
 
 
 if __name__ == "__main__":

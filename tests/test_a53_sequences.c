@@ -6,7 +6,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "../models/errata/arm_cortex_a53.h"
+#include "../harness/errata/a53-835769/arm_cortex_a53_835769.h"
+#include "../harness/errata/a53-843419/arm_cortex_a53_843419.h"
 #include "reports/rows.h"
 
 #define PC 0xffff800008010ff8ull

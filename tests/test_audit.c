@@ -27,7 +27,7 @@ struct fixture {
 	const struct eh_audit_result *res;   /* erratum 219's */
 };
 
-/* The audit runs erratum 219's rule alone, from its module (models/errata/cavium_tx2_219.c). */
+/* The audit runs erratum 219's rule alone, from its module (harness/errata/tx2-219/cavium_tx2_219.c). */
 static const struct eh_erratum *const *tx2_219(void)
 {
 	static const struct eh_erratum *errata[2];

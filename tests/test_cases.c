@@ -73,7 +73,7 @@ static void test_registry_consistent(void **state)
 	}
 }
 
-/* cases/registry.c names every folder of cases/ that holds a case.c, and nothing else. */
+/* The generated case registry names every folder of cases/ that holds a case.c, and nothing else. */
 static void test_registry_names_every_folder(void **state)
 {
 	char folders[] = EH_CASE_FOLDERS, *id, *save = NULL;
@@ -83,7 +83,7 @@ static void test_registry_names_every_folder(void **state)
 	(void)state;
 	for (id = strtok_r(folders, " ", &save); id; id = strtok_r(NULL, " ", &save), n++)
 		if (!eh_case_find(id))
-			fail_msg("cases/%s/case.c is built but cases/registry.c does not list it", id);
+			fail_msg("cases/%s/case.c is built but the case registry does not list it", id);
 	for (c = eh_cases; *c; c++)
 		registered++;
 	assert_int_equal(registered, n);

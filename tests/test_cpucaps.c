@@ -16,8 +16,8 @@
 /* The numbers both headers name, each kernel's kept before the other's header redefines it. */
 enum { FALKOR_E1003_5_4 = ARM64_WORKAROUND_QCOM_FALKOR_E1003 };
 #undef ARM64_WORKAROUND_QCOM_FALKOR_E1003
-#include "../cases/include/eh_cpucaps_6_1.h"
-#include "../cases/include/eh_cpucaps_6_12.h"
+#include "eh_cpucaps_6_1.h"
+#include "eh_cpucaps_6_12.h"
 
 struct known_cap {
 	const char *kernel, *name;

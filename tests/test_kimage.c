@@ -6,36 +6,6 @@
 #include "reports/rows.h"
 #include "test_objects.h"
 
-/* A release and the version the capability rules are looked up by, or none. */
-static const struct version_row {
-	const char *name;
-	const char *release;
-	const char *version;        /* NULL: refused */
-} versions[] = {
-	{ "Debian's cloud kernel", "6.1.0-27-cloud-arm64", "6.1" },
-	{ "a stable release", "5.4.281", "5.4" },
-	{ "a release candidate", "6.12.0-rc3", "6.12" },
-	{ "two digits of minor", "4.19.325-cip", "4.19" },
-	{ "no minor", "6-custom", NULL },
-	{ "not a number", "linux-6.1", NULL },
-};
-
-static void run_version(void **state)
-{
-	const struct version_row *r = *state;
-	struct eh_error err = { 0 };
-	char buf[16];
-	int rc = eh_kimage_version(r->release, buf, sizeof(buf), &err);
-
-	if (r->version) {
-		assert_int_equal(rc, 0);
-		assert_string_equal(buf, r->version);
-	} else {
-		assert_int_equal(rc, EH_EINPUT);
-		assert_non_null(strstr(err.msg, r->release));
-	}
-}
-
 /* tests/objects/kimage.o as assembled, or with one change (mutate), parsed. */
 static struct eh_elf *open_kimage(void (*mutate)(unsigned char *buf))
 {
@@ -125,10 +95,9 @@ static void test_absent(void **state)
 
 int main(void)
 {
-	struct CMUnitTest tests[sizeof(versions) / sizeof(versions[0]) + 4];
+	struct CMUnitTest tests[4];
 	size_t n = 0;
 
-	EH_ADD_ROWS(tests, n, versions, run_version);
 	EH_ADD_TEST(tests, n, test_release);
 	EH_ADD_TEST(tests, n, test_config);
 	EH_ADD_TEST(tests, n, test_config_damaged);

@@ -436,6 +436,7 @@ static void print_rule_text(const struct audit_ctx *a, const struct eh_audit_ima
 	const char *explained = NULL;
 	struct line l = { .n = 0 };
 	char names[512];
+	const char *symbol;
 	size_t i;
 
 	eh_text_paraf(stdout, &a->o->style, 0, "erratum %s: %s", e->id, e->title);
@@ -455,8 +456,8 @@ static void print_rule_text(const struct audit_ctx *a, const struct eh_audit_ima
 	if (r->suppressed)
 		add(&l, ", %zu findings suppressed", r->suppressed);
 	add(&l, "; erratum %s %s", e->id, shown_on(im, e, names, sizeof(names)));
-	if (eh_audit_configured_out(a->cfg.config, e))
-		add(&l, " (workaround configured out: %s)", e->kconfig);
+	if (eh_audit_configured_out_of(&a->mx->o, e, im->models, im->nmodels, &symbol))
+		add(&l, " (workaround configured out: %s)", symbol ? symbol : "the config turns off the lines of the models it affects");
 	put(a, 0, &l);
 }
 
@@ -576,7 +577,7 @@ static void print_rule_json(struct eh_json *j, const struct audit_ctx *a, const 
 	eh_json_str(j, "title", e->title);
 	eh_json_str(j, "rule", e->rule->window ? "window" : "scan");
 	eh_json_bool(j, "affected", r->shows);
-	eh_json_bool(j, "configured_out", eh_audit_configured_out(a->cfg.config, e));
+	eh_json_bool(j, "configured_out", eh_audit_configured_out_of(&a->mx->o, e, im->models, im->nmodels, NULL));
 	eh_json_uint(j, "flagged", r->flagged);
 	eh_json_uint(j, "hazards", r->shows ? r->inside : 0);
 	eh_json_uint(j, "open", r->open);

@@ -502,7 +502,7 @@ static void json_erratum(struct eh_json *j, const struct report *r, size_t e, co
 	eh_json_str(j, "kconfig", er->kconfig);
 	eh_json_str(j, "rule", er->rule->window ? "window" : "scan");
 	eh_json_str(j, "summary", er->rule->summary);
-	eh_json_bool(j, "configured_out", eh_audit_configured_out(r->cfg.config, er));
+	eh_json_bool(j, "configured_out", eh_audit_configured_out_of(&r->mx->o, er, r->pick.models, r->pick.nmodels, NULL));
 	eh_json_array(j, "images", false);
 	for (g = 0; g < r->mx->nimages; g++) {
 		const struct eh_audit_tally *t = &r->mx->images[g].tallies[e];

@@ -58,8 +58,7 @@ check "TTBR0/1_EL1 writes found, as objdump counts them" "$objdump_el1" \
 
 # Several models in one call: one line each in the matrix, exit 0.
 # In 6.12, Cortex-A72 has speculative-at's window of KVM's AT emulation (tests/kernel/kvm-at-restore.suppress).
-at_sup=()
-[ "$kernel_version" = 6.1 ] || at_sup=(--suppress "$here/kvm-at-restore.suppress")
+kvm_at_suppress "$kernel_version"
 rc=0; "$harness" audit --width 0 "$obj" --model thunderx2,vulcan,cortex-a72 "${inputs[@]}" "${at_sup[@]}" \
   > "$work/builtin-all.txt" || rc=$?
 check "thunderx2, vulcan and cortex-a72 in one call: exit 0" 0 "$rc"
@@ -78,7 +77,7 @@ for boot in el2 nvhe el1; do
   # 6.12, KVM's AT emulation's restore of VTTBR_EL2 too (tests/kernel/kvm-at-restore.suppress says why).
   files=()
   [ "$boot" != nvhe ] || files+=("$here/nvhe-host-vector.suppress")
-  [ "$kernel_version" = 6.1 ] || files+=("$here/kvm-at-restore.suppress")
+  [ -z "$at_sup_file" ] || files+=("$at_sup_file")
   sup=()
   [ ${#files[@]} = 0 ] || { cat "${files[@]}" > "$work/builtin-$boot.suppress"; sup=(--suppress "$work/builtin-$boot.suppress"); }
   rc=0; "$harness" audit --width 0 "$obj" --model all --boot "$boot" "${inputs[@]}" "${sup[@]}" --format json > "$j" || rc=$?

@@ -86,8 +86,7 @@ a53_835769=$("$harness" models | awk '/^[a-z0-9]/ { m = $1 } /^  errata:/ { for 
   if ($i == "a53-835769") print m }' | sort | paste -sd' ')
 # In 6.12, KVM's AT emulation restores VTTBR_EL2 with TGE set, which the rule cannot see: suppressed with
 # its reason (tests/kernel/kvm-at-restore.suppress, docs/capabilities.md, "Kernel versions").
-at_sup=()
-[ "$series" = 6.1 ] || at_sup=(--suppress "$here/kvm-at-restore.suppress")
+kvm_at_suppress "$series"
 rc=0
 "$harness" audit --width 0 "$vmlinux" --model all --config "$config" "${at_sup[@]}" --format json \
   > "$work/debian-audit-all.json" || rc=$?

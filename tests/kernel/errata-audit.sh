@@ -31,10 +31,8 @@ having() {
 flagged() { grep -E "^$1 " "$2" | awk '$NF != "affected" && $NF != "clean" { print $2 }' | sort | paste -sd' '; }
 statuses() { grep -E "^$1 " "$2" | awk '{ print ($NF == "affected" ? "not affected" : $NF) }' | sort -u | paste -sd','; }
 
-# 6.12's KVM AT emulation restores the host's VTTBR_EL2 in a window speculative-at cannot close, for the
-# reason tests/kernel/kvm-at-restore.suppress gives.
-at_sup=()
-[ "$kernel_version" = 6.1 ] || at_sup=(--suppress "$here/kvm-at-restore.suppress")
+# 6.12's KVM AT emulation restores the host's VTTBR_EL2 in a window speculative-at cannot close.
+kvm_at_suppress "$kernel_version"
 
 # 1. The object as built: clean for these errata on every model, booted at EL2 (VHE where the CPU
 #    has it) and at EL1.

@@ -72,7 +72,7 @@ enum eh_audit_status { EH_AUDIT_NOT_AFFECTED, EH_AUDIT_NOT_EXPOSED, EH_AUDIT_SHO
 struct eh_audit_cell {
 	const struct eh_audit_tally *t;   /* of the model's image; NULL when the matrix only patches */
 	enum eh_audit_status status;
-	bool configured_out;              /* affected, and the workaround's Kconfig symbol is off */
+	bool configured_out;              /* affected, and the config leaves the model without the workaround */
 	const char *not_in_kernel;        /* affected, and the image's kernel (this version) has no workaround */
 	bool failing;                     /* findings not suppressed where the erratum shows, in a kernel with it */
 };
@@ -86,8 +86,16 @@ int eh_audit_matrix_new(struct eh_audit_matrix **out, const struct eh_audit_matr
 void eh_audit_matrix_free(struct eh_audit_matrix *m);
 
 enum eh_audit_status eh_audit_status_of(const struct eh_erratum *e, const struct eh_model *model);
-/* Whether e's workaround is configured out of config (NULL: every option on). */
-bool eh_audit_configured_out(const struct eh_kconfig *config, const struct eh_erratum *e);
+/*
+ * Whether o's config (NULL: every option on) leaves model without e's workaround: e's Kconfig symbol
+ * is off (then *symbol is it), or the model's line of the capability's list is under an option that
+ * is (*symbol NULL). symbol may be NULL.
+ */
+bool eh_audit_configured_out(const struct eh_audit_matrix_opts *o, const struct eh_erratum *e,
+			     const struct eh_model *model, const char **symbol);
+/* Whether it leaves every model of models[n] that e affects without it (every one, if e affects none). */
+bool eh_audit_configured_out_of(const struct eh_audit_matrix_opts *o, const struct eh_erratum *e,
+				const struct eh_model *const *models, size_t n, const char **symbol);
 
 /* Erratum (an index in o.errata) on model (an index in o.models). */
 struct eh_audit_cell eh_audit_matrix_cell(const struct eh_audit_matrix *m, size_t model, size_t erratum);

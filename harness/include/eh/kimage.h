@@ -17,12 +17,6 @@
 int eh_kimage_release(const struct eh_elf *elf, char *buf, size_t len, struct eh_error *err);
 
 /*
- * "6.1" of a release ("6.1.0-27-arm64"), into buf: what the capability rules
- * are looked up by. EH_EINPUT when release does not start with two numbers.
- */
-int eh_kimage_version(const char *release, char *buf, size_t len, struct eh_error *err);
-
-/*
  * The .config CONFIG_IKCONFIG embeds (the gzip data between kernel_config_data
  * and kernel_config_data_end), parsed. EH_ENOENT when the image has none;
  * EH_EINPUT, naming the file, when the data does not inflate to a .config.

@@ -12,11 +12,6 @@ enum eh_audit_status eh_audit_status_of(const struct eh_erratum *e, const struct
 	return eh_erratum_shows(e, model) ? EH_AUDIT_SHOWS : EH_AUDIT_NOT_EXPOSED;
 }
 
-bool eh_audit_configured_out(const struct eh_kconfig *config, const struct eh_erratum *e)
-{
-	return e->kconfig && !eh_kconfig_enabled(config, e->kconfig);
-}
-
 /* Two images are one when their patched words, every site's outcome and where the code runs agree. */
 static bool same_image(const struct eh_image *x, const struct eh_image *y)
 {
@@ -171,22 +166,54 @@ void eh_audit_matrix_free(struct eh_audit_matrix *m)
 }
 
 /*
- * Whether config builds e's workaround but leaves model out of it: the capability's line for the
- * model is under an option config turns off (6.12's ARM64_ERRATUM_2441007 for the Cortex-A55
- * in arm64_repeat_tlbi_list[], "If unsure, say N"), so every option on would detect it and
- * config does not.
+ * Two ways for the config to leave a model without e's workaround: e's own Kconfig symbol is off, or
+ * the workaround is built but the capability's line for the model is under an option the config turns
+ * off (6.12's ARM64_ERRATUM_2441007 for the Cortex-A55 in arm64_repeat_tlbi_list[], "If unsure, say N"),
+ * so every option on would detect the capability there and the config does not.
  */
-static bool line_configured_out(const struct eh_audit_matrix *m, const struct eh_erratum *e,
-				const struct eh_model *model)
+bool eh_audit_configured_out(const struct eh_audit_matrix_opts *o, const struct eh_erratum *e,
+			     const struct eh_model *model, const char **symbol)
 {
-	const char *kernel = m->o.caps->kernel, *name = eh_erratum_capability(e, kernel);
+	const char *kernel = o->caps->kernel, *name = eh_erratum_capability(e, kernel);
 	const struct eh_cap_rules *hand = kernel ? eh_cap_rules_find(kernel) : NULL;
-	struct eh_target t = { .model = model, .config = m->o.config, .boot = m->o.boot };
+	struct eh_target t = { .model = model, .config = o->config, .boot = o->boot };
 
-	if (!m->o.config || !hand || !name || eh_cap_detected(hand, &t, name))
+	if (symbol)
+		*symbol = NULL;
+	if (e->kconfig && !eh_kconfig_enabled(o->config, e->kconfig)) {
+		if (symbol)
+			*symbol = e->kconfig;
+		return true;
+	}
+	if (!o->config || !hand || !name || eh_cap_detected(hand, &t, name))
 		return false;
 	t.config = NULL;
 	return eh_cap_detected(hand, &t, name);
+}
+
+/*
+ * The erratum-level answer, from the models' own: configured out when every model of the set that e
+ * affects is (every model of it, when e affects none). When they differ, the workaround is built and
+ * reaches some of the affected models: not configured out, and the cells say which it leaves out.
+ */
+bool eh_audit_configured_out_of(const struct eh_audit_matrix_opts *o, const struct eh_erratum *e,
+				const struct eh_model *const *models, size_t n, const char **symbol)
+{
+	bool any = false;
+	size_t i, counted = 0;
+
+	for (i = 0; i < n && !any; i++)
+		any = eh_audit_status_of(e, models[i]) != EH_AUDIT_NOT_AFFECTED;
+	for (i = 0; i < n; i++) {
+		if (any && eh_audit_status_of(e, models[i]) == EH_AUDIT_NOT_AFFECTED)
+			continue;
+		if (!eh_audit_configured_out(o, e, models[i], symbol))
+			return false;
+		counted++;
+	}
+	if (!counted && symbol)
+		*symbol = NULL;
+	return counted > 0;
 }
 
 struct eh_audit_cell eh_audit_matrix_cell(const struct eh_audit_matrix *m, size_t model, size_t erratum)
@@ -196,8 +223,7 @@ struct eh_audit_cell eh_audit_matrix_cell(const struct eh_audit_matrix *m, size_
 	struct eh_audit_cell c = { .t = im->au ? &im->tallies[erratum] : NULL };
 
 	c.status = eh_audit_status_of(e, m->o.models[model]);
-	c.configured_out = c.status != EH_AUDIT_NOT_AFFECTED &&
-			   (eh_audit_configured_out(m->o.config, e) || line_configured_out(m, e, m->o.models[model]));
+	c.configured_out = c.status != EH_AUDIT_NOT_AFFECTED && eh_audit_configured_out(&m->o, e, m->o.models[model], NULL);
 	/* A kernel older than the workaround has none to find: what the rule sees there is no regression. */
 	if (c.status != EH_AUDIT_NOT_AFFECTED && !eh_erratum_in_kernel(e, m->o.caps->kernel))
 		c.not_in_kernel = m->o.caps->kernel;

@@ -4,6 +4,7 @@
 #include "eh/cap.h"
 #include "eh/file.h"
 #include "eh/ktype.h"
+#include "eh/kversion.h"
 #include "image/cap_image.h"
 
 #include <ctype.h>
@@ -614,7 +615,7 @@ static int from_image(struct eh_cpucaps **out, const struct eh_elf *elf, const c
 	/* The release the image's linux_banner names decides the rules, where the harness has them. */
 	if (eh_kimage_release(elf, release, sizeof(release), NULL))
 		release[0] = 0;
-	else if (eh_kimage_version(release, version, sizeof(version), NULL))
+	else if (eh_kversion_of_release(release, version, sizeof(version), NULL))
 		version[0] = 0;
 	if (!eh_elf_symbol_by_name(elf, "arm64_features") && !eh_elf_symbol_by_name(elf, "arm64_errata"))
 		return eh_error_set(err, EH_ENOENT, "%s has no capability tables (arm64_features[], arm64_errata[])",

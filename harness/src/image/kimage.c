@@ -1,7 +1,6 @@
 /* Reads what a kernel image says about itself: its release (linux_banner) and its embedded .config (IKCONFIG, by zlib). */
 #include "eh/kimage.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
@@ -30,17 +29,6 @@ int eh_kimage_release(const struct eh_elf *elf, char *buf, size_t len, struct eh
 		return eh_error_set(err, EH_EINPUT, "%s: linux_banner names no release", elf->path);
 	memcpy(buf, text, n);
 	buf[n] = 0;
-	return 0;
-}
-
-int eh_kimage_version(const char *release, char *buf, size_t len, struct eh_error *err)
-{
-	unsigned major, minor;
-	int used = 0;
-
-	if (sscanf(release, "%u.%u%n", &major, &minor, &used) != 2 || !used)
-		return eh_error_set(err, EH_EINPUT, "release '%s' does not start with a version", release);
-	snprintf(buf, len, "%u.%u", major, minor);
 	return 0;
 }
 

@@ -1,7 +1,7 @@
 /* Reads the layouts of struct arm64_cpu_capabilities, midr_range, arm64_midr_revidr and alt_instr from an image's BTF or DWARF. */
 #include "eh/ktype.h"
 
-#include "eh/erratum.h"
+#include "eh/kversion.h"
 
 #include <bpf/btf.h>
 #include <elfutils/libdwfl.h>
@@ -365,8 +365,8 @@ static int read_dwarf(struct eh_ktypes *k, const struct eh_elf *elf, const struc
 int eh_ktype_read(struct eh_ktypes *out, const struct eh_elf *elf, const char *kernel, struct eh_error *err)
 {
 	const struct eh_elf_section *btf = eh_elf_section_by_name(elf, ".BTF");
-	const struct eh_ktypes *fixed = eh_ktype_builtin(kernel && eh_kernel_version_cmp(kernel, "6.12") >= 0 ? "6.12" :
-							 kernel && !strncmp(kernel, "5.", 2) ? "5.4" : "6.1");
+	const struct eh_ktypes *fixed = eh_ktype_builtin(kernel && eh_kversion_cmp(kernel, "6.12") >= 0 ? "6.12" :
+							 kernel && eh_kversion_cmp(kernel, "6") < 0 ? "5.4" : "6.1");
 	int rc = EH_ENOENT;
 
 	*out = (struct eh_ktypes){ 0 };

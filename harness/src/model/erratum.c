@@ -1,7 +1,7 @@
 /* Which models an erratum affects and where it shows, from its module's table. */
 #include "eh/erratum.h"
+#include "eh/kversion.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 const struct eh_erratum *eh_erratum_find(const char *id)
@@ -29,23 +29,6 @@ bool eh_erratum_affects(const struct eh_erratum *e, const struct eh_model *model
 	return eh_midr_affected(e->cpus, e->fixed, &target) || (e->also_affects && e->also_affects(model));
 }
 
-int eh_kernel_version_cmp(const char *a, const char *b)
-{
-	char *ea, *eb;
-
-	while (*a || *b) {
-		unsigned long x = strtoul(a, &ea, 10), y = strtoul(b, &eb, 10);
-
-		if (x != y)
-			return x < y ? -1 : 1;
-		a = *ea == '.' ? ea + 1 : ea;
-		b = *eb == '.' ? eb + 1 : eb;
-		if (ea == a && eb == b)  /* no dot after either number: what follows is no version */
-			break;
-	}
-	return 0;
-}
-
 const char *eh_erratum_capability(const struct eh_erratum *e, const char *kernel)
 {
 	const struct eh_erratum_since *s, *in = NULL;
@@ -53,14 +36,14 @@ const char *eh_erratum_capability(const struct eh_erratum *e, const char *kernel
 	if (!e->since)
 		return e->capability;
 	for (s = e->since; s->kernel; s++)
-		if (!kernel || eh_kernel_version_cmp(s->kernel, kernel) <= 0)
+		if (!kernel || eh_kversion_cmp(s->kernel, kernel) <= 0)
 			in = s;
 	return in ? in->capability : NULL;
 }
 
 bool eh_erratum_in_kernel(const struct eh_erratum *e, const char *kernel)
 {
-	return !e->since || !kernel || eh_kernel_version_cmp(e->since[0].kernel, kernel) <= 0;
+	return !e->since || !kernel || eh_kversion_cmp(e->since[0].kernel, kernel) <= 0;
 }
 
 bool eh_erratum_shows(const struct eh_erratum *e, const struct eh_model *model)
