@@ -112,20 +112,27 @@ struct fixture {
 	struct eh_audit *audit;
 };
 
-static void open_audit(struct fixture *f, const char *model)
+/* The test object name patched for model booted at boot (6.1's numbering), audited with errata. */
+static void audit_object(struct fixture *f, const char *name, const char *model, enum eh_boot boot,
+			 const struct eh_erratum *const *errata)
 {
 	char path[4096];
 	size_t len;
-	unsigned char *buf = test_object_load("rules", &len, path, sizeof(path));
+	unsigned char *buf = test_object_load(name, &len, path, sizeof(path));
 	struct eh_error err = { 0 };
 
 	assert_non_null(buf);
 	if (eh_elf_parse(&f->elf, path, buf, len, &err) ||
 	    eh_image_new(&f->img, f->elf, eh_cpucaps_builtin("6.1"),
-			 &(struct eh_target){ .model = eh_model_find(model) }, &err) ||
-	    eh_audit_run(&f->audit, f->img, test_errata, &err))
-		fail_msg("%s", err.msg);
+			 &(struct eh_target){ .model = eh_model_find(model), .boot = boot }, &err) ||
+	    eh_audit_run(&f->audit, f->img, errata, &err))
+		fail_msg("%s on %s: %s", name, model, err.msg);
 	free(buf);
+}
+
+static void open_audit(struct fixture *f, const char *model)
+{
+	audit_object(f, "rules", model, EH_BOOT_EL2, test_errata);
 }
 
 static void close_audit(struct fixture *f)
@@ -432,22 +439,13 @@ static void test_straight_paths(void **state)
 {
 	static const struct eh_erratum *const errata[] = { &test_path, NULL };
 	const struct path_row *r;
-	char path[4096];
-	size_t len;
-	unsigned char *buf = test_object_load("paths", &len, path, sizeof(path));
 
 	(void)state;
-	assert_non_null(buf);
 	for (r = path_rows; r->model; r++) {
 		struct fixture f = { 0 };
-		struct eh_error err = { 0 };
 		const struct eh_audit_result *res;
 
-		if (eh_elf_parse(&f.elf, path, buf, len, &err) ||
-		    eh_image_new(&f.img, f.elf, eh_cpucaps_builtin("6.1"),
-				 &(struct eh_target){ .model = eh_model_find(r->model), .boot = r->boot }, &err) ||
-		    eh_audit_run(&f.audit, f.img, errata, &err))
-			fail_msg("%s: %s", r->model, err.msg);
+		audit_object(&f, "paths", r->model, r->boot, errata);
 		res = &f.audit->results[0];
 		assert_int_equal(res->nfindings, 3);
 		assert_string_equal(res->findings[0].where, "path_straight+0x0");
@@ -458,7 +456,6 @@ static void test_straight_paths(void **state)
 		assert_string_equal(res->findings[2].explain, r->nvhe);
 		close_audit(&f);
 	}
-	free(buf);
 }
 
 /* A scan rule over named functions: how often it was visited, and a finding at each visit. */
@@ -488,20 +485,11 @@ static void test_named_functions(void **state)
 {
 	static const struct eh_erratum *const errata[] = { &test_start, NULL };
 	struct fixture f = { 0 };
-	struct eh_error err = { 0 };
 	const struct eh_audit_result *res;
-	char path[4096];
-	size_t len;
-	unsigned char *buf = test_object_load("names", &len, path, sizeof(path));
 
 	(void)state;
-	assert_non_null(buf);
 	start_visits = 0;
-	if (eh_elf_parse(&f.elf, path, buf, len, &err) ||
-	    eh_image_new(&f.img, f.elf, eh_cpucaps_builtin("6.1"), &(struct eh_target){ .model = eh_model_find("cortex-a72") },
-			 &err) ||
-	    eh_audit_run(&f.audit, f.img, errata, &err))
-		fail_msg("%s", err.msg);
+	audit_object(&f, "names", "cortex-a72", EH_BOOT_EL2, errata);
 	res = &f.audit->results[0];
 	assert_int_equal(start_visits, 2);
 	assert_int_equal(res->nfindings, 2);
@@ -510,7 +498,6 @@ static void test_named_functions(void **state)
 	assert_string_equal(res->findings[1].where, "inner_object+0x0");
 	assert_string_equal(res->findings[1].explain, "0x00000000");
 	close_audit(&f);
-	free(buf);
 }
 
 int main(void)
