@@ -234,7 +234,7 @@ static void engine_open(struct bare *b)
 }
 
 /* Not inlined: `valgrind --tool=callgrind --toggle-collect=call` counts just the runs. */
-__attribute__((noinline, noclone)) static void call(struct bare *b, const uint64_t *args, unsigned nargs)
+BENCH_MEASURED static void call(struct bare *b, const uint64_t *args, unsigned nargs)
 {
 	uint64_t lr = RETURN_ADDR, sp = STACK_TOP;
 	unsigned i;
@@ -250,7 +250,7 @@ __attribute__((noinline, noclone)) static void call(struct bare *b, const uint64
 }
 
 /* One batch as the untagged-addr case runs it: inputs in, one call, both result arrays out. */
-__attribute__((noinline, noclone)) static void untag_batch(struct bare *b, uint64_t *io, size_t n)
+BENCH_MEASURED static void untag_batch(struct bare *b, uint64_t *io, size_t n)
 {
 	uint64_t args[4] = { b->buf, b->buf + n * 8, b->buf + 2 * n * 8, n };
 

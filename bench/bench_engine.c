@@ -102,7 +102,7 @@ static void load(struct loaded *l, const char *path, const char *entry, const ch
  * call and untag_batch are not inlined, so that `valgrind --tool=callgrind --toggle-collect=FN`
  * counts the host instructions of the runs alone (bench_bare's have the same names).
  */
-__attribute__((noinline, noclone)) static void call(struct loaded *l, const uint64_t *args, unsigned nargs)
+BENCH_MEASURED static void call(struct loaded *l, const uint64_t *args, unsigned nargs)
 {
 	struct eh_error err = { 0 };
 
@@ -114,7 +114,7 @@ __attribute__((noinline, noclone)) static void call(struct loaded *l, const uint
 }
 
 /* One batch as the untagged-addr case runs it: inputs in, one call, both result arrays out. */
-__attribute__((noinline, noclone)) static void untag_batch(struct loaded *l, uint64_t *io, size_t n)
+BENCH_MEASURED static void untag_batch(struct loaded *l, uint64_t *io, size_t n)
 {
 	uint64_t args[4] = { l->buf, l->buf + n * 8, l->buf + 2 * n * 8, n };
 	struct eh_error err = { 0 };

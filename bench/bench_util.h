@@ -6,6 +6,16 @@
 #include <stdlib.h>
 #include <time.h>
 
+/*
+ * A function bench/run measures by name (callgrind's --toggle-collect): never inlined, and
+ * never cloned under another name (GCC's constprop clones: noclone, which clang does not know).
+ */
+#ifdef __clang__
+#define BENCH_MEASURED __attribute__((noinline))
+#else
+#define BENCH_MEASURED __attribute__((noinline, noclone))
+#endif
+
 /* Trampoline calls timed together as one sample: one is shorter than the clock's own cost. */
 #define BENCH_TRAMP_INNER 1000
 

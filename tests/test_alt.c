@@ -121,7 +121,7 @@ static void test_apply_per_model(void **state)
 		assert_int_equal(eh_image_word(img, img->sites[1].orig, &isb), 0);
 		if (prfm != r->prfm_site || isb != r->isb_site)
 			fail_msg("%s: PRFM site 0x%08x, ISB site 0x%08x", r->model, prfm, isb);
-		assert_int_equal(img->sites[0].applied, r->prfm_site == 0xd503201f);
+		assert_int_equal(eh_image_outcome(img, &img->sites[0]).applied, r->prfm_site == 0xd503201f);
 		eh_image_free(img);
 	}
 }
@@ -215,6 +215,7 @@ static void check_cb_row(const char *name, const char *symbol, const char *model
 	struct eh_image *img = callbacks_image(model, &cb_elf, &obj);
 	struct eh_decoder *dec;
 	const struct eh_alt_site *s;
+	struct eh_alt_outcome o;
 	uint64_t addr;
 	unsigned i;
 
@@ -223,8 +224,9 @@ static void check_cb_row(const char *name, const char *symbol, const char *model
 	s = site_of(img, addr);
 	if (!s || !s->callback)
 		fail_msg("%s: no callback site at %s", name, symbol);
-	if (s->cb_result != result)
-		fail_msg("%s on %s: result %d (%s), expected %d", name, model, s->cb_result, s->cb_why, result);
+	o = eh_image_outcome(img, s);
+	if (o.cb_result != result)
+		fail_msg("%s on %s: result %d (%s), expected %d", name, model, o.cb_result, o.cb_why, result);
 	for (i = 0; i < s->orig_len / 4u; i++) {
 		uint32_t now, before;
 		struct eh_insn in;
@@ -236,7 +238,7 @@ static void check_cb_row(const char *name, const char *symbol, const char *model
 			fail_msg("%s on %s: word %u is '%s' (0x%08x), expected '%s'", name, model, i, in.text, now,
 				 i < 5 && text[i] ? text[i] : "the original");
 	}
-	assert_int_equal(s->applied, result == EH_ALT_CB_PATCHED);
+	assert_int_equal(o.applied, result == EH_ALT_CB_PATCHED);
 	eh_decoder_free(dec);
 	eh_image_free(img);
 	eh_elf_free(cb_elf);
@@ -307,7 +309,7 @@ static void test_callbacks_follow_the_model(void **state)
  * An image is the ELF but for its patches: each one a word that differs from the
  * ELF's, in address order, inside an applied site; every other word of every
  * section reads as the ELF's (eh_image_word and eh_image_copy_section agree), and
- * an image made from sites parsed once (eh_image_new_parsed) is the same image.
+ * an image made from sites parsed once (eh_image_new_parsed) is the same image, sharing them.
  */
 static void check_patches(const char *model)
 {
@@ -331,7 +333,7 @@ static void check_patches(const char *model)
 		for (k = 0; k < img->nsites && !s; k++)
 			if (img->patches[i].addr - img->sites[k].orig < img->sites[k].orig_len)
 				s = &img->sites[k];
-		if (!s || !s->applied)
+		if (!s || !eh_image_outcome(img, s).applied)
 			fail_msg("%s: patch %zu is in no applied site", model, i);
 	}
 	for (i = 0; i < cb->nsections; i++) {
@@ -359,9 +361,15 @@ static void check_patches(const char *model)
 		assert_int_equal(again->patches[i].addr, img->patches[i].addr);
 		assert_int_equal(again->patches[i].word, img->patches[i].word);
 	}
+	/* The parse's sites are shared, not copied: the image keeps only what it made of them. */
+	assert_ptr_equal(again->sites, sites);
 	for (i = 0; i < n; i++) {
-		assert_int_equal(again->sites[i].applied, img->sites[i].applied);
-		applied += img->sites[i].applied;
+		struct eh_alt_outcome x = eh_image_outcome(again, &again->sites[i]), y = eh_image_outcome(img, &img->sites[i]);
+
+		assert_int_equal(x.applied, y.applied);
+		assert_int_equal(x.cb_result, y.cb_result);
+		assert_int_equal(x.state, y.state);
+		applied += y.applied;
 	}
 	if (!applied || !img->npatches)
 		fail_msg("%s: nothing patched, the check proves nothing", model);

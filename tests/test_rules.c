@@ -51,11 +51,11 @@ static const struct eh_rule par_rule = {
 	.scan = &(const struct eh_scan_rule){ .visit = par_visit },
 };
 
-/* The window rule: after a write of CONTEXTIDR_EL1 (not of XZR), no store or write of TPIDR_EL1 before the next ISB. */
-static bool msr_contextidr(uint32_t word)
-{
-	return (word & 0xffffffe0) == 0xd518d020;  /* MSR CONTEXTIDR_EL1, Xt */
-}
+/*
+ * The window rule: after a write of CONTEXTIDR_EL1 (not of XZR), no store or write of TPIDR_EL1 before the
+ * next ISB. Its anchors are named by a trigger (MSR CONTEXTIDR_EL1, Xt), the other rule's by wants alone.
+ */
+static const struct eh_rule_trigger msr_contextidr[] = { { 0xffffffe0, 0xd518d020 }, { 0 } };
 
 static int contextidr_write(struct eh_rule_ctx *ctx, const struct eh_insn *in, const char **why)
 {
@@ -79,7 +79,7 @@ static const struct eh_window_class contextidr_classes[] = {
 };
 
 static const struct eh_rule contextidr_rule = {
-	.wants = msr_contextidr,
+	.triggers = msr_contextidr,
 	.window = &(const struct eh_window_rule){
 		.anchor = contextidr_write,
 		.classes = contextidr_classes,
@@ -112,20 +112,27 @@ struct fixture {
 	struct eh_audit *audit;
 };
 
-static void open_audit(struct fixture *f, const char *model)
+/* The test object name patched for model booted at boot (6.1's numbering), audited with errata. */
+static void audit_object(struct fixture *f, const char *name, const char *model, enum eh_boot boot,
+			 const struct eh_erratum *const *errata)
 {
 	char path[4096];
 	size_t len;
-	unsigned char *buf = test_object_load("rules", &len, path, sizeof(path));
+	unsigned char *buf = test_object_load(name, &len, path, sizeof(path));
 	struct eh_error err = { 0 };
 
 	assert_non_null(buf);
 	if (eh_elf_parse(&f->elf, path, buf, len, &err) ||
 	    eh_image_new(&f->img, f->elf, eh_cpucaps_builtin("6.1"),
-			 &(struct eh_target){ .model = eh_model_find(model) }, &err) ||
-	    eh_audit_run(&f->audit, f->img, test_errata, &err))
-		fail_msg("%s", err.msg);
+			 &(struct eh_target){ .model = eh_model_find(model), .boot = boot }, &err) ||
+	    eh_audit_run(&f->audit, f->img, errata, &err))
+		fail_msg("%s on %s: %s", name, model, err.msg);
 	free(buf);
+}
+
+static void open_audit(struct fixture *f, const char *model)
+{
+	audit_object(f, "rules", model, EH_BOOT_EL2, test_errata);
 }
 
 static void close_audit(struct fixture *f)
@@ -255,7 +262,7 @@ static int bad_class(struct eh_rule_ctx *ctx, const struct eh_insn *in, const ch
 }
 
 static const struct eh_rule bad_class_rule = {
-	.wants = msr_contextidr,
+	.triggers = msr_contextidr,
 	.window = &(const struct eh_window_rule){
 		.anchor = bad_class, .classes = contextidr_classes, .closes = EH_INSN_ISB,
 		.finds = EH_INSN_STORE, .anchors = "writes", .classified_by = "nothing", .explain = "none",
@@ -296,7 +303,7 @@ static const struct eh_window_class nine_classes[] = {
 };
 
 static const struct eh_rule nine_classes_rule = {
-	.wants = msr_contextidr,
+	.triggers = msr_contextidr,
 	.window = &(const struct eh_window_rule){
 		.anchor = contextidr_write, .classes = nine_classes, .closes = EH_INSN_ISB,
 		.finds = EH_INSN_STORE, .anchors = "writes", .classified_by = "nothing", .explain = "none",
@@ -432,22 +439,13 @@ static void test_straight_paths(void **state)
 {
 	static const struct eh_erratum *const errata[] = { &test_path, NULL };
 	const struct path_row *r;
-	char path[4096];
-	size_t len;
-	unsigned char *buf = test_object_load("paths", &len, path, sizeof(path));
 
 	(void)state;
-	assert_non_null(buf);
 	for (r = path_rows; r->model; r++) {
 		struct fixture f = { 0 };
-		struct eh_error err = { 0 };
 		const struct eh_audit_result *res;
 
-		if (eh_elf_parse(&f.elf, path, buf, len, &err) ||
-		    eh_image_new(&f.img, f.elf, eh_cpucaps_builtin("6.1"),
-				 &(struct eh_target){ .model = eh_model_find(r->model), .boot = r->boot }, &err) ||
-		    eh_audit_run(&f.audit, f.img, errata, &err))
-			fail_msg("%s: %s", r->model, err.msg);
+		audit_object(&f, "paths", r->model, r->boot, errata);
 		res = &f.audit->results[0];
 		assert_int_equal(res->nfindings, 3);
 		assert_string_equal(res->findings[0].where, "path_straight+0x0");
@@ -458,12 +456,53 @@ static void test_straight_paths(void **state)
 		assert_string_equal(res->findings[2].explain, r->nvhe);
 		close_audit(&f);
 	}
-	free(buf);
+}
+
+/* A scan rule over named functions: how often it was visited, and a finding at each visit. */
+static unsigned start_visits;
+
+static int start_visit(struct eh_rule_ctx *ctx, const struct eh_insn *in)
+{
+	start_visits++;
+	return eh_rule_report(ctx, in, 0, "start", "0x%08x", in->word);
+}
+
+static const char *const start_names[] = { "plain_func", "inner_object", "no_such_function", NULL };
+
+static const struct eh_erratum test_start = {
+	.id = "test-start", .title = "named functions", .cpus = no_cpus,
+	.rule = &(const struct eh_rule){
+		.scan = &(const struct eh_scan_rule){ .visit = start_visit, .functions = start_names } },
+};
+
+/*
+ * tests/objects/names.S: plain_func (sized, in .text; its first word a NOP) and inner_object
+ * (sized, inside vectors_block in .entry.tramp.text, placed after .text; its first word zero,
+ * as objdump -d shows it) are visited once each, at their first word, in address order; the
+ * missing name is not; with no triggers and no wants the rule is still shown no other word.
+ */
+static void test_named_functions(void **state)
+{
+	static const struct eh_erratum *const errata[] = { &test_start, NULL };
+	struct fixture f = { 0 };
+	const struct eh_audit_result *res;
+
+	(void)state;
+	start_visits = 0;
+	audit_object(&f, "names", "cortex-a72", EH_BOOT_EL2, errata);
+	res = &f.audit->results[0];
+	assert_int_equal(start_visits, 2);
+	assert_int_equal(res->nfindings, 2);
+	assert_string_equal(res->findings[0].where, "plain_func+0x0");
+	assert_string_equal(res->findings[0].explain, "0xd503201f");
+	assert_string_equal(res->findings[1].where, "inner_object+0x0");
+	assert_string_equal(res->findings[1].explain, "0x00000000");
+	close_audit(&f);
 }
 
 int main(void)
 {
-	struct CMUnitTest tests[EH_COUNT(rows) - 1 + 6];
+	struct CMUnitTest tests[EH_COUNT(rows) - 1 + 7];
 	size_t n = 0;
 
 	EH_ADD_ROWS(tests, n, rows, run_row);
@@ -473,5 +512,6 @@ int main(void)
 	EH_ADD_TEST(tests, n, test_alloc_failures);
 	EH_ADD_TEST(tests, n, test_registry_rules);
 	EH_ADD_TEST(tests, n, test_straight_paths);
+	EH_ADD_TEST(tests, n, test_named_functions);
 	return EH_RUN_TESTS("rules", tests, n);
 }

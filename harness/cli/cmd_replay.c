@@ -46,6 +46,7 @@ static void print_alternatives(struct eh_case_run *r)
 	       r->img->caps->source);
 	for (i = 0; i < r->img->nsites; i++) {
 		const struct eh_alt_site *s = &r->img->sites[i];
+		bool applied = eh_image_outcome(r->img, s).applied;
 		const struct eh_elf_section *sec = eh_elf_section_at(r->elf, s->orig);
 		const uint8_t *p = sec->data + (s->orig - sec->addr);
 		const struct eh_insn *after;
@@ -56,9 +57,9 @@ static void print_alternatives(struct eh_case_run *r)
 				  (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24,
 				  &before);
 		printf("  %s on %s: %s", eh_elf_describe(r->elf, s->orig, where, sizeof(where)),
-		       s->cap_name ? s->cap_name : "(unnamed)", s->applied ? "applied" : "not applied");
+		       s->cap_name ? s->cap_name : "(unnamed)", applied ? "applied" : "not applied");
 		after = eh_machine_insn(r->machine, s->orig);
-		if (s->applied)
+		if (applied)
 			printf(", %s -> %s", eh_disasm_text(&before, text[0], sizeof(text[0])),
 			       after ? eh_disasm_text(after, text[1], sizeof(text[1])) : "?");
 		else

@@ -32,14 +32,17 @@ bool eh_seq_event_barrier_sy(const struct eh_event *ev)
 	return ev->kind == EH_EV_BARRIER && ev->value == EH_BARRIER_SY;
 }
 
+const struct eh_rule_trigger eh_seq_ttbr0_write_words[] = { { 0xffffffe0, 0xd5182000 }, { 0 } };
+const struct eh_rule_trigger eh_seq_ttbr1_write_words[] = { { 0xffffffe0, 0xd5182020 }, { 0 } };
+
 bool eh_seq_word_ttbr0_write(uint32_t word)
 {
-	return (word & 0xffffffe0) == 0xd5182000;
+	return eh_rule_triggered(eh_seq_ttbr0_write_words, word);
 }
 
 bool eh_seq_word_ttbr1_write(uint32_t word)
 {
-	return (word & 0xffffffe0) == 0xd5182020;
+	return eh_rule_triggered(eh_seq_ttbr1_write_words, word);
 }
 
 bool eh_seq_word_ret(uint32_t word)

@@ -80,10 +80,7 @@ static const struct eh_behaviour behaviour = {
  * TLBI: SYS with CRn 8 (Arm ARM C5.5). The mask keeps bits 31:19 (SYS: L = 0, op0 = 0b01)
  * and CRn (15:12); op1 (18:16), CRm (11:8), op2 (7:5) and Rt (4:0) name the operation.
  */
-static bool tlbi_word(uint32_t word)
-{
-	return (word & 0xfff8f000) == 0xd5088000;
-}
+static const struct eh_rule_trigger tlbi_words[] = { { 0xfff8f000, 0xd5088000 }, { 0 } };
 
 /* How far a straight path from the workaround's TLBI to its ERET may run. */
 #define PATH_MAX_INSNS 32
@@ -128,7 +125,7 @@ static int visit(struct eh_rule_ctx *ctx, const struct eh_insn *in)
 static const struct eh_rule rule = {
 	.summary = "between a local TLBI that runs straight to an ERET (the workaround) and that ERET, a DSB "
 		   "completing it and no load or store, in kernel code",
-	.wants = tlbi_word,
+	.triggers = tlbi_words,
 	.scan = &(const struct eh_scan_rule){ .visit = visit },
 };
 

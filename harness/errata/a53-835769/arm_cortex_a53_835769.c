@@ -51,6 +51,9 @@ bool eh_a53_835769_pair(const struct eh_insn *mem, uint32_t word)
 	return true;
 }
 
+/* Data-processing (3 source) with sf = 1 (eh_a53_mac64's first test), which mac_word narrows. */
+static const struct eh_rule_trigger dp3_words[] = { { 0xff000000, 0x9b000000 }, { 0 } };
+
 static bool mac_word(uint32_t word)
 {
 	unsigned rd, rn, rm, ra;
@@ -83,6 +86,7 @@ static int visit(struct eh_rule_ctx *ctx, const struct eh_insn *in)
 static const struct eh_rule rule = {
 	.summary = "no 64-bit multiply-accumulate (MADD, MSUB, SMADDL, SMSUBL, UMADDL, UMSUBL; Ra not XZR) "
 		   "directly after a load, store or prefetch whose result it does not read",
+	.triggers = dp3_words,
 	.wants = mac_word,
 	.scan = &(const struct eh_scan_rule){ .visit = visit },
 };

@@ -122,12 +122,8 @@ bool eh_a53_843419_sequence(const uint32_t *w, unsigned n)
 	return ldst_uimm(w[n - 1]) && RN(w[n - 1]) == rn;
 }
 
-static bool adrp_word(uint32_t word)
-{
-	unsigned rd;
-
-	return eh_a53_adrp(word, &rd);
-}
+/* ADRP, the encoding eh_a53_adrp tests. */
+static const struct eh_rule_trigger adrp_words[] = { { 0x9f000000, 0x90000000 }, { 0 } };
 
 /*
  * The static rule, over the image as patched (an ADRP that an alternative brings
@@ -170,7 +166,7 @@ static const struct eh_rule rule = {
 	.summary = "no ADRP at page offset 0xff8 or 0xffc followed by the errata notice's load/store "
 		   "sequence (sequence 1), in a linked image as patched; a relocatable object is left to "
 		   "its final link",
-	.wants = adrp_word,
+	.triggers = adrp_words,
 	.scan = &(const struct eh_scan_rule){ .visit = visit },
 };
 

@@ -59,23 +59,26 @@ static const struct eh_behaviour behaviour = {
 	.on_event = on_event,
 };
 
-/* TST Xn or Wn, #0x10 (ANDS to ZR of a single bit 4, A64 logical immediate): PSR_MODE32_BIT. */
-static bool tst_bit4(uint32_t word)
-{
-	return (word & 0xfffffc1f) == 0xf27c001f || (word & 0xfffffc1f) == 0x721c001f;
-}
+/*
+ * What an AArch32 check starts with: a TBZ/TBNZ of bit 4 (the first, tbz_bit4), or the TST #0x10
+ * a B.EQ/B.NE follows (TST Xn or Wn, #0x10: ANDS to ZR of a single bit 4, A64 logical
+ * immediate; PSR_MODE32_BIT).
+ */
+static const struct eh_rule_trigger check_words[] = {
+	{ 0xfef80000, 0x36200000 }, { 0xfffffc1f, 0xf27c001f }, { 0xfffffc1f, 0x721c001f }, { 0 },
+};
 
-/* TBZ or TBNZ of bit 4. */
 static bool tbz_bit4(uint32_t word)
 {
-	return (word & 0xfef80000) == 0x36200000;
+	return (word & check_words[0].mask) == check_words[0].value;
 }
 
-/* What an AArch32 check starts with: a TBZ/TBNZ of bit 4, or the TST #0x10 a B.EQ/B.NE follows. */
-static bool check_word(uint32_t word)
-{
-	return tbz_bit4(word) || tst_bit4(word);
-}
+/*
+ * MSR SPSR_EL1, Xt (op0 3, op1 0, CRn 4, CRm 0, op2 0; Rt in bits 4:0) and ERET, by encoding
+ * as harness/src/image/insn.c classifies them: the search for them reads words, not instructions.
+ */
+#define MSR_SPSR_EL1_WORD 0xd5184000u
+#define ERET_WORD 0xd69f03e0u
 
 /* How far the kernel's check may sit from its SPSR_EL1 write, and the AArch32 side may run. */
 #define SPSR_MAX_WORDS 256
@@ -126,6 +129,7 @@ static int visit(struct eh_rule_ctx *ctx, const struct eh_insn *start)
 	uint64_t aarch32, native, spsr_at = 0, off;
 	bool eret = false;
 	unsigned reg;
+	uint32_t w;
 	const char *why;
 	long d;
 	size_t n;
@@ -134,11 +138,11 @@ static int visit(struct eh_rule_ctx *ctx, const struct eh_insn *start)
 	    eh_rule_run_el(ctx, in, &why) == EH_RUN_EL2_NVHE)
 		return 0;
 	func = eh_elf_symbol_at(eh_rule_elf(ctx), in->addr, &off);
-	for (d = 1; d <= SPSR_MAX_WORDS && !eret && !eh_rule_neighbour(ctx, in, d, &cur) &&
-		    eh_elf_symbol_at(eh_rule_elf(ctx), cur.addr, &off) == func; d++) {
-		if (!spsr_at && cur.flags & EH_INSN_MSR && cur.sysreg == EH_SPSR_EL1 && cur.rt == reg)
-			spsr_at = cur.addr;
-		eret = spsr_at && cur.flags & EH_INSN_ERET;
+	for (d = 1; d <= SPSR_MAX_WORDS && !eret && !eh_rule_neighbour_word(ctx, in, d, &w) &&
+		    eh_elf_symbol_at(eh_rule_elf(ctx), in->addr + (uint64_t)d * 4, &off) == func; d++) {
+		if (!spsr_at && w == (MSR_SPSR_EL1_WORD | reg))
+			spsr_at = in->addr + (uint64_t)d * 4;
+		eret = spsr_at && w == ERET_WORD;
 	}
 	if (!eret)
 		return 0;
@@ -165,7 +169,7 @@ static int visit(struct eh_rule_ctx *ctx, const struct eh_insn *start)
 static const struct eh_rule rule = {
 	.summary = "where an exception return from EL1 tests SPSR's AArch32 bit (kernel_exit), a write of "
 		   "CONTEXTIDR_EL1 on the AArch32 side, in code that runs on the target",
-	.wants = check_word,
+	.triggers = check_words,
 	.scan = &(const struct eh_scan_rule){ .visit = visit },
 };
 

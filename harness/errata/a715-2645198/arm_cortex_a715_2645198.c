@@ -102,12 +102,6 @@ static const struct eh_behaviour behaviour = {
  */
 static const char *const modify_prot_start[] = { "ptep_modify_prot_start", "huge_ptep_modify_prot_start", NULL };
 
-/* The words the rule starts from: NOP (the unpatched site), B (the patched one, or a tail call) and RET. */
-static bool wanted(uint32_t word)
-{
-	return word == 0xd503201f || (word & 0xfc000000) == 0x14000000 || word == 0xd65f03c0;
-}
-
 static const struct eh_elf_symbol *modify_prot_function(const struct eh_rule_ctx *ctx, uint64_t addr)
 {
 	const struct eh_elf_symbol *sym = eh_elf_symbol_at(eh_rule_elf(ctx), addr, &(uint64_t){ 0 });
@@ -120,7 +114,7 @@ static const struct eh_elf_symbol *modify_prot_function(const struct eh_rule_ctx
 }
 
 /*
- * Once per function, at the first word the rule wants: the function must hold the
+ * At the start of each function so named: the function must hold the
  * alternative on ARM64_WORKAROUND_2645198, and in the patched image it must be applied
  * (the NOP become the branch to the break-before-make path). An image without it lets a
  * user mapping lose execute permission with no TLB invalidation, which the erratum needs.
@@ -129,29 +123,23 @@ static int visit(struct eh_rule_ctx *ctx, const struct eh_insn *in)
 {
 	const struct eh_elf_symbol *fn = modify_prot_function(ctx, in->addr);
 	const struct eh_alt_site *site, *found = NULL;
-	struct eh_insn first, at;
 	uint64_t a;
 
-	if (!fn)
+	if (!fn || fn->value != in->addr)
 		return 0;
-	for (a = fn->value; a < in->addr; a += 4)
-		if (!eh_rule_insn_at(ctx, a, &at) && wanted(at.word))
-			return 0;
 	for (a = fn->value; a < fn->value + fn->size && !found; a += 4) {
 		site = eh_rule_site(ctx, a);
 		if (site && site->cap_name && !strcmp(site->cap_name, capability))
 			found = site;
 	}
-	if (found && found->applied)
+	if (found && eh_rule_applied(ctx, found))
 		return 0;
-	if (eh_rule_insn_at(ctx, fn->value, &first))
-		first = *in;
 	if (!found)
-		return eh_rule_report(ctx, &first, 0, fn->name,
+		return eh_rule_report(ctx, in, 0, fn->name,
 				      "%s has no %s alternative: a user-executable PTE made non-executable without "
 				      "break-before-make, and the next permission fault may report a corrupt ESR and FAR",
 				      fn->name, capability);
-	return eh_rule_report(ctx, &first, found->orig, fn->name,
+	return eh_rule_report(ctx, in, found->orig, fn->name,
 			      "%s's %s alternative is not applied: the break-before-make path is never taken",
 			      fn->name, capability);
 }
@@ -159,8 +147,7 @@ static int visit(struct eh_rule_ctx *ctx, const struct eh_insn *in)
 static const struct eh_rule rule = {
 	.summary = "ptep_modify_prot_start() and huge_ptep_modify_prot_start() hold the ARM64_WORKAROUND_2645198 "
 		   "alternative, applied: break-before-make when a user-executable PTE changes",
-	.wants = wanted,
-	.scan = &(const struct eh_scan_rule){ .visit = visit },
+	.scan = &(const struct eh_scan_rule){ .visit = visit, .functions = modify_prot_start },
 };
 
 static const char *const citations[] = {

@@ -10,9 +10,11 @@
 extern const struct eh_erratum eh_erratum_a77_1508412;
 
 /* MRS Xt, PAR_EL1 (op0 3, op1 0, CRn 7, CRm 4, op2 0). */
+static const struct eh_rule_trigger par_read_words[] = { { 0xffffffe0, 0xd5387400 }, { 0 } };
+
 static bool par_read(uint32_t word)
 {
-	return (word & 0xffffffe0) == 0xd5387400;
+	return eh_rule_triggered(par_read_words, word);
 }
 
 struct thread_state {
@@ -99,7 +101,7 @@ static int visit(struct eh_rule_ctx *ctx, const struct eh_insn *in)
 static const struct eh_rule rule = {
 	.summary = "every MRS of PAR_EL1 with DMB SY right before and after it (read_sysreg_par()), in code that "
 		   "runs on the target",
-	.wants = par_read,
+	.triggers = par_read_words,
 	.scan = &(const struct eh_scan_rule){ .visit = visit },
 };
 

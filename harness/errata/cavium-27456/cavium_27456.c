@@ -108,7 +108,7 @@ static int visit(struct eh_rule_ctx *ctx, const struct eh_insn *in)
 static const struct eh_rule rule = {
 	.summary = "each switch of the user address space (a TTBR0_EL1 write shortly after one of TTBR1_EL1, as in "
 		   "cpu_do_switch_mm) followed by IC IALLU, DSB and ISB before its function returns, calls followed",
-	.wants = eh_seq_word_ttbr0_write,
+	.triggers = eh_seq_ttbr0_write_words,
 	.scan = &(const struct eh_scan_rule){ .visit = visit },
 };
 

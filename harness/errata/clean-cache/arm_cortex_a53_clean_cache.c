@@ -44,10 +44,7 @@ static const struct eh_behaviour behaviour = {
 };
 
 /* DC CVAC or DC CVAU, any register. */
-static bool clean_word(uint32_t word)
-{
-	return (word & 0xffffffe0) == 0xd50b7a20 || (word & 0xffffffe0) == 0xd50b7b20;
-}
+static const struct eh_rule_trigger clean_words[] = { { 0xffffffe0, 0xd50b7a20 }, { 0xffffffe0, 0xd50b7b20 }, { 0 } };
 
 /*
  * Every DC CVAU or CVAC left in the patched image, in code that runs on the target:
@@ -67,7 +64,7 @@ static int visit(struct eh_rule_ctx *ctx, const struct eh_insn *in)
 
 static const struct eh_rule rule = {
 	.summary = "no DC CVAU or DC CVAC left in code that runs on the target (the workaround makes each a DC CIVAC)",
-	.wants = clean_word,
+	.triggers = clean_words,
 	.scan = &(const struct eh_scan_rule){ .visit = visit },
 };
 

@@ -148,7 +148,7 @@ static const struct eh_rule rule = {
 	.summary = "in the KPTI trampoline, each write of TTBR1_EL1 on the way into the kernel followed by ISB, "
 		   "TLBI VAE1 and a DSB before the trampoline leaves (the way out, back to the user ASID, left "
 		   "alone as 6.1 leaves it)",
-	.wants = eh_seq_word_ttbr1_write,
+	.triggers = eh_seq_ttbr1_write_words,
 	.scan = &(const struct eh_scan_rule){ .visit = visit },
 };
 

@@ -117,10 +117,7 @@ static const struct eh_behaviour behaviour = {
 };
 
 /* TLBI: SYS with CRn 8 (Arm ARM C5.5). */
-static bool tlbi_word(uint32_t word)
-{
-	return (word & 0xfff8f000) == 0xd5088000;
-}
+static const struct eh_rule_trigger tlbi_words[] = { { 0xfff8f000, 0xd5088000 }, { 0 } };
 
 static bool broadcast(const struct eh_insn *in)
 {
@@ -214,7 +211,7 @@ static int visit(struct eh_rule_ctx *ctx, const struct eh_insn *in)
 static const struct eh_rule rule = {
 	.summary = "every DSB completing a broadcast TLBI (followed from the TLBI on every path) is followed by a "
 		   "second broadcast TLBI;DSB, in host and hyp code",
-	.wants = tlbi_word,
+	.triggers = tlbi_words,
 	.scan = &(const struct eh_scan_rule){ .visit = visit },
 };
 

@@ -79,10 +79,7 @@ static const struct eh_behaviour behaviour = {
 };
 
 /* MSR VTTBR_EL2, Xt (op0 3, op1 4, CRn 2, CRm 1, op2 0). */
-static bool vttbr_write_word(uint32_t word)
-{
-	return (word & 0xffffffe0) == 0xd51c2100;
-}
+static const struct eh_rule_trigger vttbr_write_words[] = { { 0xffffffe0, 0xd51c2100 }, { 0 } };
 
 enum { GUEST_STAGE2, NO_STAGE2, NOT_RUN };
 
@@ -124,7 +121,7 @@ static bool enters_guest_regime_insn(const struct eh_insn *in)
 static const struct eh_rule rule = {
 	.summary = "no write of HCR_EL2 or of the EL1&0 regime's SCTLR or TCR between a write of a stage 2 to "
 		   "VTTBR_EL2 and the next context synchronisation (__load_stage2()'s ISB), on every path",
-	.wants = vttbr_write_word,
+	.triggers = vttbr_write_words,
 	.window = &(const struct eh_window_rule){
 		.anchor = vttbr_write,
 		.classes = classes,

@@ -11,6 +11,8 @@ extern const struct eh_erratum eh_erratum_tsb_flush_failure;
 /* TSB CSYNC is HINT #18 (Arm ARM C6.2: HINT with CRm 0b0010, op2 0b010); it is a NOP where FEAT_TRF is not. */
 #define TSB_CSYNC_WORD 0xd503225fu
 
+static const struct eh_rule_trigger tsb_csync_words[] = { { 0xffffffff, TSB_CSYNC_WORD }, { 0 } };
+
 static bool tsb_csync(uint32_t word)
 {
 	return word == TSB_CSYNC_WORD;
@@ -165,7 +167,7 @@ static int visit(struct eh_rule_ctx *ctx, const struct eh_insn *in)
 static const struct eh_rule rule = {
 	.summary = "every TSB CSYNC that runs on the target is one of a pair on its straight path (tsb_csync()), "
 		   "in host and hyp code",
-	.wants = tsb_csync,
+	.triggers = tsb_csync_words,
 	.scan = &(const struct eh_scan_rule){ .visit = visit },
 };
 

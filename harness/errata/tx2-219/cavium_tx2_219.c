@@ -72,10 +72,7 @@ static const struct eh_behaviour behaviour = {
 };
 
 /* MSR TTBR0/1_EL1, Xt (op0 3, op1 0, CRn 2, CRm 0, op2 0 / 1), or the EL12 form (op1 5). */
-static bool ttbr_write_word(uint32_t word)
-{
-	return (word & 0xffffffc0) == 0xd5182000 || (word & 0xffffffc0) == 0xd51d2000;
-}
+static const struct eh_rule_trigger ttbr_write_words[] = { { 0xffffffc0, 0xd5182000 }, { 0xffffffc0, 0xd51d2000 }, { 0 } };
 
 /* Every TTBR write is an anchor, classed by the regime it changes: only the live one opens a window. */
 static int ttbr_write(struct eh_rule_ctx *ctx, const struct eh_insn *in, const char **why)
@@ -94,7 +91,7 @@ static int ttbr_write(struct eh_rule_ctx *ctx, const struct eh_insn *in, const c
 static const struct eh_rule rule = {
 	.summary = "no load, store, prefetch, cache maintenance by VA or AT between a write of the live "
 		   "TTBR and the next context synchronisation, on every path",
-	.wants = ttbr_write_word,
+	.triggers = ttbr_write_words,
 	.window = &(const struct eh_window_rule){
 		.anchor = ttbr_write,
 		.classes = eh_regime_classes,

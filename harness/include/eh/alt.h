@@ -22,20 +22,30 @@ enum eh_alt_cb_result {
 	                           emulate the function, or its outcome turns on what no model says */
 };
 
+/*
+ * One alt_instr entry as parsed: the same for every image of one ELF and numbering,
+ * which share one array of them (what each image made of a site is its eh_alt_outcome).
+ */
 struct eh_alt_site {
 	uint64_t entry;         /* address of the alt_instr entry */
 	uint64_t orig;          /* original instructions */
 	uint64_t repl;          /* replacement instructions, or the callback (0 if outside the ELF) */
 	unsigned cap;           /* capability number (without the callback bit) */
-	enum eh_alt_cb_result cb_result;  /* filled in by eh_image_new for callbacks */
+	unsigned cb_index;      /* a callback's number among the parse's callbacks, in entry order */
+	unsigned orig_rank;     /* its place among the parse's sites by original address */
 	const char *cap_name;   /* from the cpucaps table; NULL if it has none */
 	const char *cb_name;    /* callback: its symbol, when the ELF names it */
 	uint8_t orig_len, repl_len;
 	bool callback;
-	bool applied;           /* filled in by eh_image_new */
-	enum eh_cap_state state; /* filled in by eh_image_new: why it is applied or not */
-	const struct eh_capability *rule;  /* filled in by eh_image_new: the rule that decided, NULL if unknown */
-	const char *cb_why;     /* what decided cb_result, for the reader (static text; "" before) */
+};
+
+/* What one patched image made of a site (eh_image_outcome): the part of a site that differs between images. */
+struct eh_alt_outcome {
+	bool applied;
+	enum eh_cap_state state;           /* why it is applied or not */
+	const struct eh_capability *rule;  /* the rule that decided, NULL if unknown */
+	enum eh_alt_cb_result cb_result;   /* a callback's; EH_ALT_CB_NOT_RUN for the others */
+	const char *cb_why;                /* what decided cb_result, for the reader (static text; "" if nothing) */
 };
 
 /* The callback's kernel name: KVM's nVHE alias __kvm_nvhe_X (image-vars.h) is X itself. */

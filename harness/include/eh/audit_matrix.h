@@ -61,6 +61,8 @@ struct eh_audit_matrix {
 	struct eh_audit_image *images;    /* in the order of their first model */
 	size_t nimages;
 	size_t *image_of;                 /* by model: index in images */
+	struct eh_alt_site *sites;        /* the ELF's alternatives, parsed once: every image's */
+	size_t nsites;
 };
 
 /* What an erratum is on a model: not one of its parts, one where it does not show (eh_erratum.shows), or one where it shows. */

@@ -100,6 +100,8 @@ const struct eh_elf_section *eh_elf_section_by_name(const struct eh_elf *elf, co
 /* The allocated section that holds addr, or NULL. */
 const struct eh_elf_section *eh_elf_section_at(const struct eh_elf *elf, uint64_t addr);
 const struct eh_elf_symbol *eh_elf_symbol_by_name(const struct eh_elf *elf, const char *name);
+/* Every defined symbol named name (*n of them, in table order; local symbols may share a name). */
+const struct eh_elf_symbol *const *eh_elf_symbols_named(const struct eh_elf *elf, const char *name, size_t *n);
 /* How many functions a defines that b defines too, by name (two builds of one source share most). */
 int eh_elf_shared_functions(const struct eh_elf *a, const struct eh_elf *b, size_t *shared, struct eh_error *err);
 /*

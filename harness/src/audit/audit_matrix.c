@@ -19,9 +19,12 @@ static bool same_image(const struct eh_image *x, const struct eh_image *y)
 
 	if (eh_target_vhe(&x->target) != eh_target_vhe(&y->target) || x->npatches != y->npatches)
 		return false;
-	for (i = 0; i < x->nsites; i++)
-		if (x->sites[i].applied != y->sites[i].applied || x->sites[i].cb_result != y->sites[i].cb_result)
+	for (i = 0; i < x->nsites; i++) {
+		struct eh_alt_outcome a = eh_image_outcome(x, &x->sites[i]), b = eh_image_outcome(y, &y->sites[i]);
+
+		if (a.applied != b.applied || a.cb_result != b.cb_result)
 			return false;
+	}
 	for (i = 0; i < x->npatches; i++)
 		if (x->patches[i].addr != y->patches[i].addr || x->patches[i].word != y->patches[i].word)
 			return false;
@@ -61,8 +64,7 @@ static int tally(struct eh_suppressions *sup, struct eh_audit_tally *t)
 }
 
 /* The image of model i: a new one, or (freed again) the first one equal to it. */
-static int place_model(struct eh_audit_matrix *m, size_t i, struct eh_audit_scan *scan,
-		       const struct eh_alt_site *sites, size_t nsites, struct eh_error *err)
+static int place_model(struct eh_audit_matrix *m, size_t i, struct eh_audit_scan *scan, struct eh_error *err)
 {
 	const struct eh_audit_matrix_opts *o = &m->o;
 	struct eh_audit_image *im = &m->images[m->nimages];
@@ -70,7 +72,7 @@ static int place_model(struct eh_audit_matrix *m, size_t i, struct eh_audit_scan
 	int rc;
 
 	im->target = (struct eh_target){ .model = o->models[i], .config = o->config, .boot = o->boot };
-	rc = eh_image_new_parsed(&im->img, o->elf, o->caps, sites, nsites, &im->target, err);
+	rc = eh_image_new_parsed(&im->img, o->elf, o->caps, m->sites, m->nsites, &im->target, err);
 	if (rc)
 		return rc;
 	for (g = 0; g < m->nimages && !same_image(m->images[g].img, im->img); g++)
@@ -97,8 +99,7 @@ int eh_audit_matrix_new(struct eh_audit_matrix **out, const struct eh_audit_matr
 {
 	struct eh_audit_matrix *m;
 	struct eh_audit_scan *scan = NULL;
-	struct eh_alt_site *sites = NULL;
-	size_t i, g, r, nsites = 0;
+	size_t i, g, r;
 	int rc = 0;
 
 	*out = NULL;
@@ -114,15 +115,14 @@ int eh_audit_matrix_new(struct eh_audit_matrix **out, const struct eh_audit_matr
 		rc = eh_error_set(err, EH_ENOMEM, "out of memory");
 	if (!rc && !o->patch_only)
 		rc = eh_audit_scan_new(&scan, o->elf, o->errata, err);
-	/* The sites are the same for every model: parsed once, each image fills in its outcomes. */
+	/* The sites are the same for every model: parsed once and shared, each image keeps its outcomes. */
 	if (!rc && eh_cap_rules_find(o->caps->kernel))  /* without rules the first image says so */
-		rc = eh_alt_parse(&sites, &nsites, o->elf, o->caps, err);
+		rc = eh_alt_parse(&m->sites, &m->nsites, o->elf, o->caps, err);
 	for (i = 0; !rc && i < o->nmodels; i++) {
-		rc = place_model(m, i, scan, sites, nsites, err);
+		rc = place_model(m, i, scan, err);
 		if (!rc && o->progress)
 			o->progress(o->progress_ctx, i + 1, o->nmodels);
 	}
-	eh_free(sites);
 	eh_audit_scan_free(scan);
 	for (g = 0; !rc && !o->patch_only && g < m->nimages; g++) {
 		struct eh_audit_image *im = &m->images[g];
@@ -161,6 +161,7 @@ void eh_audit_matrix_free(struct eh_audit_matrix *m)
 	}
 	eh_free(m->images);
 	eh_free(m->image_of);
+	eh_free(m->sites);
 	eh_free(m);
 }
 

@@ -8,6 +8,14 @@
 
 #include "audit/audit_ctx.h"
 
+bool eh_rule_triggered(const struct eh_rule_trigger *triggers, uint32_t word)
+{
+	for (; triggers->mask; triggers++)
+		if ((word & triggers->mask) == triggers->value)
+			return true;
+	return false;
+}
+
 const struct eh_elf *eh_rule_elf(const struct eh_rule_ctx *ctx)
 {
 	return ctx->img->elf;
@@ -58,12 +66,15 @@ bool eh_audit__sites_agree(const struct eh_rule_ctx *ctx, const struct eh_image 
 	if (i == n)
 		i = 0;
 	for (; i < n && ctx->by_orig[i]->orig < hi; i++) {
-		const struct eh_alt_site *s = ctx->by_orig[i], *t = &img->sites[s - ctx->img->sites];
+		const struct eh_alt_site *s = ctx->by_orig[i];
+		struct eh_alt_outcome x, y;
 
 		if (s->orig + s->orig_len <= lo)
 			continue;
-		if (s->applied != t->applied || s->cb_result != t->cb_result || s->state != t->state ||
-		    s->rule != t->rule || s->cb_why != t->cb_why)
+		x = eh_image_outcome(ctx->img, s);
+		y = eh_image_outcome(img, &img->sites[s - ctx->img->sites]);
+		if (x.applied != y.applied || x.cb_result != y.cb_result || x.state != y.state || x.rule != y.rule ||
+		    x.cb_why != y.cb_why)
 			return false;
 	}
 	return true;
@@ -82,6 +93,11 @@ const struct eh_alt_site *eh_rule_site(const struct eh_rule_ctx *ctx, uint64_t a
 	return eh_audit__site(ctx, addr);
 }
 
+bool eh_rule_applied(const struct eh_rule_ctx *ctx, const struct eh_alt_site *s)
+{
+	return eh_image_outcome(ctx->img, s).applied;
+}
+
 /* Replacement ranges are under 256 bytes. */
 bool eh_audit__is_replacement(const struct eh_rule_ctx *ctx, uint64_t addr)
 {
@@ -93,19 +109,28 @@ bool eh_audit__is_replacement(const struct eh_rule_ctx *ctx, uint64_t addr)
 	return false;
 }
 
-/* The instruction at addr of section s (which holds it, or NULL), into *out. */
-static int insn_in(struct eh_rule_ctx *ctx, const struct eh_elf_section *s, uint64_t addr, struct eh_insn *out)
+/* The word at addr of section s (which holds it, or NULL), into *word: the instruction insn_in decodes. */
+static int word_in(struct eh_rule_ctx *ctx, const struct eh_elf_section *s, uint64_t addr, uint32_t *word)
 {
 	uint64_t off = addr - (s ? s->addr : 0);
-	const struct eh_insn *cached;
-	uint32_t word;
 
 	if (ctx->tracking) {
 		ctx->lo = addr < ctx->lo ? addr : ctx->lo;
 		ctx->hi = addr > ctx->hi ? addr : ctx->hi;
 	}
 	if (!s || !(s->flags & SHF_EXECINSTR) || off >= s->size || s->size - off < 4 || addr & 3 ||
-	    eh_image_word(ctx->img, addr, &word) || eh_audit__is_replacement(ctx, addr))
+	    eh_image_word(ctx->img, addr, word) || eh_audit__is_replacement(ctx, addr))
+		return EH_ENOENT;
+	return 0;
+}
+
+/* The instruction at addr of section s (which holds it, or NULL), into *out. */
+static int insn_in(struct eh_rule_ctx *ctx, const struct eh_elf_section *s, uint64_t addr, struct eh_insn *out)
+{
+	const struct eh_insn *cached;
+	uint32_t word;
+
+	if (word_in(ctx, s, addr, &word))
 		return EH_ENOENT;
 	cached = eh_decoder_get(ctx->dec, addr, word);
 	if (cached)
@@ -118,6 +143,11 @@ static int insn_in(struct eh_rule_ctx *ctx, const struct eh_elf_section *s, uint
 int eh_rule_neighbour(struct eh_rule_ctx *ctx, const struct eh_insn *in, long delta, struct eh_insn *out)
 {
 	return insn_in(ctx, eh_elf_section_at(ctx->img->elf, in->addr), in->addr + (uint64_t)(delta * 4), out);
+}
+
+int eh_rule_neighbour_word(struct eh_rule_ctx *ctx, const struct eh_insn *in, long delta, uint32_t *word)
+{
+	return word_in(ctx, eh_elf_section_at(ctx->img->elf, in->addr), in->addr + (uint64_t)(delta * 4), word);
 }
 
 int eh_rule_insn_at(struct eh_rule_ctx *ctx, uint64_t addr, struct eh_insn *out)
@@ -169,7 +199,7 @@ static bool is_write_sysreg_el1(const struct eh_rule_ctx *ctx, const struct eh_i
 	const struct eh_alt_site *s = eh_audit__site(ctx, in->addr);
 	uint32_t repl;
 
-	return s && !s->callback && !s->applied && s->cap_name && (in->flags & EH_INSN_MSR) &&
+	return s && !s->callback && !eh_rule_applied(ctx, s) && s->cap_name && (in->flags & EH_INSN_MSR) &&
 	       !strcmp(s->cap_name, "ARM64_HAS_VIRT_HOST_EXTN") &&
 	       !eh_elf_word(ctx->img->elf, s->repl + (in->addr - s->orig), &repl) &&
 	       repl == (in->word | 5u << 16);  /* op1 0 -> 5: the EL1 encoding -> the EL12 one */

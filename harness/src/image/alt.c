@@ -23,30 +23,31 @@ static int range_in_section(const struct eh_elf *elf, uint64_t addr, uint64_t le
 
 static int cmp_orig(const void *a, const void *b)
 {
-	const struct eh_alt_site *x = a, *y = b;
+	const struct eh_alt_site *x = *(const struct eh_alt_site *const *)a, *y = *(const struct eh_alt_site *const *)b;
 
 	return x->orig < y->orig ? -1 : x->orig > y->orig;
 }
 
-static int check_overlaps(const struct eh_elf *elf, const struct eh_alt_site *sites, size_t n,
-			  struct eh_error *err)
+/* Rank the sites by original address (orig_rank), and refuse two whose original ranges overlap. */
+static int rank_sites(const struct eh_elf *elf, struct eh_alt_site *sites, size_t n, struct eh_error *err)
 {
-	struct eh_alt_site *sorted;
+	struct eh_alt_site **sorted;
 	size_t i;
 	int rc = 0;
 
-	if (n < 2)
-		return 0;
-	sorted = eh_alloc(n * sizeof(*sorted));
+	sorted = eh_alloc((n ? n : 1) * sizeof(*sorted));
 	if (!sorted)
 		return eh_error_set(err, EH_ENOMEM, "%s: out of memory", elf->path);
-	memcpy(sorted, sites, n * sizeof(*sorted));
-	qsort(sorted, n, sizeof(*sorted), cmp_orig);
-	for (i = 1; i < n && !rc; i++) {
-		const struct eh_alt_site *a = &sorted[i - 1], *b = &sorted[i];
+	for (i = 0; i < n; i++)
+		sorted[i] = &sites[i];
+	if (n > 1)
+		qsort(sorted, n, sizeof(*sorted), cmp_orig);
+	for (i = 0; i < n && !rc; i++) {
+		const struct eh_alt_site *a = i ? sorted[i - 1] : NULL, *b = sorted[i];
 		char da[128], db[128];
 
-		if (a->orig + a->orig_len > b->orig)
+		sorted[i]->orig_rank = (unsigned)i;
+		if (a && a->orig + a->orig_len > b->orig)
 			rc = eh_error_set(err, EH_EINPUT,
 					  "%s: alternative sites overlap: %s (%u bytes) and %s",
 					  elf->path, eh_elf_describe(elf, a->orig, da, sizeof(da)),
@@ -62,6 +63,7 @@ int eh_alt_parse(struct eh_alt_site **out, size_t *nout, const struct eh_elf *el
 	const struct eh_elf_section *sec = eh_elf_section_by_name(elf, ".altinstructions");
 	struct eh_alt_site *sites;
 	size_t n, i;
+	unsigned ncallbacks = 0;
 	int rc;
 
 	*out = NULL;
@@ -86,7 +88,6 @@ int eh_alt_parse(struct eh_alt_site **out, size_t *nout, const struct eh_elf *el
 		const struct eh_elf_extern *orig_x, *repl_x;
 
 		s->entry = sec->addr + i * EH_ALT_ENTRY_SIZE;
-		s->cb_why = "";
 		s->orig = s->entry + (uint64_t)(int64_t)(int32_t)rd32(e);
 		s->repl = s->entry + 4 + (uint64_t)(int64_t)(int32_t)rd32(e + 4);
 		orig_x = eh_elf_extern_at(elf, s->entry);
@@ -114,6 +115,7 @@ int eh_alt_parse(struct eh_alt_site **out, size_t *nout, const struct eh_elf *el
 					  elf->path, i * EH_ALT_ENTRY_SIZE, s->cap, caps->source, caps->ncaps);
 			goto fail;
 		}
+		s->cb_index = s->callback ? ncallbacks++ : 0;
 		s->cap_name = s->callback && caps->cb_style == EH_ALT_CB_NCAPS
 				      ? NULL : eh_cpucaps_name(caps, s->cap);
 		if (s->orig_len % 4 || s->repl_len % 4 ||
@@ -155,7 +157,7 @@ int eh_alt_parse(struct eh_alt_site **out, size_t *nout, const struct eh_elf *el
 			goto fail;
 		}
 	}
-	rc = check_overlaps(elf, sites, n, err);
+	rc = rank_sites(elf, sites, n, err);
 	if (rc)
 		goto fail;
 	*out = sites;

@@ -125,14 +125,15 @@ static uint64_t early_kern_hyp_va(const struct hyp_layout *l, uint64_t addr)
 
 struct cb_ctx {
 	const struct eh_image *img;
-	struct eh_alt_site *site;
+	const struct eh_alt_site *site;
+	struct eh_alt_outcome *out;
 	uint32_t *w;
 	unsigned n;
 };
 
 static enum eh_alt_cb_result result(struct cb_ctx *c, enum eh_alt_cb_result r, const char *why)
 {
-	c->site->cb_why = why;
+	c->out->cb_why = why;
 	return r;
 }
 
@@ -432,22 +433,23 @@ static const struct callback callbacks[] = {
 	{ 0 },
 };
 
-int eh_alt_cb_run(const struct eh_image *img, struct eh_alt_site *s, uint32_t *words, struct eh_error *err)
+int eh_alt_cb_run(const struct eh_image *img, const struct eh_alt_site *s, struct eh_alt_outcome *out,
+		  uint32_t *words, struct eh_error *err)
 {
 	const char *name = eh_alt_cb_name(s);
-	struct cb_ctx c = { img, s, words, s->orig_len / 4u };
+	struct cb_ctx c = { img, s, out, words, s->orig_len / 4u };
 	const struct callback *cb;
 
 	for (cb = callbacks; cb->name && (!name || strcmp(cb->name, name)); cb++)
 		;
 	if (!cb->name) {
-		s->cb_result = result(&c, EH_ALT_CB_UNCERTAIN, "not emulated");
+		out->cb_result = result(&c, EH_ALT_CB_UNCERTAIN, "not emulated");
 		return 0;
 	}
 	if (cb->ninsns && c.n != cb->ninsns)
 		return eh_error_set(err, EH_EINPUT,
 				    "%s: callback %s at 0x%" PRIx64 " patches %u instructions, the kernel's needs %u",
 				    img->elf->path, cb->name, s->orig, c.n, cb->ninsns);
-	s->cb_result = cb->run(&c);
+	out->cb_result = cb->run(&c);
 	return 0;
 }

@@ -11,9 +11,10 @@
  * Run site s's callback as the kernel calls it at boot (__apply_alternatives in
  * arch/arm64/kernel/alternative.c, once its capability is detected): words
  * holds the s->orig_len / 4 original instructions and gets what the callback
- * writes. Sets s->cb_result and s->cb_why. A site whose length the kernel's
+ * writes. Sets out->cb_result and out->cb_why. A site whose length the kernel's
  * function would BUG_ON is EH_EINPUT naming it.
  */
-int eh_alt_cb_run(const struct eh_image *img, struct eh_alt_site *s, uint32_t *words, struct eh_error *err);
+int eh_alt_cb_run(const struct eh_image *img, const struct eh_alt_site *s, struct eh_alt_outcome *out,
+		  uint32_t *words, struct eh_error *err);
 
 #endif

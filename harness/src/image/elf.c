@@ -479,7 +479,8 @@ const struct eh_elf_extern *eh_elf_extern_at(const struct eh_elf *elf, uint64_t 
 	return lo < elf->nexterns && elf->externs[lo].where == where ? &elf->externs[lo] : NULL;
 }
 
-const struct eh_elf_symbol *eh_elf_symbol_by_name(const struct eh_elf *elf, const char *name)
+/* The index in by_name of the first symbol named name, or of where it would be. */
+static size_t first_named(const struct eh_elf *elf, const char *name)
 {
 	size_t lo = 0, hi = elf->nby_name;
 
@@ -491,7 +492,24 @@ const struct eh_elf_symbol *eh_elf_symbol_by_name(const struct eh_elf *elf, cons
 		else
 			hi = mid;
 	}
+	return lo;
+}
+
+const struct eh_elf_symbol *eh_elf_symbol_by_name(const struct eh_elf *elf, const char *name)
+{
+	size_t lo = first_named(elf, name);
+
 	return lo < elf->nby_name && !strcmp(elf->by_name[lo]->name, name) ? elf->by_name[lo] : NULL;
+}
+
+const struct eh_elf_symbol *const *eh_elf_symbols_named(const struct eh_elf *elf, const char *name, size_t *n)
+{
+	size_t lo = first_named(elf, name), hi = lo;
+
+	while (hi < elf->nby_name && !strcmp(elf->by_name[hi]->name, name))
+		hi++;
+	*n = hi - lo;
+	return elf->by_name + lo;
 }
 
 static int by_name(const void *a, const void *b)

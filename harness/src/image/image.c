@@ -18,75 +18,26 @@ static bool has_contents(const struct eh_image *img, uint64_t addr, uint64_t len
 }
 
 /*
- * The words patched so far while the image is built, found by address through an
- * open-addressed table of indices into img->patches (kept at most half full): a
- * callback reads its site as earlier sites left it.
+ * The image being built: the sites are applied in the order of their original
+ * address, so the patches are appended in address order. That is the kernel's
+ * result though it applies them in entry order: eh_alt_parse made sure no two
+ * original ranges overlap, so each word is written by one site at most, and a
+ * callback reads only its own range, which no other site touches.
  */
 struct patching {
 	struct eh_image *img;
 	size_t cap;
-	uint32_t *slots;
-	size_t nslots;
 };
 
-static size_t slot_of(const struct patching *p, uint64_t addr)
-{
-	return (size_t)((addr >> 2) * 0x9e3779b97f4a7c15ull >> 32) & (p->nslots - 1);
-}
-
-static uint32_t *find_slot(const struct patching *p, uint64_t addr)
-{
-	size_t i;
-
-	for (i = slot_of(p, addr); p->slots[i]; i = (i + 1) & (p->nslots - 1))
-		if (p->img->patches[p->slots[i] - 1].addr == addr)
-			break;
-	return &p->slots[i];
-}
-
-static int grow_slots(struct patching *p)
-{
-	uint32_t *old = p->slots;
-	size_t n = p->nslots, i;
-
-	p->nslots = n ? 2 * n : 1024;
-	p->slots = eh_alloc(p->nslots * sizeof(*p->slots));
-	if (!p->slots) {
-		p->slots = old;
-		p->nslots = n;
-		return EH_ENOMEM;
-	}
-	for (i = 0; i < n; i++)
-		if (old[i])
-			*find_slot(p, p->img->patches[old[i] - 1].addr) = old[i];
-	eh_free(old);
-	return 0;
-}
-
-/* The word at addr (which has contents) as patched so far. */
-static uint32_t word_now(const struct patching *p, uint64_t addr)
-{
-	uint32_t w = 0;
-
-	if (p->nslots && *find_slot(p, addr))
-		return p->img->patches[*find_slot(p, addr) - 1].word;
-	eh_elf_word(p->img->elf, addr, &w);
-	return w;
-}
-
+/* Append word at addr (above every patch so far), unless it is the ELF's. */
 static int set_word(struct patching *p, uint64_t addr, uint32_t word)
 {
 	struct eh_image *img = p->img;
-	uint32_t *slot;
+	uint32_t file = 0;
 	void *v;
 
-	if (2 * (img->npatches + 1) > p->nslots && grow_slots(p))
-		return EH_ENOMEM;
-	slot = find_slot(p, addr);
-	if (*slot) {
-		img->patches[*slot - 1].word = word;
+	if (!eh_elf_word(img->elf, addr, &file) && file == word)
 		return 0;
-	}
 	if (img->npatches == p->cap) {
 		v = eh_realloc(img->patches, (p->cap ? 2 * p->cap : 256) * sizeof(*img->patches));
 		if (!v)
@@ -95,32 +46,7 @@ static int set_word(struct patching *p, uint64_t addr, uint32_t word)
 		p->cap = p->cap ? 2 * p->cap : 256;
 	}
 	img->patches[img->npatches++] = (struct eh_image_patch){ addr, word };
-	*slot = (uint32_t)img->npatches;
 	return 0;
-}
-
-static int cmp_patch(const void *a, const void *b)
-{
-	uint64_t x = ((const struct eh_image_patch *)a)->addr, y = ((const struct eh_image_patch *)b)->addr;
-
-	return x < y ? -1 : x > y;
-}
-
-/* The patches in address order, each one a word that differs from the ELF's. */
-static void finish_patches(struct eh_image *img)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < img->npatches; i++) {
-		uint32_t w = 0;
-
-		eh_elf_word(img->elf, img->patches[i].addr, &w);
-		if (w != img->patches[i].word)
-			img->patches[n++] = img->patches[i];
-	}
-	img->npatches = n;
-	if (n)
-		qsort(img->patches, n, sizeof(*img->patches), cmp_patch);
 }
 
 static int no_contents(const struct eh_image *img, const char *what, uint64_t addr, bool oom,
@@ -185,29 +111,30 @@ bool eh_image_has_cap(const struct eh_image *img, const char *name)
 }
 
 /* A callback reads the original and writes the site (__apply_alternatives calls alt_cb). */
-static int run_callback(struct patching *p, struct eh_alt_site *s, struct eh_error *err)
+static int run_callback(struct patching *p, const struct eh_alt_site *s, struct eh_alt_outcome *out,
+			struct eh_error *err)
 {
 	struct eh_image *img = p->img;
-	uint32_t words[256 / 4];
+	uint32_t words[256 / 4] = { 0 };
 	unsigned i, n = s->orig_len / 4u;
 	int rc;
 
 	if (!has_contents(img, s->orig, s->orig_len))
 		return no_contents(img, "alternative", s->orig, false, err);
 	for (i = 0; i < n; i++)
-		words[i] = word_now(p, s->orig + 4 * i);
-	rc = eh_alt_cb_run(img, s, words, err);
-	if (rc || s->cb_result != EH_ALT_CB_PATCHED)
+		eh_elf_word(img->elf, s->orig + 4 * i, &words[i]);
+	rc = eh_alt_cb_run(img, s, out, words, err);
+	if (rc || out->cb_result != EH_ALT_CB_PATCHED)
 		return rc;
 	for (i = 0; i < n; i++)
 		if (set_word(p, s->orig + 4 * i, words[i]))
 			return no_contents(img, "alternative", s->orig, true, err);
-	s->applied = true;
+	out->applied = true;
 	return 0;
 }
 
 /* __apply_alternatives(): copy the replacement over the original, fixing up each word. */
-static int apply_site(struct patching *p, struct eh_alt_site *s, struct eh_error *err)
+static int apply_site(struct patching *p, const struct eh_alt_site *s, struct eh_error *err)
 {
 	struct eh_image *img = p->img;
 	unsigned i;
@@ -230,26 +157,62 @@ static int apply_site(struct patching *p, struct eh_alt_site *s, struct eh_error
 		if (set_word(p, s->orig + i, out))
 			return no_contents(img, "alternative", s->orig, true, err);
 	}
-	s->applied = true;
 	return 0;
 }
 
-/* What eh_cap_decide() said of one capability number. */
-struct decision {
-	bool asked;
-	enum eh_cap_state state;
-	const struct eh_capability *rule;
-};
+/* Callback site s's outcome o, kept once among the image's distinct ones. */
+static int keep_outcome(struct eh_image *img, const struct eh_alt_site *s, const struct eh_alt_outcome *o,
+			struct eh_error *err)
+{
+	size_t i;
+	void *v;
 
-/* eh_image_new, with the sites eh_alt_parse found (copied) or, when parsed is NULL, parsing them. */
-static int image_new(struct eh_image **out, const struct eh_elf *elf, const struct eh_cpucaps *caps,
+	for (i = 0; i < img->noutcomes; i++) {
+		const struct eh_alt_outcome *x = &img->outcomes[i];
+
+		if (x->applied == o->applied && x->state == o->state && x->rule == o->rule &&
+		    x->cb_result == o->cb_result && x->cb_why == o->cb_why)
+			break;
+	}
+	if (i == img->noutcomes) {
+		v = eh_realloc(img->outcomes, (i + 1) * sizeof(*img->outcomes));
+		if (!v)
+			return eh_error_set(err, EH_ENOMEM, "%s: out of memory", img->elf->path);
+		img->outcomes = v;
+		img->outcomes[img->noutcomes++] = *o;
+	}
+	img->callbacks[s->cb_index] = (uint32_t)i;
+	return 0;
+}
+
+struct eh_alt_outcome eh_image_outcome(const struct eh_image *img, const struct eh_alt_site *s)
+{
+	if (s->callback)
+		return img->outcomes[img->callbacks[s->cb_index]];
+	if (!s->cap_name)
+		return (struct eh_alt_outcome){ .state = EH_CAP_UNKNOWN, .cb_why = "" };
+	return img->decided[s->cap];  /* eh_alt_parse made sure cap < ncaps */
+}
+
+size_t eh_image_applied(const struct eh_image *img)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < img->nsites; i++)
+		n += eh_image_outcome(img, &img->sites[i]).applied;
+	return n;
+}
+
+/* eh_image_new, with the sites eh_alt_parse found (borrowed) or, when parse is set, parsing them. */
+static int image_new(struct eh_image **out, const struct eh_elf *elf, const struct eh_cpucaps *caps, bool parse,
 		     const struct eh_alt_site *parsed, size_t nparsed, const struct eh_target *target,
 		     struct eh_error *err)
 {
-	struct decision *decided = NULL;
+	bool *asked = NULL;
 	struct patching p = { 0 };
 	struct eh_image *img;
-	size_t i;
+	uint32_t *order = NULL;
+	size_t i, ncallbacks = 0;
 	int rc;
 
 	*out = NULL;
@@ -265,50 +228,60 @@ static int image_new(struct eh_image **out, const struct eh_elf *elf, const stru
 	}
 	img->target = *target;
 	p.img = img;
-	if (!parsed) {
-		rc = eh_alt_parse(&img->sites, &img->nsites, elf, caps, err);
-	} else if (nparsed && !(img->sites = eh_alloc(nparsed * sizeof(*img->sites)))) {
-		rc = eh_error_set(err, EH_ENOMEM, "%s: out of memory for %zu alternatives", elf->path, nparsed);
+	if (parse) {
+		rc = eh_alt_parse(&img->owned, &img->nsites, elf, caps, err);
+		img->sites = img->owned;
 	} else {
-		if (nparsed)  /* parsed may be NULL when there are none: memcpy's arguments must be valid */
-			memcpy(img->sites, parsed, nparsed * sizeof(*img->sites));
+		img->sites = parsed;
 		img->nsites = nparsed;
 		rc = 0;
 	}
-	decided = eh_alloc((caps->ncaps + 1) * sizeof(*decided));
-	if (!rc && !decided)
+	order = eh_alloc((img->nsites + 1) * sizeof(*order));
+	for (i = 0; order && i < img->nsites; i++) {
+		order[img->sites[i].orig_rank] = (uint32_t)i;
+		if (img->sites[i].callback && img->sites[i].cb_index >= ncallbacks)
+			ncallbacks = img->sites[i].cb_index + 1;
+	}
+	img->decided = eh_alloc((caps->ncaps + 1) * sizeof(*img->decided));
+	img->callbacks = eh_alloc((ncallbacks + 1) * sizeof(*img->callbacks));
+	asked = eh_alloc((caps->ncaps + 1) * sizeof(*asked));
+	if (!rc && (!order || !img->decided || !img->callbacks || !asked))
 		rc = eh_error_set(err, EH_ENOMEM, "%s: out of memory", elf->path);
 	if (rc)
 		goto fail;
 	for (i = 0; i < img->nsites; i++) {
-		struct eh_alt_site *s = &img->sites[i];
+		const struct eh_alt_site *s = &img->sites[order[i]];
+		struct eh_alt_outcome o = { .state = EH_CAP_UNKNOWN, .cb_why = "" };
 
-		if (!s->cap_name) {
-			s->state = EH_CAP_UNKNOWN;
-		} else if (s->cap < caps->ncaps && decided[s->cap].asked) {
-			s->state = decided[s->cap].state;   /* the sites of one capability are decided once */
-			s->rule = decided[s->cap].rule;
-		} else {
-			s->state = eh_cap_decide(img->rules, target, s->cap_name, &s->rule);
-			if (s->cap < caps->ncaps)
-				decided[s->cap] = (struct decision){ true, s->state, s->rule };
+		if (s->cap_name && s->cap < caps->ncaps && asked[s->cap]) {
+			o = img->decided[s->cap];   /* the sites of one capability are decided once */
+		} else if (s->cap_name) {
+			o.state = eh_cap_decide(img->rules, target, s->cap_name, &o.rule);
+			o.applied = o.state == EH_CAP_DETECTED;
+			if (s->cap < caps->ncaps) {
+				img->decided[s->cap] = o;
+				asked[s->cap] = true;
+			}
 		}
 		/* 5.x calls every callback (its capability is ARM64_NCAPS); 6.x those of detected ones. */
-		if (s->callback && (caps->cb_style == EH_ALT_CB_NCAPS || s->state == EH_CAP_DETECTED))
-			rc = run_callback(&p, s, err);
-		else if (!s->callback && s->state == EH_CAP_DETECTED)
+		if (s->callback) {
+			o.applied = false;
+			if (caps->cb_style == EH_ALT_CB_NCAPS || o.state == EH_CAP_DETECTED)
+				rc = run_callback(&p, s, &o, err);
+			rc = rc ? rc : keep_outcome(img, s, &o, err);
+		} else if (o.state == EH_CAP_DETECTED) {
 			rc = apply_site(&p, s, err);
+		}
 		if (rc)
 			goto fail;
 	}
-	eh_free(decided);
-	eh_free(p.slots);
-	finish_patches(img);
+	eh_free(asked);
+	eh_free(order);
 	*out = img;
 	return 0;
 fail:
-	eh_free(decided);
-	eh_free(p.slots);
+	eh_free(asked);
+	eh_free(order);
 	eh_image_free(img);
 	return rc;
 }
@@ -316,14 +289,14 @@ fail:
 int eh_image_new(struct eh_image **out, const struct eh_elf *elf, const struct eh_cpucaps *caps,
 		 const struct eh_target *target, struct eh_error *err)
 {
-	return image_new(out, elf, caps, NULL, 0, target, err);
+	return image_new(out, elf, caps, true, NULL, 0, target, err);
 }
 
 int eh_image_new_parsed(struct eh_image **out, const struct eh_elf *elf, const struct eh_cpucaps *caps,
 			const struct eh_alt_site *sites, size_t nsites, const struct eh_target *target,
 			struct eh_error *err)
 {
-	return image_new(out, elf, caps, sites ? sites : &(const struct eh_alt_site){ 0 }, nsites, target, err);
+	return image_new(out, elf, caps, false, sites, nsites, target, err);
 }
 
 void eh_image_free(struct eh_image *img)
@@ -331,6 +304,9 @@ void eh_image_free(struct eh_image *img)
 	if (!img)
 		return;
 	eh_free(img->patches);
-	eh_free(img->sites);
+	eh_free(img->owned);
+	eh_free(img->decided);
+	eh_free(img->callbacks);
+	eh_free(img->outcomes);
 	eh_free(img);
 }

@@ -39,18 +39,18 @@ static const char *model_names(const struct eh_audit_image *im, char *buf, size_
 	return buf;
 }
 
-/* Why a site is or is not patched on this model. */
-static const char *site_state(const struct eh_alt_site *s)
+/* Why a site is or is not patched on this model (o: what the image made of s). */
+static const char *site_state(const struct eh_alt_site *s, const struct eh_alt_outcome *o)
 {
-	switch (s->callback ? s->cb_result : EH_ALT_CB_NOT_RUN) {
+	switch (s->callback ? o->cb_result : EH_ALT_CB_NOT_RUN) {
 	case EH_ALT_CB_PATCHED: return "applied by its callback";
 	case EH_ALT_CB_KEPT: return "kept by its callback";
 	case EH_ALT_CB_UNCERTAIN: return "uncertain: its callback";
 	default: break;  /* not run: the capability says why */
 	}
-	if (s->applied)
+	if (o->applied)
 		return "applied";
-	switch (s->state) {
+	switch (o->state) {
 	case EH_CAP_NOT_DETECTED: return "not applied: not detected on this model";
 	case EH_CAP_CONFIGURED_OUT: return "not applied: configured out";
 	case EH_CAP_UNKNOWN: return "not applied: no model table detects it";
@@ -113,15 +113,17 @@ static void put(const struct out *a, unsigned indent, struct line *l)
 static void print_site_text(const struct out *a, const struct eh_image *img, const struct eh_alt_site *s,
 			    unsigned indent, const char *prefix)
 {
+	struct eh_alt_outcome o = eh_image_outcome(img, s);
 	char loc[160], cb[160], cn[32];
 	struct eh_insn before, after;
 	struct line l = { .n = 0 };
 
 	insn_at(a, img, s->orig, false, &before);
-	add(&l, "%s%s %s %s", prefix, where(a, s->orig, loc, sizeof(loc)), cap_name(s, cn, sizeof(cn)), site_state(s));
+	add(&l, "%s%s %s %s", prefix, where(a, s->orig, loc, sizeof(loc)), cap_name(s, cn, sizeof(cn)),
+	    site_state(s, &o));
 	if (s->callback)
-		add(&l, " [callback %s%s%s]", cb_name(a, s, cb, sizeof(cb)), s->cb_why[0] ? ": " : "", s->cb_why);
-	if (s->applied) {
+		add(&l, " [callback %s%s%s]", cb_name(a, s, cb, sizeof(cb)), o.cb_why[0] ? ": " : "", o.cb_why);
+	if (o.applied) {
 		insn_at(a, img, s->orig, true, &after);
 		add(&l, ": %s -> %s", before.text, after.text);
 	} else {
@@ -129,14 +131,15 @@ static void print_site_text(const struct out *a, const struct eh_image *img, con
 	}
 	if (s->orig_len > 4)
 		add(&l, " (+%u more)", s->orig_len / 4 - 1);
-	if (s->state == EH_CAP_CONFIGURED_OUT)
-		add(&l, " [%s off]", s->rule->config);
+	if (o.state == EH_CAP_CONFIGURED_OUT)
+		add(&l, " [%s off]", o.rule->config);
 	put(a, indent, &l);
 }
 
 static void print_site_json(struct eh_json *j, const char *key, const struct out *a,
 			    const struct eh_image *img, const struct eh_alt_site *s)
 {
+	struct eh_alt_outcome o = eh_image_outcome(img, s);
 	char loc[160], cn[32], why[1024];
 	struct eh_insn before, after;
 
@@ -150,23 +153,14 @@ static void print_site_json(struct eh_json *j, const char *key, const struct out
 	eh_json_uint(j, "capability_number", s->cap);
 	eh_json_str(j, "callback", s->callback ? cb_name(a, s, loc, sizeof(loc)) : NULL);
 	if (s->callback)
-		eh_json_str(j, "callback_why", s->cb_why);
-	eh_json_bool(j, "applied", s->applied);
-	eh_json_str(j, "state", site_state(s));
+		eh_json_str(j, "callback_why", o.cb_why);
+	eh_json_bool(j, "applied", o.applied);
+	eh_json_str(j, "state", site_state(s, &o));
 	/* The capability rule that decided, with what it read on the image's target. */
-	eh_json_str(j, "decided_by", s->rule ? eh_cap_explain(s->rule, &img->target, why, sizeof(why)) : NULL);
+	eh_json_str(j, "decided_by", o.rule ? eh_cap_explain(o.rule, &img->target, why, sizeof(why)) : NULL);
 	eh_json_str(j, "original", before.text);
 	eh_json_str(j, "patched", after.text);
 	eh_json_end(j);
-}
-
-static size_t applied_count(const struct eh_image *img)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < img->nsites; i++)
-		n += img->sites[i].applied;
-	return n;
 }
 
 /* How a finding is tagged: suppressed, a hazard (or an open window) where the erratum shows, or neither. */
@@ -199,8 +193,8 @@ static const char *shown_on(const struct eh_audit_image *im, const struct eh_err
 }
 
 /* One finding: its tag, kind and place, what it is, its alternative and suppression; a new explanation after it. */
-static void print_finding_text(const struct out *a, const struct eh_audit_tally *r, size_t i,
-			       const char **explained)
+static void print_finding_text(const struct out *a, const struct eh_image *img, const struct eh_audit_tally *r,
+			       size_t i, const char **explained)
 {
 	const struct eh_finding *f = &r->res->findings[i];
 	const struct eh_suppression *s = r->sup[i];
@@ -216,8 +210,11 @@ static void print_finding_text(const struct out *a, const struct eh_audit_tally 
 		add(&l, " (to %s)", f->symbol);
 	if (f->window == SIZE_MAX && f->anchor)
 		add(&l, "  [anchor %s]", f->anchor_where);
-	if (!f->open && f->site)
-		add(&l, "  [alternative on %s, %s]", cap_name(f->site, cn, sizeof(cn)), site_state(f->site));
+	if (!f->open && f->site) {
+		struct eh_alt_outcome o = eh_image_outcome(img, f->site);
+
+		add(&l, "  [alternative on %s, %s]", cap_name(f->site, cn, sizeof(cn)), site_state(f->site, &o));
+	}
 	if (s)
 		add(&l, "  [%s:%u: %s]", a->fd->sup->path, s->line, s->justification);
 	put(a, 4, &l);
@@ -253,7 +250,7 @@ static void print_windows_text(const struct out *a, const struct eh_image *img, 
 		for (j = 0; j < w->nsites; j++)
 			print_site_text(a, img, w->sites[j], 4, "passes ");
 		for (; k < w->first + w->nfindings && !res->findings[k].open; k++)
-			print_finding_text(a, r, k, &explained);
+			print_finding_text(a, img, r, k, &explained);
 		for (j = 0; j < w->nends; j++) {
 			const struct eh_audit_end *e = &w->ends[j];
 
@@ -261,7 +258,7 @@ static void print_windows_text(const struct out *a, const struct eh_image *img, 
 				eh_text_paraf(a->f, a->style, 4, "closes at %s: %s", where(a, e->addr, loc, sizeof(loc)),
 					      e->text);
 			else
-				print_finding_text(a, r, k++, &explained);
+				print_finding_text(a, img, r, k++, &explained);
 		}
 	}
 	if (quiet)
@@ -290,7 +287,7 @@ static void print_rule_text(const struct out *a, const struct eh_audit_image *im
 		print_windows_text(a, im->img, r);
 	else
 		for (i = 0; i < r->res->nfindings; i++)
-			print_finding_text(a, r, i, &explained);
+			print_finding_text(a, im->img, r, i, &explained);
 	add(&l, "summary: ");
 	if (window)
 		add(&l, "%zu %s, ", r->res->nwindows, window->anchors);
@@ -322,7 +319,7 @@ static void print_image_text(const struct out *a, const struct eh_audit_image *i
 	eh_text_paraf(a->f, a->style, 2, "capabilities numbered as in %s; config %s; booted at %s%s",
 		      img->caps->source, a->fd->config_source, eh_boot_names[im->target.boot],
 		      eh_target_vhe(&im->target) ? " (VHE)" : "");
-	eh_text_paraf(a->f, a->style, 2, "alternatives: %zu sites, %zu applied", img->nsites, applied_count(img));
+	eh_text_paraf(a->f, a->style, 2, "alternatives: %zu sites, %zu applied", img->nsites, eh_image_applied(img));
 	if (a->list) {
 		for (i = 0; i < img->nsites; i++)
 			print_site_text(a, img, &img->sites[i], 2, "");
@@ -486,7 +483,7 @@ static void print_image_json(struct eh_json *j, const struct out *a, const struc
 	eh_json_str(j, "boot", eh_boot_names[im->target.boot]);
 	eh_json_bool(j, "vhe", eh_target_vhe(&im->target));
 	eh_json_uint(j, "alternatives", img->nsites);
-	eh_json_uint(j, "applied", applied_count(img));
+	eh_json_uint(j, "applied", eh_image_applied(img));
 	if (a->list) {
 		eh_json_array(j, "sites", true);
 		for (i = 0; i < img->nsites; i++)
@@ -781,6 +778,7 @@ void eh_report_cap_decisions(FILE *f, const struct eh_image *img, const struct e
 	       img->rules->kernel, t->model->name, eh_boot_names[t->boot]);
 	for (i = 0; i < img->nsites; i++) {
 		const struct eh_alt_site *s = &img->sites[i];
+		struct eh_alt_outcome o = eh_image_outcome(img, s);
 		size_t n = 0;
 
 		for (j = 0; j < i && img->sites[j].cap != s->cap; j++)
@@ -794,15 +792,15 @@ void eh_report_cap_decisions(FILE *f, const struct eh_image *img, const struct e
 		else
 			snprintf(line, sizeof(line), "capability %u", s->cap);
 		fprintf(f, "    %s: %zu site%s, %s%s%s%s\n", line, n, n == 1 ? "" : "s",
-		       s->state == EH_CAP_DETECTED ? "detected" :
-		       s->state == EH_CAP_CONFIGURED_OUT ? "configured out" : "not detected",
-		       s->rule ? " (" : "", s->rule ? eh_cap_source_name(s->rule->source) : "", s->rule ? ")" : "");
+		       o.state == EH_CAP_DETECTED ? "detected" :
+		       o.state == EH_CAP_CONFIGURED_OUT ? "configured out" : "not detected",
+		       o.rule ? " (" : "", o.rule ? eh_cap_source_name(o.rule->source) : "", o.rule ? ")" : "");
 		if (!s->cap_name)
 			snprintf(why, sizeof(why), "the numbering does not name it: treated as not detected");
-		else if (!s->rule)
+		else if (!o.rule)
 			snprintf(why, sizeof(why), "no rule in Linux %s: treated as not detected", img->rules->kernel);
 		else
-			eh_cap_explain(s->rule, t, why, sizeof(why));
+			eh_cap_explain(o.rule, t, why, sizeof(why));
 		eh_text_wrap(f, &wrap, 6, why);
 	}
 }

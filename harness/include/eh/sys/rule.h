@@ -73,16 +73,36 @@ struct eh_window_rule {
  */
 struct eh_scan_rule {
 	int (*visit)(struct eh_rule_ctx *ctx, const struct eh_insn *in);  /* 0, or a negative enum eh_err */
+	/*
+	 * When set (NULL-terminated): a rule about a few functions, by name. visit is
+	 * called once for each sized symbol of those names, at its first instruction,
+	 * in address order, and never for the words wants picks (which it leaves NULL):
+	 * the names are looked up once an image, where testing every word would hand
+	 * the rule most of the kernel.
+	 */
+	const char *const *functions;
 };
+
+/* The encodings a rule starts from: a word whose bits under mask are value's. */
+struct eh_rule_trigger {
+	uint32_t mask, value;
+};
+
+/* Whether word is one of triggers' encodings (a list ending with a zero mask). */
+bool eh_rule_triggered(const struct eh_rule_trigger *triggers, uint32_t word);
 
 /*
  * An erratum's static rule (struct eh_erratum.rule): exactly one of window and
  * scan. Every rule runs in one pass over the image's code, which decodes only
- * the words some rule wants (Capstone on every word of a kernel costs seconds).
+ * the words some rule wants (Capstone on every word of a kernel costs seconds):
+ * those its triggers name and wants, when set, accepts. The pass finds them
+ * through a table of the triggers by a word's top 16 bits, so most words cost
+ * one look-up whatever the number of rules.
  */
 struct eh_rule {
 	const char *summary;            /* what it checks, in one line (list --errata, the README's table) */
-	bool (*wants)(uint32_t word);   /* a test of the encoding alone; NULL: every word */
+	const struct eh_rule_trigger *triggers;  /* ends with { 0 }; NULL: every word (none for scan->functions) */
+	bool (*wants)(uint32_t word);   /* what triggers cannot say, of the encoding alone; NULL: no more */
 	const struct eh_window_rule *window;
 	const struct eh_scan_rule *scan;
 };
@@ -103,6 +123,12 @@ const struct eh_elf *eh_rule_elf(const struct eh_rule_ctx *ctx);
  */
 int eh_rule_neighbour(struct eh_rule_ctx *ctx, const struct eh_insn *in, long delta, struct eh_insn *out);
 
+/*
+ * The word of the instruction eh_rule_neighbour gives, undecoded, for a rule that tests
+ * encodings alone: Capstone costs thousands of host instructions a word.
+ */
+int eh_rule_neighbour_word(struct eh_rule_ctx *ctx, const struct eh_insn *in, long delta, uint32_t *word);
+
 /* The instruction at addr of the patched image, into *out; EH_ENOENT outside code or in replacement code. */
 int eh_rule_insn_at(struct eh_rule_ctx *ctx, uint64_t addr, struct eh_insn *out);
 
@@ -119,6 +145,9 @@ const char *eh_rule_where(const struct eh_rule_ctx *ctx, uint64_t addr, char *bu
 
 /* The alternative whose original range holds addr, as patched for the image; NULL when none. */
 const struct eh_alt_site *eh_rule_site(const struct eh_rule_ctx *ctx, uint64_t addr);
+
+/* Whether the image applied s, a site eh_rule_site returned (the sites are every image's; this is its own). */
+bool eh_rule_applied(const struct eh_rule_ctx *ctx, const struct eh_alt_site *s);
 
 /*
  * Where the code of in runs, and (*why) what says so: KVM's nVHE hyp code (a

@@ -25,9 +25,13 @@ bool eh_seq_event_dsb_broadcast(const struct eh_event *ev);
 bool eh_seq_insn_barrier_sy(const struct eh_insn *in);
 bool eh_seq_event_barrier_sy(const struct eh_event *ev);
 
-/* MSR TTBR0_EL1, Xt / MSR TTBR1_EL1, Xt as words: every bit but Rt (4:0); op0 3, op1 0, CRn 2, CRm 0, op2 0 / 1. */
+/*
+ * MSR TTBR0_EL1, Xt / MSR TTBR1_EL1, Xt as words: every bit but Rt (4:0); op0 3, op1 0, CRn 2, CRm 0,
+ * op2 0 / 1. The same as a rule's triggers (eh/sys/rule.h).
+ */
 bool eh_seq_word_ttbr0_write(uint32_t word);
 bool eh_seq_word_ttbr1_write(uint32_t word);
+extern const struct eh_rule_trigger eh_seq_ttbr0_write_words[], eh_seq_ttbr1_write_words[];
 /* RET Xn: every bit but Rn (9:5). */
 bool eh_seq_word_ret(uint32_t word);
 
