@@ -51,7 +51,7 @@ static const struct cli_option opt_baseline = { "baseline", 0, "OLD",
 	"compare (one model): audit OLD too (same numbering, config, boot) and report "
 	"each finding as introduced, removed or unchanged, matched by erratum and "
 	"symbol+offset of its anchor and of itself. OLD should be the upstream FILE's "
-	"change goes into (README)" };
+	"change goes into (docs/audit.md)" };
 
 /* The rows of audit's option table. */
 enum audit_opt {

@@ -13,7 +13,7 @@ static const struct cli_option opt_errata = { "errata", 0, NULL,
 static const struct cli_use list_uses[] = {
 	{ &opt_matrix, CLI_SC_MATRIX },
 	{ &opt_errata, CLI_SC_ERRATA },
-	{ &cli_opt_format, CLI_SC_FORMAT, false, "with --errata: text (default) or markdown (the README's table)" },
+	{ &cli_opt_format, CLI_SC_FORMAT, false, "with --errata: text (default) or markdown (the table of docs/errata.md)" },
 	{ &cli_opt_width, CLI_SC_WIDTH },
 	CLI_SC_SELECTION_USES,
 	{ &cli_opt_help },

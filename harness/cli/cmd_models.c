@@ -26,7 +26,7 @@ struct models_opts {
 static const struct cli_option opt_from = { "from", 0, "FILE",
 	"a model of the machine FILE describes: /sys/devices/system/cpu (or a copy), a "
 	"listing of its cpu*/regs/identification files, an ID register dump (NAME=VALUE "
-	"lines, tests/qemu/probe/) or a boot log (README)" };
+	"lines, tests/qemu/probe/) or a boot log (docs/capabilities.md)" };
 static const struct cli_option opt_rules = { "rules", 0, NULL,
 	"the kernel version's capability rules instead of the models" };
 
@@ -50,7 +50,7 @@ static const struct cli_use models_uses[] = {
 	  "instead of the known models, the model of the machine FILE describes: /sys/devices/system/cpu "
 	  "(or a copy), a listing of its cpuN/regs/identification files, an ID register dump (NAME=VALUE "
 	  "lines, tests/qemu/probe/) or a boot log's 'Booting Linux on physical CPU' lines; registers it "
-	  "does not give come from the known model of the same part (README)" },
+	  "does not give come from the known model of the same part (docs/capabilities.md)" },
 	{ &opt_rules, MODELS_RULES, false,
 	  "print the kernel version's rules instead: how each capability is detected (arm64_features[], "
 	  "arm64_errata[] restated)" },

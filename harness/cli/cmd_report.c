@@ -81,7 +81,7 @@ static const struct cli_use report_uses[] = {
 	  "every option on)" },
 	{ &cli_opt_boot, REPORT_BOOT },
 	{ &cli_opt_suppress, REPORT_SUPPRESS, false,
-	  "findings known to be safe: lines 'ERRATUM SYMBOL[+OFFSET] WHY...' (README); a suppressed "
+	  "findings known to be safe: lines 'ERRATUM SYMBOL[+OFFSET] WHY...' (docs/audit.md); a suppressed "
 	  "finding is reported with its justification and fails nothing" },
 	{ &cli_opt_format, REPORT_FORMAT, false,
 	  "text (default), json (harness/schema/report-v1.json), junit (a testcase per erratum and "

@@ -1,4 +1,4 @@
-/* list --errata: the errata table from the erratum modules, as text or as the Markdown table the README embeds. */
+/* list --errata: the errata table from the erratum modules, as text or as the Markdown table docs/errata.md embeds. */
 #include <stdarg.h>
 #include <string.h>
 

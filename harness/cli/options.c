@@ -38,7 +38,7 @@ const struct cli_option cli_opt_cpucaps = { "cpucaps", 0, "H",
 	"arm64_errata[] (a vmlinux; an object needs one); with it, it is checked against "
 	"them and refused if they differ" };
 const struct cli_option cli_opt_suppress = { "suppress", 0, "FILE",
-	"findings known to be safe: lines 'ERRATUM SYMBOL[+OFFSET] WHY...' (README); a "
+	"findings known to be safe: lines 'ERRATUM SYMBOL[+OFFSET] WHY...' (docs/audit.md); a "
 	"suppressed finding is listed with its justification and counted, an entry that "
 	"matches nothing is reported stale" };
 

@@ -147,7 +147,7 @@ static void print_screened(const struct eh_trace *tr, const uint64_t *pcs, size_
 			all++;
 			reached += on_path(pcs, npcs, tr->events[i].pc);
 		}
-	/* README, "Hardening": pointer-authentication key accesses and unallocated FP16 encodings. */
+	/* docs/testing.md, "Hardening": pointer-authentication key accesses and unallocated FP16 encodings. */
 	if (all)
 		printf("screened: %zu word%s Unicorn 2.0.1 aborts on run%s as UDF #0; %zu of them reached\n",
 		       all, all == 1 ? "" : "s", all == 1 ? "s" : "", reached);

@@ -7,7 +7,7 @@
 
 #include "eh/error.h"
 
-/* The largest input of each kind (the README's "Inputs", and audit and exec --help). */
+/* The largest input of each kind (docs/audit.md, "Inputs", and audit and exec --help). */
 #define EH_FILE_MAX_ELF ((size_t)2 << 30)       /* a vmlinux or kernel object */
 #define EH_FILE_MAX_CONFIG ((size_t)64 << 20)   /* a .config */
 #define EH_FILE_MAX_CPUCAPS ((size_t)16 << 20)  /* a cpucaps.h */

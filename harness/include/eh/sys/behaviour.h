@@ -80,7 +80,7 @@ struct eh_event {
  * (the functions below) only where it shows (eh_erratum_shows).
  */
 struct eh_behaviour {
-	const char *summary;  /* what it does, in one line (list --errata, the README's table) */
+	const char *summary;  /* what it does, in one line (list --errata, the table of docs/errata.md) */
 	size_t thread_state;
 	bool insns;         /* it follows every instruction: EH_EV_INSN events (addr = the word) reach it,
 	                       recorded in the trace or not */

@@ -100,7 +100,7 @@ bool eh_rule_triggered(const struct eh_rule_trigger *triggers, uint32_t word);
  * one look-up whatever the number of rules.
  */
 struct eh_rule {
-	const char *summary;            /* what it checks, in one line (list --errata, the README's table) */
+	const char *summary;            /* what it checks, in one line (list --errata, the table of docs/errata.md) */
 	const struct eh_rule_trigger *triggers;  /* ends with { 0 }; NULL: every word (none for scan->functions) */
 	bool (*wants)(uint32_t word);   /* what triggers cannot say, of the encoding alone; NULL: no more */
 	const struct eh_window_rule *window;
