@@ -112,6 +112,12 @@ else
   ln -s "$here/inputs" "$out/work/in"
   ln -s "$build/cases" "$out/work/cases"
 
+  # ---- help: the global help and each command's, which the man page is made of ----------------------
+  g help --help
+  for cmd in list models run replay audit report exec; do
+    g "help-$cmd" "$cmd" --help
+  done
+
   # ---- list ---------------------------------------------------------------------------------------------
   g list list
   g list-matrix list --matrix
