@@ -102,9 +102,10 @@ function(eh_registry_errata out_sources out_file)
   set(${out_sources} ${sources} PARENT_SCOPE)
 endfunction()
 
-# eh_registry_models(OUT_FILE): every `const struct eh_model` a models/*.c file defines is a model.
+# eh_registry_models(OUT_FILE): every `const struct eh_model` a models/*.c or models/<name>/*.c file
+# defines is a model (a new model can be a folder of its own, as an erratum is).
 function(eh_registry_models out_file)
-  file(GLOB files CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/models/*.c)
+  file(GLOB files CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/models/*.c ${CMAKE_SOURCE_DIR}/models/*/*.c)
   eh_registry_symbols(symbols eh_model ${files})
   eh_registry_order(symbols ${CMAKE_SOURCE_DIR}/models/ORDER ${symbols})
   eh_registry_write(${out_file} eh/model.h eh_model eh_models "Every CPU model, in the order of models/ORDER"
