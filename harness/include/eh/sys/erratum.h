@@ -28,6 +28,12 @@ struct eh_behaviour;   /* a dynamic behaviour the engine runs with a machine (eh
  * neither), where it is documented, and what the harness can do with it: a
  * static rule, a dynamic behaviour, or both. The harness knows no erratum by
  * name: everything it does with one goes through this table.
+ *
+ * Every module ends with the same three tables (its struct eh_behaviour, struct
+ * eh_rule and struct eh_erratum) and its on_event a switch over event kinds, so
+ * `duplicates` pairs them by shape: that likeness is the declarative layout, as
+ * in the kernel's cpu_errata.c, not logic written twice. Logic two modules share
+ * lives in eh/sys/seq.h.
  */
 struct eh_erratum {
 	const char *id;                         /* kebab-case: "tx2-219" */
