@@ -124,7 +124,8 @@ function(eh_registry_cases out_file)
 endfunction()
 
 # eh_registry_cpucaps(DIR VERSION IDS...): DIR/eh_cpucaps_<VERSION as 6_1>.h defines, for the snippets of
-# the cases (cases/ID) whose table says `.kernel = "VERSION"`, every ARM64_* capability their sources
+# the cases (cases/ID) whose table says `.kernel = "VERSION"` (for 5.4 also those that name no kernel:
+# EH_SNIPPET_KERNEL in harness/src/engine/case.c), every ARM64_* capability their sources
 # name, numbered by the harness's built-in table of that version (linux_<6_1>[] in
 # harness/src/image/cpucaps.c, itself checked against the kernel's by tests/test_cpucaps.c).
 function(eh_registry_cpucaps dir version)
@@ -143,6 +144,12 @@ function(eh_registry_cpucaps dir version)
   foreach(id IN LISTS ARGN)
     set(dir_ ${CMAKE_SOURCE_DIR}/cases/${id})
     file(STRINGS ${dir_}/case.c kernel REGEX "^\t\\.kernel = \"${version}\",")
+    if(version STREQUAL "5.4" AND NOT kernel)
+      file(STRINGS ${dir_}/case.c any REGEX "^\t\\.kernel = ")
+      if(NOT any)
+        set(kernel ON)
+      endif()
+    endif()
     if(kernel)
       file(GLOB srcs ${dir_}/*.S ${dir_}/*.c)
       eh_grep_tokens(found "ARM64_[A-Z0-9_]+" ${srcs})
@@ -160,7 +167,11 @@ function(eh_registry_cpucaps dir version)
     endif()
   endforeach()
   list(SORT rows)
-  set(out "/* Capability numbers of Linux ${version} used by the snippets of cases whose .kernel is \"${version}\": generated\n")
+  set(which "whose .kernel is \"${version}\"")
+  if(version STREQUAL "5.4")
+    set(which "that name no other kernel")
+  endif()
+  set(out "/* Capability numbers of Linux ${version} used by the snippets of cases ${which}: generated\n")
   string(APPEND out " * by CMake (harness/registry.cmake) from the built-in table; tests/test_cpucaps.c checks them. */\n")
   string(APPEND out "#ifndef EH_CPUCAPS_${v}_SNIPPET_H\n#define EH_CPUCAPS_${v}_SNIPPET_H\n\n")
   foreach(row IN LISTS rows)

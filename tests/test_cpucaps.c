@@ -12,7 +12,7 @@
 #include "reports/rows.h"
 
 /* The numbers the case snippets assemble with, each kernel's in its own header. */
-#include "../cases/include/eh_cpucaps.h"
+#include "eh_cpucaps_5_4.h"
 /* The numbers both headers name, each kernel's kept before the other's header redefines it. */
 enum { FALKOR_E1003_5_4 = ARM64_WORKAROUND_QCOM_FALKOR_E1003 };
 #undef ARM64_WORKAROUND_QCOM_FALKOR_E1003

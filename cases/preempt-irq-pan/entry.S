@@ -4,7 +4,7 @@
  * step, and the user page tables the harness's walker reads.
  */
 #include "eh_alternative.h"
-#include "eh_cpucaps.h"
+#include "eh_cpucaps_5_4.h"
 #include "eh_phys.h"
 
 #define S_LR		240		/* struct pt_regs: x0-x29, lr, pc (ELR), pstate (SPSR) */

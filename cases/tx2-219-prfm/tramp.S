@@ -4,7 +4,7 @@
  * after it with CONFIG_RANDOMIZE_BASE.
  */
 #include "eh_alternative.h"
-#include "eh_cpucaps.h"
+#include "eh_cpucaps_5_4.h"
 
 #define PAGE_SIZE		4096
 #define RESERVED_TTBR0_SIZE	PAGE_SIZE		/* CONFIG_ARM64_SW_TTBR0_PAN */

@@ -3,7 +3,7 @@
  * and the guests the scenarios of d3ec3a08fa70 run at EL1.
  */
 #include "eh_alternative.h"
-#include "eh_cpucaps.h"
+#include "eh_cpucaps_5_4.h"
 
 	.section .hyp.text, "ax"
 

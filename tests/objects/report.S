@@ -9,7 +9,7 @@
 #include "eh_alternative.h"
 #include "eh_cpucaps_6_1.h"
 
-/* As rel61.S numbers it (eh_cpucaps.h holds 5.4's number under the same name). */
+/* As rel61.S numbers it (eh_cpucaps_5_4.h holds 5.4's number under the same name). */
 #define ARM64_WORKAROUND_CAVIUM_TX2_219_PRFM	74
 
 	.text
