@@ -6,6 +6,10 @@
 
 #include "eh/error.h"
 
+/*
+ * One row per register, grouped by what the registers do; rows of one group differ only in their
+ * encoding and name, so `duplicates` pairs the groups by shape: a table, not code written twice.
+ */
 static const struct {
 	uint32_t reg;
 	const char *name;
