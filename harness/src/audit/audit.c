@@ -1223,6 +1223,16 @@ static bool settled(const struct eh_audit_scan *scan, const struct eh_audit *a, 
 	return c->wants >> 63 == 0;
 }
 
+/* The first result from r on that mask (by result_bit) may want; SIZE_MAX when none. */
+static size_t next_wanting(uint64_t mask, size_t r)
+{
+	uint64_t low = r < 63 ? mask & ~(1ull << 63) & ~((1ull << r) - 1) : 0;
+
+	if (low)
+		return (size_t)__builtin_ctzll(low);
+	return mask >> 63 ? (r < 63 ? 63 : r) : SIZE_MAX;
+}
+
 /*
  * Hand the word at addr to every rule that wants it, decoded once: into c when it
  * is one of the scan's candidates as the file has it (verdicts its section's
@@ -1234,14 +1244,14 @@ static int visit_word(struct eh_rule_ctx *ctx, struct eh_audit *a, struct eh_aud
 	const struct eh_insn *in = NULL;
 	struct eh_insn first;
 	bool cached = c && ctx->img->caps == ctx->scan->caps;
-	unsigned vhe = eh_target_vhe(&ctx->img->target);
+	uint64_t mask = c ? c->wants : wanted(ctx->scan, word);
 	size_t r;
 	int rc;
 
-	for (r = 0; r < a->nresults; r++) {
+	for (r = next_wanting(mask, 0); r < a->nresults; r = next_wanting(mask, r + 1)) {
 		const struct eh_rule *rule = a->results[r].erratum->rule;
 
-		if (c && r < 63 ? !(c->wants >> r & 1) : !wants_word(rule, word))
+		if (r >= 63 && (!(mask >> 63) || !wants_word(rule, word)))
 			continue;
 		if (!in) {
 			if (cached && c->repl < 0)
@@ -1265,7 +1275,7 @@ static int visit_word(struct eh_rule_ctx *ctx, struct eh_audit *a, struct eh_aud
 		else if (!cached || !verdicts)
 			rc = rule->scan->visit(ctx, in);
 		else
-			rc = scan_verdict(ctx, rule, in, verdict_of(verdicts, c, r), vhe);
+			rc = scan_verdict(ctx, rule, in, verdict_of(verdicts, c, r), ctx->vhe);
 		if (rc)
 			return rc;
 	}
@@ -1306,10 +1316,11 @@ static int visit_section(struct eh_rule_ctx *ctx, struct eh_audit *a, struct eh_
 			 struct eh_audit_scan *scan, size_t i, uint64_t *at)
 {
 	const struct eh_elf_section *s = &scan->elf->sections[i];
+	const struct eh_image *img = ctx->img;
 	const uint64_t *w = scan->wanted[i];
-	bool own = ctx->img->caps == scan->caps;
+	bool own = img->caps == scan->caps;
 	const uint32_t *live = own ? scan->live[i] : NULL;
-	size_t nw = live ? scan->nlive[i] : scan->nwanted[i], k = 0, j, x;
+	size_t nw = live ? scan->nlive[i] : scan->nwanted[i], k = 0, j, x, p;
 	uint64_t done = 0, off;
 	uint32_t *verdicts;
 	int rc = 0;
@@ -1332,10 +1343,15 @@ static int visit_section(struct eh_rule_ctx *ctx, struct eh_audit *a, struct eh_
 			if (w[x] >= done && !(scan->cands[i][x].settled && own))
 				rc = visit_word(ctx, a, states, *at = s->addr + w[x], eh_insn_word(s->data + w[x]),
 						&scan->cands[i][x], verdicts);
-		for (off = lo > done ? lo : done; off + 4 <= hi && !rc; off += 4) {
-			uint32_t word = 0;
+		/* The image's words there: the file's, but for its patches (sorted by address). */
+		for (off = lo > done ? lo : done, p = eh_image_patch_from(img, s->addr + off); off + 4 <= hi && !rc;
+		     off += 4) {
+			uint32_t word = eh_insn_word(s->data + off);
 
-			eh_image_word(ctx->img, s->addr + off, &word);
+			for (; p < img->npatches && img->patches[p].addr < s->addr + off; p++)
+				;
+			if (p < img->npatches && img->patches[p].addr == s->addr + off)
+				word = img->patches[p].word;
 			rc = visit_word(ctx, a, states, *at = s->addr + off, word, NULL, NULL);
 		}
 		done = hi > done ? hi : done;
@@ -1394,7 +1410,8 @@ int eh_audit_run_scan(struct eh_audit **out, const struct eh_image *img, struct 
 {
 	const struct eh_elf *elf = img->elf;
 	struct eh_audit__walk wk = { 0 };
-	struct eh_rule_ctx ctx = { .img = img, .walk = &wk, .dec = scan->dec, .scan = scan };
+	struct eh_rule_ctx ctx = { .img = img, .walk = &wk, .dec = scan->dec, .scan = scan,
+				   .vhe = eh_target_vhe(&img->target) };
 	struct eh_audit__rule_state *states = NULL;
 	struct eh_audit *a;
 	size_t i;

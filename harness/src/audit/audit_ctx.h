@@ -30,6 +30,7 @@ struct eh_rule_ctx {
 	/* The image's sites sorted by original address, and the non-callback ones by replacement. */
 	const struct eh_alt_site **by_orig, **by_repl;
 	size_t nrepl;
+	unsigned vhe;                 /* eh_target_vhe of the image's target */
 	/*
 	 * While a scan rule visits a word whose verdict the scan's other images may
 	 * share (tracking): the addresses its reads reached (lo..hi), whether it asked
