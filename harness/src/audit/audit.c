@@ -1405,6 +1405,21 @@ static int visit_functions(struct eh_rule_ctx *ctx, struct eh_audit_result *res,
 	return rc;
 }
 
+/*
+ * Give back what the result's arrays grew beyond what they hold: the audits of every
+ * image of a report live until it is written, and doubling left a third of their
+ * findings' memory unused (Debian's 6.1 vmlinux: 30 images, 21,000 findings).
+ */
+static void fit_result(struct eh_audit_result *res)
+{
+	void *p;
+
+	if (res->nfindings && (p = eh_realloc(res->findings, res->nfindings * sizeof(*res->findings))))
+		res->findings = p;
+	if (res->nwindows && (p = eh_realloc(res->windows, res->nwindows * sizeof(*res->windows))))
+		res->windows = p;
+}
+
 int eh_audit_run_scan(struct eh_audit **out, const struct eh_image *img, struct eh_audit_scan *scan,
 		      struct eh_error *err)
 {
@@ -1452,6 +1467,8 @@ int eh_audit_run_scan(struct eh_audit **out, const struct eh_image *img, struct 
 	}
 	if (rc)
 		goto out;
+	for (i = 0; i < a->nresults; i++)
+		fit_result(&a->results[i]);
 	*out = a;
 	a = NULL;
 out:
