@@ -10,6 +10,8 @@
 
 #define EH_DECODER_CHUNK 1024
 
+_Static_assert(sizeof(((struct eh_insn *)0)->text) >= 64, "name_insn writes up to 63 characters and a NUL");
+
 /*
  * Words whose decoding does not depend on their address (no PC-relative operand) and
  * that kernel code is full of: NOP, RET, PACIASP, AUTIASP (Arm ARM C6.2). The decoder
@@ -368,6 +370,29 @@ void eh_decoder_decode(struct eh_decoder *d, uint64_t addr, uint32_t word, struc
 	out->addr = addr;
 }
 
+/* Characters of s before its NUL, at most max (s holds at least max bytes). */
+static size_t bounded_len(const char *s, size_t max)
+{
+	const char *nul = memchr(s, 0, max);
+
+	return nul ? (size_t)(nul - s) : max;
+}
+
+/*
+ * Capstone's "mnemonic operands" into text (zeroed, 64 bytes), each cut at 31
+ * characters so both fit: copied, where formatting it cost a third of a decode.
+ */
+static void name_insn(char *text, const cs_insn *ci)
+{
+	size_t m = bounded_len(ci->mnemonic, 31), o = bounded_len(ci->op_str, 31);
+
+	memcpy(text, ci->mnemonic, m);
+	if (o) {
+		text[m] = ' ';
+		memcpy(text + m + 1, ci->op_str, o);
+	}
+}
+
 static void decode(struct eh_decoder *d, uint64_t addr, uint32_t word, struct eh_insn *out)
 {
 	cs_insn *ci = NULL;
@@ -378,8 +403,7 @@ static void decode(struct eh_decoder *d, uint64_t addr, uint32_t word, struct eh
 	out->addr = addr;
 	out->word = word;
 	if (cs_disasm(d->cs, bytes, 4, addr, 1, &ci) == 1) {
-		snprintf(out->text, sizeof(out->text), "%.31s%s%.31s", ci->mnemonic,
-			 ci->op_str[0] ? " " : "", ci->op_str);
+		name_insn(out->text, ci);
 		mnemonic = ci->mnemonic;
 	} else if (!ld_st_by_encoding(word, out->text, sizeof(out->text))) {
 		snprintf(out->text, sizeof(out->text), ".inst 0x%08x", word);
