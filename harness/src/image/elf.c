@@ -2,6 +2,7 @@
 #include "eh/elf.h"
 #include "eh/file.h"
 #include "eh/insn.h"
+#include "image/elf_index.h"
 #include "image/layout.h"
 
 #include <gelf.h>
@@ -172,91 +173,6 @@ static int read_symbols(struct eh_elf *elf, Elf *e, const char *name, struct str
 	return 0;
 }
 
-/*
- * Mapping symbols ($x, $d, $x.12) and section or file symbols describe nothing
- * to a reader. KVM's nVHE objects prefix every symbol with __kvm_nvhe_
- * (arch/arm64/kvm/hyp/nvhe/Makefile), mapping symbols included.
- */
-static int symbol_names_code(const struct eh_elf_symbol *s)
-{
-	const char *name = strncmp(s->name, "__kvm_nvhe_", 11) ? s->name : s->name + 11;
-
-	if (!name[0] || name[0] == '$')
-		return 0;
-	return s->type == STT_FUNC || s->type == STT_NOTYPE || s->type == STT_OBJECT;
-}
-
-/* The mapping symbol's letter ('x', 'd'), past KVM's nVHE prefix, or 0 for any other symbol. */
-static char mapping_kind(const struct eh_elf_symbol *s)
-{
-	const char *name = strncmp(s->name, "__kvm_nvhe_", 11) ? s->name : s->name + 11;
-
-	if (name[0] != '$' || (name[1] != 'x' && name[1] != 'd') || (name[2] && name[2] != '.'))
-		return 0;
-	return name[1];
-}
-
-/* Section, then address; at one address a global before a local, then table order. */
-static int cmp_by_addr(const void *a, const void *b)
-{
-	const struct eh_elf_symbol *x = *(const struct eh_elf_symbol *const *)a;
-	const struct eh_elf_symbol *y = *(const struct eh_elf_symbol *const *)b;
-
-	if (x->shndx != y->shndx)
-		return x->shndx < y->shndx ? -1 : 1;
-	if (x->value != y->value)
-		return x->value < y->value ? -1 : 1;
-	if ((x->bind == STB_GLOBAL) != (y->bind == STB_GLOBAL))
-		return x->bind == STB_GLOBAL ? -1 : 1;
-	return x < y ? -1 : x > y;
-}
-
-/* Name, then table order. */
-static int cmp_by_name(const void *a, const void *b)
-{
-	const struct eh_elf_symbol *x = *(const struct eh_elf_symbol *const *)a;
-	const struct eh_elf_symbol *y = *(const struct eh_elf_symbol *const *)b;
-	int c = strcmp(x->name, y->name);
-
-	return c ? c : (x > y) - (x < y);
-}
-
-static int index_symbols(struct eh_elf *elf, struct eh_error *err)
-{
-	size_t i, n = elf->nsymbols ? elf->nsymbols : 1;
-
-	elf->by_addr = eh_alloc(n * sizeof(*elf->by_addr));
-	elf->sized = eh_alloc(n * sizeof(*elf->sized));
-	elf->mapping = eh_alloc(n * sizeof(*elf->mapping));
-	elf->by_name = eh_alloc(n * sizeof(*elf->by_name));
-	if (!elf->by_addr || !elf->sized || !elf->mapping || !elf->by_name)
-		return eh_error_set(err, EH_ENOMEM, "%s: out of memory for the symbol index", elf->path);
-	for (i = 0; i < elf->nsymbols; i++) {
-		const struct eh_elf_symbol *s = &elf->symbols[i];
-
-		if (s->shndx != SHN_UNDEF)
-			elf->by_name[elf->nby_name++] = s;
-		if (s->shndx == SHN_UNDEF || s->shndx >= SHN_LORESERVE)
-			continue;
-		if (mapping_kind(s))
-			elf->mapping[elf->nmapping++] = s;
-		if (!symbol_names_code(s))
-			continue;
-		elf->by_addr[elf->nby_addr++] = s;
-		if (s->size)
-			elf->sized[elf->nsized++] = s;
-	}
-	if (elf->nby_addr > 1)
-		qsort(elf->by_addr, elf->nby_addr, sizeof(*elf->by_addr), cmp_by_addr);
-	if (elf->nsized > 1)
-		qsort(elf->sized, elf->nsized, sizeof(*elf->sized), cmp_by_addr);
-	if (elf->nmapping > 1)
-		qsort(elf->mapping, elf->nmapping, sizeof(*elf->mapping), cmp_by_addr);
-	if (elf->nby_name > 1)
-		qsort(elf->by_name, elf->nby_name, sizeof(*elf->by_name), cmp_by_name);
-	return 0;
-}
-
 /* eh_elf_parse; map: buf is the file's mapping, which the sections borrow and the result keeps. */
 static int parse(struct eh_elf **out, const char *name, const void *buf, size_t len, uint8_t *map,
 		 struct eh_error *err)
@@ -360,7 +276,7 @@ static int parse(struct eh_elf **out, const char *name, const void *buf, size_t 
 		if (rc)
 			goto out;
 	}
-	rc = index_symbols(elf, err);
+	rc = eh_elf__index(elf, err);
 	if (rc)
 		goto out;
 	elf->map = map;
@@ -415,10 +331,7 @@ void eh_elf_free(struct eh_elf *elf)
 	eh_file_unmap(elf->map, elf->map_len);
 	eh_free(elf->sections);
 	eh_free(elf->symbols);
-	eh_free(elf->by_addr);
-	eh_free(elf->by_name);
-	eh_free(elf->sized);
-	eh_free(elf->mapping);
+	eh_elf__index_free(elf);
 	eh_free(elf->strings);
 	eh_free(elf->externs);
 	eh_free(elf->stubs);
@@ -432,19 +345,6 @@ const struct eh_elf_section *eh_elf_section_by_name(const struct eh_elf *elf, co
 	for (i = 0; i < elf->nsections; i++)
 		if (!strcmp(elf->sections[i].name, name))
 			return &elf->sections[i];
-	return NULL;
-}
-
-const struct eh_elf_section *eh_elf_section_at(const struct eh_elf *elf, uint64_t addr)
-{
-	size_t i;
-
-	for (i = 0; i < elf->nsections; i++) {
-		const struct eh_elf_section *s = &elf->sections[i];
-
-		if (s->flags & SHF_ALLOC && addr >= s->addr && addr - s->addr < s->size)
-			return s;
-	}
 	return NULL;
 }
 
@@ -477,39 +377,6 @@ const struct eh_elf_extern *eh_elf_extern_at(const struct eh_elf *elf, uint64_t 
 			hi = mid;
 	}
 	return lo < elf->nexterns && elf->externs[lo].where == where ? &elf->externs[lo] : NULL;
-}
-
-/* The index in by_name of the first symbol named name, or of where it would be. */
-static size_t first_named(const struct eh_elf *elf, const char *name)
-{
-	size_t lo = 0, hi = elf->nby_name;
-
-	while (lo < hi) {   /* the first of those named name: the table's first */
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (strcmp(elf->by_name[mid]->name, name) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-const struct eh_elf_symbol *eh_elf_symbol_by_name(const struct eh_elf *elf, const char *name)
-{
-	size_t lo = first_named(elf, name);
-
-	return lo < elf->nby_name && !strcmp(elf->by_name[lo]->name, name) ? elf->by_name[lo] : NULL;
-}
-
-const struct eh_elf_symbol *const *eh_elf_symbols_named(const struct eh_elf *elf, const char *name, size_t *n)
-{
-	size_t lo = first_named(elf, name), hi = lo;
-
-	while (hi < elf->nby_name && !strcmp(elf->by_name[hi]->name, name))
-		hi++;
-	*n = hi - lo;
-	return elf->by_name + lo;
 }
 
 static int by_name(const void *a, const void *b)
@@ -545,73 +412,6 @@ int eh_elf_shared_functions(const struct eh_elf *a, const struct eh_elf *b, size
 			   bsearch(&a->symbols[i].name, names, n, sizeof(*names), by_name);
 	eh_free(names);
 	return 0;
-}
-
-/* Index just past the last of v[0..n) in section sec at or below addr. */
-static size_t after_last_at_or_below(const struct eh_elf_symbol *const *v, size_t n, unsigned sec,
-				     uint64_t addr)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (v[mid]->shndx < sec || (v[mid]->shndx == sec && v[mid]->value <= addr))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-bool eh_elf_is_data(const struct eh_elf *elf, uint64_t addr)
-{
-	const struct eh_elf_section *sec = eh_elf_section_at(elf, addr);
-	size_t lo;
-
-	if (!sec)
-		return false;
-	lo = after_last_at_or_below(elf->mapping, elf->nmapping, sec->index, addr);
-	return lo && elf->mapping[lo - 1]->shndx == sec->index && mapping_kind(elf->mapping[lo - 1]) == 'd';
-}
-
-/* Sized symbols nest rarely and shallowly: how many to look back for one that covers addr. */
-#define EH_ELF_COVER_LOOKBACK 16
-
-const struct eh_elf_symbol *eh_elf_symbol_at(const struct eh_elf *elf, uint64_t addr, uint64_t *off)
-{
-	const struct eh_elf_section *sec = eh_elf_section_at(elf, addr);
-	const struct eh_elf_symbol *best = NULL;
-	size_t lo, k;
-
-	if (!sec)
-		return NULL;
-	/* A function or object (any symbol with a size) that covers addr names it, innermost first. */
-	lo = after_last_at_or_below(elf->sized, elf->nsized, sec->index, addr);
-	for (k = 0; k < EH_ELF_COVER_LOOKBACK && lo > k && elf->sized[lo - k - 1]->shndx == sec->index; k++) {
-		const struct eh_elf_symbol *s = elf->sized[lo - k - 1];
-
-		if (addr - s->value < s->size) {
-			best = s;
-			/* At one address the table order puts a global first. */
-			while (lo - k > 1 && elf->sized[lo - k - 2]->shndx == sec->index &&
-			       elf->sized[lo - k - 2]->value == s->value &&
-			       addr - elf->sized[lo - k - 2]->value < elf->sized[lo - k - 2]->size)
-				best = elf->sized[lo - ++k - 1];
-			break;
-		}
-	}
-	/* Otherwise the last label at or below addr, the first (global) one at its value. */
-	lo = best ? 0 : after_last_at_or_below(elf->by_addr, elf->nby_addr, sec->index, addr);
-	if (lo && elf->by_addr[lo - 1]->shndx == sec->index) {
-		best = elf->by_addr[lo - 1];
-		while (lo > 1 && elf->by_addr[lo - 2]->shndx == sec->index &&
-		       elf->by_addr[lo - 2]->value == best->value)
-			best = elf->by_addr[--lo - 1];
-	}
-	if (best && off)
-		*off = addr - best->value;
-	return best;
 }
 
 const struct eh_elf_stub *eh_elf_stub_at(const struct eh_elf *elf, uint64_t addr)

@@ -1,0 +1,450 @@
+/*
+ * The look-up indexes of a parsed ELF: symbols by address and by name, sorted by radix
+ * rather than comparison (a vmlinux has some 155k symbols), and per-page starting points
+ * so that eh_elf_symbol_at searches a page's few symbols, not the whole table.
+ */
+#include "image/elf_index.h"
+
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The page of the symbol index: small enough that a page holds a handful of symbols. */
+#define PAGE_SHIFT 12
+/* Sections past this many pages in all get no page index (a malformed size must not cost memory): they search whole. */
+#define PAGES_MAX (1u << 22)
+
+/*
+ * Mapping symbols ($x, $d, $x.12) and section or file symbols describe nothing
+ * to a reader. KVM's nVHE objects prefix every symbol with __kvm_nvhe_
+ * (arch/arm64/kvm/hyp/nvhe/Makefile), mapping symbols included.
+ */
+static int symbol_names_code(const struct eh_elf_symbol *s)
+{
+	const char *name = strncmp(s->name, "__kvm_nvhe_", 11) ? s->name : s->name + 11;
+
+	if (!name[0] || name[0] == '$')
+		return 0;
+	return s->type == STT_FUNC || s->type == STT_NOTYPE || s->type == STT_OBJECT;
+}
+
+/* The mapping symbol's letter ('x', 'd'), past KVM's nVHE prefix, or 0 for any other symbol. */
+static char mapping_kind(const struct eh_elf_symbol *s)
+{
+	const char *name = strncmp(s->name, "__kvm_nvhe_", 11) ? s->name : s->name + 11;
+
+	if (name[0] != '$' || (name[1] != 'x' && name[1] != 'd') || (name[2] && name[2] != '.'))
+		return 0;
+	return name[1];
+}
+
+/* FNV-1a: the by-name index's order; any hash would do, ties fall back to the name. */
+static uint64_t name_hash(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+	return h;
+}
+
+/* A symbol's sort key: section, then value, then ord (bit 31: not global; below it, the table index). */
+struct key {
+	uint64_t value;
+	uint32_t sec;
+	uint32_t ord;
+};
+
+#define DIGIT_BITS 11
+#define DIGITS (1u << DIGIT_BITS)
+#define PASSES 9  /* the global flag, six digits of the value, two of the section */
+
+static unsigned digit(const struct key *k, unsigned pass)
+{
+	if (pass == 0)
+		return k->ord >> 31;
+	if (pass < 7)
+		return (unsigned)(k->value >> (DIGIT_BITS * (pass - 1))) & (DIGITS - 1);
+	return (k->sec >> (DIGIT_BITS * (pass - 7))) & (DIGITS - 1);
+}
+
+/*
+ * Sort k[0..n) by section, value, global first, then table order: a stable
+ * least-significant-digit radix sort (the keys start in table order) that skips
+ * the digits every key shares, as the top of a kernel address does.
+ */
+static int sort_keys(struct key *k, size_t n)
+{
+	size_t (*count)[DIGITS] = eh_alloc(PASSES * sizeof(*count));
+	struct key *tmp = eh_alloc(n * sizeof(*tmp)), *from = k, *to = tmp;
+	unsigned pass;
+	size_t i;
+
+	if (!count || !tmp) {
+		eh_free(count);
+		eh_free(tmp);
+		return EH_ENOMEM;
+	}
+	for (i = 0; i < n; i++)
+		for (pass = 0; pass < PASSES; pass++)
+			count[pass][digit(&k[i], pass)]++;
+	for (pass = 0; pass < PASSES; pass++) {
+		size_t sum = 0, d;
+		struct key *swap;
+
+		if (count[pass][digit(&k[0], pass)] == n)
+			continue;  /* every key has this digit */
+		for (d = 0; d < DIGITS; d++) {
+			size_t c = count[pass][d];
+
+			count[pass][d] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			to[count[pass][digit(&from[i], pass)]++] = from[i];
+		swap = from;
+		from = to;
+		to = swap;
+	}
+	if (from != k)
+		memcpy(k, from, n * sizeof(*k));
+	eh_free(count);
+	eh_free(tmp);
+	return 0;
+}
+
+/* v[0..n), symbols of elf, in the order of their keys (by_addr's order; by_name's with the hash as value). */
+static int sort_symbols(const struct eh_elf *elf, const struct eh_elf_symbol **v, size_t n, bool by_hash)
+{
+	struct key *k;
+	size_t i;
+	int rc;
+
+	if (n < 2)
+		return 0;
+	k = eh_alloc(n * sizeof(*k));
+	if (!k)
+		return EH_ENOMEM;
+	for (i = 0; i < n; i++) {
+		const struct eh_elf_symbol *s = v[i];
+
+		k[i].ord = (uint32_t)(s - elf->symbols);
+		if (by_hash) {
+			k[i].value = name_hash(s->name);
+		} else {
+			k[i].value = s->value;
+			k[i].sec = s->shndx;
+			k[i].ord |= (uint32_t)(s->bind != STB_GLOBAL) << 31;
+		}
+	}
+	rc = sort_keys(k, n);
+	for (i = 0; !rc && i < n; i++)
+		v[i] = &elf->symbols[k[i].ord & 0x7fffffffu];
+	eh_free(k);
+	return rc;
+}
+
+/* Within each run of one hash, names in order (stably): a run of two names is a collision, and rare. */
+static void order_collisions(const struct eh_elf_symbol **v, size_t n)
+{
+	size_t lo = 0, hi, i, j;
+
+	for (; lo < n; lo = hi) {
+		uint64_t h = name_hash(v[lo]->name);
+		bool mixed = false;
+
+		for (hi = lo + 1; hi < n && name_hash(v[hi]->name) == h; hi++)
+			mixed |= strcmp(v[hi]->name, v[lo]->name) != 0;
+		for (i = lo + 1; mixed && i < hi; i++) {
+			const struct eh_elf_symbol *s = v[i];
+
+			for (j = i; j > lo && strcmp(v[j - 1]->name, s->name) > 0; j--)
+				v[j] = v[j - 1];
+			v[j] = s;
+		}
+	}
+}
+
+static int cmp_section_addr(const void *a, const void *b)
+{
+	const struct eh_elf_section *x = *(const struct eh_elf_section *const *)a;
+	const struct eh_elf_section *y = *(const struct eh_elf_section *const *)b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return (x->index > y->index) - (x->index < y->index);
+}
+
+static bool allocated(const struct eh_elf_section *s)
+{
+	return s->flags & SHF_ALLOC && s->size;
+}
+
+/* by_vaddr: the allocated sections by address, or none when two overlap. */
+static int index_sections(struct eh_elf *elf)
+{
+	size_t i, n = 0;
+
+	elf->by_vaddr = eh_alloc((elf->nsections ? elf->nsections : 1) * sizeof(*elf->by_vaddr));
+	if (!elf->by_vaddr)
+		return EH_ENOMEM;
+	for (i = 0; i < elf->nsections; i++)
+		if (allocated(&elf->sections[i]))
+			elf->by_vaddr[n++] = &elf->sections[i];
+	qsort(elf->by_vaddr, n, sizeof(*elf->by_vaddr), cmp_section_addr);
+	for (i = 1; i < n; i++)
+		if (elf->by_vaddr[i]->addr - elf->by_vaddr[i - 1]->addr < elf->by_vaddr[i - 1]->size)
+			break;
+	if (i < n) {
+		eh_free(elf->by_vaddr);
+		elf->by_vaddr = NULL;
+		return 0;
+	}
+	elf->nby_vaddr = n;
+	return 0;
+}
+
+/* The first of v[*k..n) at or past (sec, addr), from *k on (the walk goes up only). */
+static uint32_t advance(const struct eh_elf_symbol *const *v, size_t n, size_t *k, unsigned sec, uint64_t addr)
+{
+	while (*k < n && (v[*k]->shndx < sec || (v[*k]->shndx == sec && v[*k]->value < addr)))
+		(*k)++;
+	return (uint32_t)*k;
+}
+
+/* pages and page_base: where each page of each allocated section starts in by_addr and sized. */
+static int index_pages(struct eh_elf *elf)
+{
+	size_t i, total = 0, ka = 0, ks = 0, p;
+
+	elf->page_base = eh_alloc((elf->nsections ? elf->nsections : 1) * sizeof(*elf->page_base));
+	if (!elf->page_base)
+		return EH_ENOMEM;
+	for (i = 0; i < elf->nsections; i++) {
+		const struct eh_elf_section *s = &elf->sections[i];
+		uint64_t npages = (s->size >> PAGE_SHIFT) + 2;  /* rounded up, and the pair for the end */
+
+		elf->page_base[i] = SIZE_MAX;
+		if (!allocated(s) || s->addr + s->size < s->addr || npages > PAGES_MAX - total / 2)
+			continue;
+		elf->page_base[i] = total;
+		total += 2 * npages;
+	}
+	elf->pages = eh_alloc((total ? total : 1) * sizeof(*elf->pages));
+	if (!elf->pages)
+		return EH_ENOMEM;
+	for (i = 0; i < elf->nsections; i++) {
+		const struct eh_elf_section *s = &elf->sections[i];
+		size_t npages = (size_t)(s->size >> PAGE_SHIFT) + 2;
+		uint32_t *pg;
+
+		if (elf->page_base[i] == SIZE_MAX)
+			continue;
+		pg = elf->pages + elf->page_base[i];
+		for (p = 0; p < npages; p++) {
+			uint64_t start = s->addr + ((uint64_t)p << PAGE_SHIFT);
+
+			if (start < s->addr)
+				start = UINT64_MAX;  /* past the top of the address space */
+			pg[2 * p] = advance(elf->by_addr, elf->nby_addr, &ka, s->index, start);
+			pg[2 * p + 1] = advance(elf->sized, elf->nsized, &ks, s->index, start);
+		}
+	}
+	return 0;
+}
+
+int eh_elf__index(struct eh_elf *elf, struct eh_error *err)
+{
+	size_t i, n = elf->nsymbols ? elf->nsymbols : 1;
+	int rc;
+
+	elf->by_addr = eh_alloc(n * sizeof(*elf->by_addr));
+	elf->sized = eh_alloc(n * sizeof(*elf->sized));
+	elf->mapping = eh_alloc(n * sizeof(*elf->mapping));
+	elf->by_name = eh_alloc(n * sizeof(*elf->by_name));
+	if (!elf->by_addr || !elf->sized || !elf->mapping || !elf->by_name)
+		return eh_error_set(err, EH_ENOMEM, "%s: out of memory for the symbol index", elf->path);
+	for (i = 0; i < elf->nsymbols; i++) {
+		const struct eh_elf_symbol *s = &elf->symbols[i];
+
+		if (s->shndx != SHN_UNDEF)
+			elf->by_name[elf->nby_name++] = s;
+		if (s->shndx == SHN_UNDEF || s->shndx >= SHN_LORESERVE)
+			continue;
+		if (mapping_kind(s))
+			elf->mapping[elf->nmapping++] = s;
+		if (symbol_names_code(s))
+			elf->by_addr[elf->nby_addr++] = s;
+	}
+	rc = sort_symbols(elf, elf->by_addr, elf->nby_addr, false);
+	if (!rc)
+		rc = sort_symbols(elf, elf->mapping, elf->nmapping, false);
+	if (!rc)
+		rc = sort_symbols(elf, elf->by_name, elf->nby_name, true);
+	if (!rc) {
+		order_collisions(elf->by_name, elf->nby_name);
+		for (i = 0; i < elf->nby_addr; i++)  /* in by_addr's order, as the one sort would give */
+			if (elf->by_addr[i]->size)
+				elf->sized[elf->nsized++] = elf->by_addr[i];
+		rc = index_sections(elf);
+	}
+	if (!rc)
+		rc = index_pages(elf);
+	if (rc)
+		return eh_error_set(err, EH_ENOMEM, "%s: out of memory for the symbol index", elf->path);
+	return 0;
+}
+
+void eh_elf__index_free(struct eh_elf *elf)
+{
+	eh_free(elf->by_addr);
+	eh_free(elf->by_name);
+	eh_free(elf->sized);
+	eh_free(elf->mapping);
+	eh_free(elf->by_vaddr);
+	eh_free(elf->pages);
+	eh_free(elf->page_base);
+}
+
+const struct eh_elf_section *eh_elf_section_at(const struct eh_elf *elf, uint64_t addr)
+{
+	size_t i, lo = 0, hi = elf->nby_vaddr;
+
+	if (!elf->by_vaddr) {
+		for (i = 0; i < elf->nsections; i++) {
+			const struct eh_elf_section *s = &elf->sections[i];
+
+			if (allocated(s) && addr - s->addr < s->size)
+				return s;
+		}
+		return NULL;
+	}
+	while (lo < hi) {  /* past the last section that starts at or below addr */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (elf->by_vaddr[mid]->addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo && addr - elf->by_vaddr[lo - 1]->addr < elf->by_vaddr[lo - 1]->size ? elf->by_vaddr[lo - 1] : NULL;
+}
+
+/* Whether by_name's p sorts before name (of hash h). */
+static bool named_before(const struct eh_elf_symbol *p, const char *name, uint64_t h)
+{
+	uint64_t ph = name_hash(p->name);
+
+	return ph != h ? ph < h : strcmp(p->name, name) < 0;
+}
+
+/* The index in by_name of the first symbol named name, or of where it would be. */
+static size_t first_named(const struct eh_elf *elf, const char *name)
+{
+	size_t lo = 0, hi = elf->nby_name;
+	uint64_t h = name_hash(name);
+
+	while (lo < hi) {   /* the first of those named name: the table's first */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (named_before(elf->by_name[mid], name, h))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+const struct eh_elf_symbol *eh_elf_symbol_by_name(const struct eh_elf *elf, const char *name)
+{
+	size_t lo = first_named(elf, name);
+
+	return lo < elf->nby_name && !strcmp(elf->by_name[lo]->name, name) ? elf->by_name[lo] : NULL;
+}
+
+const struct eh_elf_symbol *const *eh_elf_symbols_named(const struct eh_elf *elf, const char *name, size_t *n)
+{
+	size_t lo = first_named(elf, name), hi = lo;
+
+	while (hi < elf->nby_name && !strcmp(elf->by_name[hi]->name, name))
+		hi++;
+	*n = hi - lo;
+	return elf->by_name + lo;
+}
+
+/*
+ * Index just past the last of v[0..n) in section sec at or below addr; which: 0 for
+ * by_addr, 1 for sized, to start from addr's page (addr lies in sec), -1 for no page index.
+ */
+static size_t after_last_at_or_below(const struct eh_elf *elf, const struct eh_elf_symbol *const *v, size_t n,
+				     int which, const struct eh_elf_section *sec, uint64_t addr)
+{
+	size_t lo = 0, hi = n;
+
+	if (which >= 0 && elf->page_base && elf->page_base[sec->index] != SIZE_MAX) {
+		const uint32_t *pg = elf->pages + elf->page_base[sec->index] +
+				     2 * ((addr - sec->addr) >> PAGE_SHIFT) + which;
+
+		lo = pg[0];  /* the answer lies between the page's first symbol and the next page's */
+		hi = pg[2];
+	}
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid]->shndx < sec->index || (v[mid]->shndx == sec->index && v[mid]->value <= addr))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+bool eh_elf_is_data(const struct eh_elf *elf, uint64_t addr)
+{
+	const struct eh_elf_section *sec = eh_elf_section_at(elf, addr);
+	size_t lo;
+
+	if (!sec)
+		return false;
+	lo = after_last_at_or_below(elf, elf->mapping, elf->nmapping, -1, sec, addr);
+	return lo && elf->mapping[lo - 1]->shndx == sec->index && mapping_kind(elf->mapping[lo - 1]) == 'd';
+}
+
+/* Sized symbols nest rarely and shallowly: how many to look back for one that covers addr. */
+#define EH_ELF_COVER_LOOKBACK 16
+
+const struct eh_elf_symbol *eh_elf_symbol_at(const struct eh_elf *elf, uint64_t addr, uint64_t *off)
+{
+	const struct eh_elf_section *sec = eh_elf_section_at(elf, addr);
+	const struct eh_elf_symbol *best = NULL;
+	size_t lo, k;
+
+	if (!sec)
+		return NULL;
+	/* A function or object (any symbol with a size) that covers addr names it, innermost first. */
+	lo = after_last_at_or_below(elf, elf->sized, elf->nsized, 1, sec, addr);
+	for (k = 0; k < EH_ELF_COVER_LOOKBACK && lo > k && elf->sized[lo - k - 1]->shndx == sec->index; k++) {
+		const struct eh_elf_symbol *s = elf->sized[lo - k - 1];
+
+		if (addr - s->value < s->size) {
+			best = s;
+			/* At one address the table order puts a global first. */
+			while (lo - k > 1 && elf->sized[lo - k - 2]->shndx == sec->index &&
+			       elf->sized[lo - k - 2]->value == s->value &&
+			       addr - elf->sized[lo - k - 2]->value < elf->sized[lo - k - 2]->size)
+				best = elf->sized[lo - ++k - 1];
+			break;
+		}
+	}
+	/* Otherwise the last label at or below addr, the first (global) one at its value. */
+	lo = best ? 0 : after_last_at_or_below(elf, elf->by_addr, elf->nby_addr, 0, sec, addr);
+	if (lo && elf->by_addr[lo - 1]->shndx == sec->index) {
+		best = elf->by_addr[lo - 1];
+		while (lo > 1 && elf->by_addr[lo - 2]->shndx == sec->index &&
+		       elf->by_addr[lo - 2]->value == best->value)
+			best = elf->by_addr[--lo - 1];
+	}
+	if (best && off)
+		*off = addr - best->value;
+	return best;
+}
