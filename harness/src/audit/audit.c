@@ -304,6 +304,20 @@ static bool audited(const struct eh_elf_section *s)
 }
 
 /*
+ * The image's word at addr in section s (audited): the file's but for its patches,
+ * found from *p, an index in them at or below addr's, moved up to it. A run of
+ * ascending addresses walks the patches once instead of searching them per word.
+ */
+static uint32_t word_from(const struct eh_image *img, const struct eh_elf_section *s, uint64_t addr, size_t *p)
+{
+	for (; *p < img->npatches && img->patches[*p].addr < addr; ++*p)
+		;
+	if (*p < img->npatches && img->patches[*p].addr == addr)
+		return img->patches[*p].word;
+	return eh_insn_word(s->data + (addr - s->addr));
+}
+
+/*
  * The call edge of the word at site (its word), if it is one: a BL, or a B to the
  * start of another function (a tail call: that function returns to the caller's
  * callers); replacement code and calls out of a relocatable object are left out.
@@ -422,7 +436,7 @@ static int build_calls(struct eh_rule_ctx *ctx)
 {
 	struct eh_audit__walk *wk = ctx->walk;
 	const struct eh_image *img = ctx->img;
-	size_t i, cap = 0;
+	size_t i, cap = 0, p = 0;
 	int rc;
 
 	wk->calls_built = true;
@@ -434,11 +448,11 @@ static int build_calls(struct eh_rule_ctx *ctx)
 
 		if (!s || !audited(s))
 			continue;
-		for (a = site->orig; a + 4 <= site->orig + site->orig_len && !rc; a += 4) {
+		for (a = site->orig; a + 4 <= site->orig + site->orig_len && a + 4 <= s->addr + s->size && !rc;
+		     a += 4) {
 			struct call_edge e;
-			uint32_t w;
 
-			if (!eh_image_word(img, a, &w) && call_edge_of(ctx, a, w, &e))
+			if (call_edge_of(ctx, a, word_from(img, s, a, &p), &e))
 				rc = add_edge(&wk->calls, &wk->ncalls, &cap, &e);
 		}
 	}
@@ -1329,12 +1343,12 @@ static int visit_section(struct eh_rule_ctx *ctx, struct eh_audit *a, struct eh_
 		scan->verdicts[i] = eh_alloc(2 * scan->nslots[i] * sizeof(*scan->verdicts[i]));
 	verdicts = scan->verdicts[i];  /* NULL when out of memory: every image visits */
 
-	for (j = 0; j <= ctx->img->nsites && !rc; j++) {
-		const struct eh_alt_site *site = j < ctx->img->nsites ? ctx->by_orig[j] : NULL;
+	for (j = 0, p = eh_image_patch_from(img, s->addr); j <= img->nsites && !rc; j++) {
+		const struct eh_alt_site *site = j < img->nsites ? ctx->by_orig[j] : NULL;
 		uint64_t lo = s->size, hi = s->size;
 
 		if (site) {
-			if (!eh_image_outcome(ctx->img, site).applied || site->orig < s->addr || site->orig - s->addr >= s->size)
+			if (site->orig < s->addr || site->orig - s->addr >= s->size || !eh_image_outcome(img, site).applied)
 				continue;
 			lo = site->orig - s->addr;
 			hi = lo + site->orig_len < s->size ? lo + site->orig_len : s->size;
@@ -1343,17 +1357,9 @@ static int visit_section(struct eh_rule_ctx *ctx, struct eh_audit *a, struct eh_
 			if (w[x] >= done && !(scan->cands[i][x].settled && own))
 				rc = visit_word(ctx, a, states, *at = s->addr + w[x], eh_insn_word(s->data + w[x]),
 						&scan->cands[i][x], verdicts);
-		/* The image's words there: the file's, but for its patches (sorted by address). */
-		for (off = lo > done ? lo : done, p = eh_image_patch_from(img, s->addr + off); off + 4 <= hi && !rc;
-		     off += 4) {
-			uint32_t word = eh_insn_word(s->data + off);
-
-			for (; p < img->npatches && img->patches[p].addr < s->addr + off; p++)
-				;
-			if (p < img->npatches && img->patches[p].addr == s->addr + off)
-				word = img->patches[p].word;
-			rc = visit_word(ctx, a, states, *at = s->addr + off, word, NULL, NULL);
-		}
+		for (off = lo > done ? lo : done; off + 4 <= hi && !rc; off += 4)
+			rc = visit_word(ctx, a, states, *at = s->addr + off, word_from(img, s, s->addr + off, &p), NULL,
+					NULL);
 		done = hi > done ? hi : done;
 	}
 	if (!rc && own && verdicts)
