@@ -61,7 +61,7 @@ struct eh_elf {
 	size_t nsections;
 	struct eh_elf_symbol *symbols;
 	size_t nsymbols;
-	char *strings;      /* owned storage behind every name above */
+	char *strings;      /* owned storage behind every name above that does not point into map */
 	struct eh_elf_extern *externs;  /* ET_REL only, sorted by where */
 	size_t nexterns;
 	struct eh_elf_stub *stubs;      /* after eh_elf_bind_stubs: contiguous, in address order */
