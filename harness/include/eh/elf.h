@@ -61,7 +61,7 @@ struct eh_elf {
 	size_t nsections;
 	struct eh_elf_symbol *symbols;
 	size_t nsymbols;
-	char *strings;      /* owned storage behind every name above */
+	char *strings;      /* owned storage behind every name above that does not point into map */
 	struct eh_elf_extern *externs;  /* ET_REL only, sorted by where */
 	size_t nexterns;
 	struct eh_elf_stub *stubs;      /* after eh_elf_bind_stubs: contiguous, in address order */
@@ -80,16 +80,7 @@ struct eh_elf {
 	/* The mapping symbols ($x, $d, $x.12, KVM's __kvm_nvhe_$d), by section and address: for eh_elf_is_data. */
 	const struct eh_elf_symbol **mapping;
 	size_t nmapping;
-	/* Allocated sections by address, for eh_elf_section_at; NULL when two overlap (it then scans the table). */
-	const struct eh_elf_section **by_vaddr;
-	size_t nby_vaddr;
-	/*
-	 * For eh_elf_symbol_at, per allocated section and 4 KiB page from its start: where the
-	 * symbols at or past the page's start begin in by_addr (pages[page_base[i] + 2 * p])
-	 * and in sized (the entry after); one more pair for the section's end.
-	 */
-	uint32_t *pages;
-	size_t *page_base;  /* by section index; SIZE_MAX: a section without pages */
+	struct eh_elf_lookup *lookup;  /* image/elf_index.c's indexes by address, for eh_elf_section_at and eh_elf_symbol_at */
 	uint8_t *map;       /* the file as eh_elf_open mapped it, which sections' data point into; NULL: owned copies */
 	size_t map_len;
 };

@@ -117,8 +117,12 @@ static int read_sections(struct eh_elf *elf, Elf *e, const char *name, const uin
 	return 0;
 }
 
-static int read_symbols(struct eh_elf *elf, Elf *e, const char *name, struct strbuf *sb,
-			size_t **sym_name_off, struct eh_error *err)
+/*
+ * The symbols; a name lies in the file's mapping when map is one (map..map + len,
+ * *sym_name_off SIZE_MAX), else it is copied into sb, at *sym_name_off.
+ */
+static int read_symbols(struct eh_elf *elf, Elf *e, const char *name, const uint8_t *map, size_t len,
+			struct strbuf *sb, size_t **sym_name_off, struct eh_error *err)
 {
 	size_t i, j, total = 0;
 	int oom = 0;
@@ -164,7 +168,12 @@ static int read_symbols(struct eh_elf *elf, Elf *e, const char *name, struct str
 			s->shndx = sym.st_shndx;
 			s->type = GELF_ST_TYPE(sym.st_info);
 			s->bind = GELF_ST_BIND(sym.st_info);
-			(*sym_name_off)[elf->nsymbols] = strbuf_add(sb, sname, &oom);
+			if (map && (const uint8_t *)sname >= map && (const uint8_t *)sname < map + len) {
+				s->name = sname;  /* libelf found it NUL-terminated inside .strtab */
+				(*sym_name_off)[elf->nsymbols] = SIZE_MAX;
+			} else {
+				(*sym_name_off)[elf->nsymbols] = strbuf_add(sb, sname, &oom);
+			}
 			if (oom)
 				return eh_error_set(err, EH_ENOMEM, "%s: out of memory for symbol names", name);
 			elf->nsymbols++;
@@ -252,7 +261,7 @@ static int parse(struct eh_elf **out, const char *name, const void *buf, size_t 
 	rc = read_sections(elf, e, name, buf, len, map, &sb, sec_name_off, err);
 	if (rc)
 		goto out;
-	rc = read_symbols(elf, e, name, &sb, &sym_name_off, err);
+	rc = read_symbols(elf, e, name, map, len, &sb, &sym_name_off, err);
 	if (rc)
 		goto out;
 	{
@@ -270,7 +279,8 @@ static int parse(struct eh_elf **out, const char *name, const void *buf, size_t 
 	for (i = 0; i < elf->nsections; i++)
 		elf->sections[i].name = elf->strings + sec_name_off[i];
 	for (i = 0; i < elf->nsymbols; i++)
-		elf->symbols[i].name = elf->strings + sym_name_off[i];
+		if (sym_name_off[i] != SIZE_MAX)
+			elf->symbols[i].name = elf->strings + sym_name_off[i];
 	if (elf->type == ET_REL) {
 		rc = eh_elf_place(elf, err);
 		if (rc)

@@ -38,15 +38,38 @@ static char mapping_kind(const struct eh_elf_symbol *s)
 	return name[1];
 }
 
-/* FNV-1a: the by-name index's order; any hash would do, ties fall back to the name. */
-static uint64_t name_hash(const char *s)
+/* FNV-1a, 32 bits: the by-name index's order; any hash would do, ties fall back to the name. */
+static uint32_t name_hash(const char *s)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
+	uint32_t h = 0x811c9dc5u;
 
 	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+		h = (h ^ (unsigned char)*s) * 0x01000193u;
 	return h;
 }
+
+/*
+ * The indexes by address: sections through buckets of the allocated address
+ * range, symbols through the pages of their section.
+ */
+struct eh_elf_lookup {
+	const struct eh_elf_section **by_vaddr;  /* allocated sections by address; NULL when two overlap */
+	size_t nby_vaddr;
+	uint64_t base;       /* the lowest allocated address */
+	unsigned shift;      /* log2 of a bucket's size */
+	size_t nbuckets;
+	uint32_t *bucket;    /* per bucket: the first of by_vaddr that ends past the bucket's start */
+	/*
+	 * Per allocated section and 4 KiB page from its start: where the symbols at or
+	 * past the page's start begin in by_addr (pages[page_base[i] + 2 * p]) and in
+	 * sized (the entry after); one more pair for the section's end.
+	 */
+	uint32_t *pages;
+	size_t *page_base;   /* by section index; SIZE_MAX: a section without pages */
+};
+
+/* The most buckets of the section index: a sparse address space gets larger buckets, not more. */
+#define BUCKETS_MAX (1u << 16)
 
 /* A symbol's sort key: section, then value, then ord (bit 31: not global; below it, the table index). */
 struct key {
@@ -68,15 +91,27 @@ static unsigned digit(const struct key *k, unsigned pass)
 	return (k->sec >> (DIGIT_BITS * (pass - 7))) & (DIGITS - 1);
 }
 
+/* Whether the keys differ in the digit of pass, given the bits in which they differ from the first. */
+static bool varies(unsigned pass, uint64_t value, uint32_t sec, uint32_t ord)
+{
+	if (pass == 0)
+		return ord >> 31;
+	if (pass < 7)
+		return (value >> (DIGIT_BITS * (pass - 1))) & (DIGITS - 1);
+	return (sec >> (DIGIT_BITS * (pass - 7))) & (DIGITS - 1);
+}
+
 /*
  * Sort k[0..n) by section, value, global first, then table order: a stable
- * least-significant-digit radix sort (the keys start in table order) that skips
- * the digits every key shares, as the top of a kernel address does.
+ * least-significant-digit radix sort (the keys start in table order) over only
+ * the digits in which keys differ: the top of a kernel address is every symbol's.
  */
 static int sort_keys(struct key *k, size_t n)
 {
-	size_t (*count)[DIGITS] = eh_alloc(PASSES * sizeof(*count));
+	size_t *count = eh_alloc(DIGITS * sizeof(*count));
 	struct key *tmp = eh_alloc(n * sizeof(*tmp)), *from = k, *to = tmp;
+	uint64_t value = 0;
+	uint32_t sec = 0, ord = 0;
 	unsigned pass;
 	size_t i;
 
@@ -85,23 +120,28 @@ static int sort_keys(struct key *k, size_t n)
 		eh_free(tmp);
 		return EH_ENOMEM;
 	}
-	for (i = 0; i < n; i++)
-		for (pass = 0; pass < PASSES; pass++)
-			count[pass][digit(&k[i], pass)]++;
+	for (i = 1; i < n; i++) {
+		value |= k[i].value ^ k[0].value;
+		sec |= k[i].sec ^ k[0].sec;
+		ord |= k[i].ord ^ k[0].ord;
+	}
 	for (pass = 0; pass < PASSES; pass++) {
 		size_t sum = 0, d;
 		struct key *swap;
 
-		if (count[pass][digit(&k[0], pass)] == n)
-			continue;  /* every key has this digit */
+		if (!varies(pass, value, sec, ord))
+			continue;
+		memset(count, 0, DIGITS * sizeof(*count));
+		for (i = 0; i < n; i++)
+			count[digit(&from[i], pass)]++;
 		for (d = 0; d < DIGITS; d++) {
-			size_t c = count[pass][d];
+			size_t c = count[d];
 
-			count[pass][d] = sum;
+			count[d] = sum;
 			sum += c;
 		}
 		for (i = 0; i < n; i++)
-			to[count[pass][digit(&from[i], pass)]++] = from[i];
+			to[count[digit(&from[i], pass)]++] = from[i];
 		swap = from;
 		from = to;
 		to = swap;
@@ -111,6 +151,26 @@ static int sort_keys(struct key *k, size_t n)
 	eh_free(count);
 	eh_free(tmp);
 	return 0;
+}
+
+/* Within each run of one hash (k's values), names in order, stably: a run of two names is a collision, and rare. */
+static void order_collisions(const struct eh_elf_symbol **v, const struct key *k, size_t n)
+{
+	size_t lo = 0, hi, i, j;
+
+	for (; lo < n; lo = hi) {
+		bool mixed = false;
+
+		for (hi = lo + 1; hi < n && k[hi].value == k[lo].value; hi++)
+			mixed |= strcmp(v[hi]->name, v[lo]->name) != 0;
+		for (i = lo + 1; mixed && i < hi; i++) {
+			const struct eh_elf_symbol *s = v[i];
+
+			for (j = i; j > lo && strcmp(v[j - 1]->name, s->name) > 0; j--)
+				v[j] = v[j - 1];
+			v[j] = s;
+		}
+	}
 }
 
 /* v[0..n), symbols of elf, in the order of their keys (by_addr's order; by_name's with the hash as value). */
@@ -140,29 +200,10 @@ static int sort_symbols(const struct eh_elf *elf, const struct eh_elf_symbol **v
 	rc = sort_keys(k, n);
 	for (i = 0; !rc && i < n; i++)
 		v[i] = &elf->symbols[k[i].ord & 0x7fffffffu];
+	if (!rc && by_hash)
+		order_collisions(v, k, n);
 	eh_free(k);
 	return rc;
-}
-
-/* Within each run of one hash, names in order (stably): a run of two names is a collision, and rare. */
-static void order_collisions(const struct eh_elf_symbol **v, size_t n)
-{
-	size_t lo = 0, hi, i, j;
-
-	for (; lo < n; lo = hi) {
-		uint64_t h = name_hash(v[lo]->name);
-		bool mixed = false;
-
-		for (hi = lo + 1; hi < n && name_hash(v[hi]->name) == h; hi++)
-			mixed |= strcmp(v[hi]->name, v[lo]->name) != 0;
-		for (i = lo + 1; mixed && i < hi; i++) {
-			const struct eh_elf_symbol *s = v[i];
-
-			for (j = i; j > lo && strcmp(v[j - 1]->name, s->name) > 0; j--)
-				v[j] = v[j - 1];
-			v[j] = s;
-		}
-	}
 }
 
 static int cmp_section_addr(const void *a, const void *b)
@@ -180,27 +221,44 @@ static bool allocated(const struct eh_elf_section *s)
 	return s->flags & SHF_ALLOC && s->size;
 }
 
-/* by_vaddr: the allocated sections by address, or none when two overlap. */
-static int index_sections(struct eh_elf *elf)
+/* by_vaddr and its buckets: the allocated sections by address, or none when two overlap. */
+static int index_sections(const struct eh_elf *elf, struct eh_elf_lookup *l)
 {
-	size_t i, n = 0;
+	size_t i, n = 0, b, k;
+	uint64_t span;
 
-	elf->by_vaddr = eh_alloc((elf->nsections ? elf->nsections : 1) * sizeof(*elf->by_vaddr));
-	if (!elf->by_vaddr)
+	l->by_vaddr = eh_alloc((elf->nsections ? elf->nsections : 1) * sizeof(*l->by_vaddr));
+	if (!l->by_vaddr)
 		return EH_ENOMEM;
 	for (i = 0; i < elf->nsections; i++)
 		if (allocated(&elf->sections[i]))
-			elf->by_vaddr[n++] = &elf->sections[i];
-	qsort(elf->by_vaddr, n, sizeof(*elf->by_vaddr), cmp_section_addr);
-	for (i = 1; i < n; i++)
-		if (elf->by_vaddr[i]->addr - elf->by_vaddr[i - 1]->addr < elf->by_vaddr[i - 1]->size)
+			l->by_vaddr[n++] = &elf->sections[i];
+	qsort(l->by_vaddr, n, sizeof(*l->by_vaddr), cmp_section_addr);
+	for (i = 0; i < n; i++)  /* none may overlap the one before or wrap past the top of the address space */
+		if ((i && l->by_vaddr[i]->addr - l->by_vaddr[i - 1]->addr < l->by_vaddr[i - 1]->size) ||
+		    l->by_vaddr[i]->addr + l->by_vaddr[i]->size < l->by_vaddr[i]->addr)
 			break;
-	if (i < n) {
-		eh_free(elf->by_vaddr);
-		elf->by_vaddr = NULL;
+	if (i < n || !n) {
+		eh_free(l->by_vaddr);
+		l->by_vaddr = NULL;
 		return 0;
 	}
-	elf->nby_vaddr = n;
+	l->nby_vaddr = n;
+	l->base = l->by_vaddr[0]->addr;
+	span = l->by_vaddr[n - 1]->addr + l->by_vaddr[n - 1]->size - l->base;
+	while (l->shift < 63 && span >> l->shift >= BUCKETS_MAX)
+		l->shift++;
+	l->nbuckets = (size_t)(span >> l->shift) + 1;
+	l->bucket = eh_alloc(l->nbuckets * sizeof(*l->bucket));
+	if (!l->bucket)
+		return EH_ENOMEM;
+	for (b = 0, k = 0; b < l->nbuckets; b++) {
+		uint64_t start = l->base + ((uint64_t)b << l->shift);
+
+		while (k < n && l->by_vaddr[k]->addr + l->by_vaddr[k]->size <= start)
+			k++;
+		l->bucket[b] = (uint32_t)k;
+	}
 	return 0;
 }
 
@@ -213,34 +271,34 @@ static uint32_t advance(const struct eh_elf_symbol *const *v, size_t n, size_t *
 }
 
 /* pages and page_base: where each page of each allocated section starts in by_addr and sized. */
-static int index_pages(struct eh_elf *elf)
+static int index_pages(const struct eh_elf *elf, struct eh_elf_lookup *l)
 {
 	size_t i, total = 0, ka = 0, ks = 0, p;
 
-	elf->page_base = eh_alloc((elf->nsections ? elf->nsections : 1) * sizeof(*elf->page_base));
-	if (!elf->page_base)
+	l->page_base = eh_alloc((elf->nsections ? elf->nsections : 1) * sizeof(*l->page_base));
+	if (!l->page_base)
 		return EH_ENOMEM;
 	for (i = 0; i < elf->nsections; i++) {
 		const struct eh_elf_section *s = &elf->sections[i];
 		uint64_t npages = (s->size >> PAGE_SHIFT) + 2;  /* rounded up, and the pair for the end */
 
-		elf->page_base[i] = SIZE_MAX;
+		l->page_base[i] = SIZE_MAX;
 		if (!allocated(s) || s->addr + s->size < s->addr || npages > PAGES_MAX - total / 2)
 			continue;
-		elf->page_base[i] = total;
+		l->page_base[i] = total;
 		total += 2 * npages;
 	}
-	elf->pages = eh_alloc((total ? total : 1) * sizeof(*elf->pages));
-	if (!elf->pages)
+	l->pages = eh_alloc((total ? total : 1) * sizeof(*l->pages));
+	if (!l->pages)
 		return EH_ENOMEM;
 	for (i = 0; i < elf->nsections; i++) {
 		const struct eh_elf_section *s = &elf->sections[i];
 		size_t npages = (size_t)(s->size >> PAGE_SHIFT) + 2;
 		uint32_t *pg;
 
-		if (elf->page_base[i] == SIZE_MAX)
+		if (l->page_base[i] == SIZE_MAX)
 			continue;
-		pg = elf->pages + elf->page_base[i];
+		pg = l->pages + l->page_base[i];
 		for (p = 0; p < npages; p++) {
 			uint64_t start = s->addr + ((uint64_t)p << PAGE_SHIFT);
 
@@ -282,14 +340,14 @@ int eh_elf__index(struct eh_elf *elf, struct eh_error *err)
 	if (!rc)
 		rc = sort_symbols(elf, elf->by_name, elf->nby_name, true);
 	if (!rc) {
-		order_collisions(elf->by_name, elf->nby_name);
 		for (i = 0; i < elf->nby_addr; i++)  /* in by_addr's order, as the one sort would give */
 			if (elf->by_addr[i]->size)
 				elf->sized[elf->nsized++] = elf->by_addr[i];
-		rc = index_sections(elf);
+		elf->lookup = eh_alloc(sizeof(*elf->lookup));
+		rc = elf->lookup ? index_sections(elf, elf->lookup) : EH_ENOMEM;
 	}
 	if (!rc)
-		rc = index_pages(elf);
+		rc = index_pages(elf, elf->lookup);
 	if (rc)
 		return eh_error_set(err, EH_ENOMEM, "%s: out of memory for the symbol index", elf->path);
 	return 0;
@@ -301,16 +359,21 @@ void eh_elf__index_free(struct eh_elf *elf)
 	eh_free(elf->by_name);
 	eh_free(elf->sized);
 	eh_free(elf->mapping);
-	eh_free(elf->by_vaddr);
-	eh_free(elf->pages);
-	eh_free(elf->page_base);
+	if (elf->lookup) {
+		eh_free(elf->lookup->by_vaddr);
+		eh_free(elf->lookup->bucket);
+		eh_free(elf->lookup->pages);
+		eh_free(elf->lookup->page_base);
+		eh_free(elf->lookup);
+	}
 }
 
 const struct eh_elf_section *eh_elf_section_at(const struct eh_elf *elf, uint64_t addr)
 {
-	size_t i, lo = 0, hi = elf->nby_vaddr;
+	const struct eh_elf_lookup *l = elf->lookup;
+	size_t i, b;
 
-	if (!elf->by_vaddr) {
+	if (!l || !l->by_vaddr) {  /* before the index, or sections that overlap: the table's first */
 		for (i = 0; i < elf->nsections; i++) {
 			const struct eh_elf_section *s = &elf->sections[i];
 
@@ -319,21 +382,20 @@ const struct eh_elf_section *eh_elf_section_at(const struct eh_elf *elf, uint64_
 		}
 		return NULL;
 	}
-	while (lo < hi) {  /* past the last section that starts at or below addr */
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (elf->by_vaddr[mid]->addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo && addr - elf->by_vaddr[lo - 1]->addr < elf->by_vaddr[lo - 1]->size ? elf->by_vaddr[lo - 1] : NULL;
+	b = (size_t)((addr - l->base) >> l->shift);
+	if (addr < l->base || b >= l->nbuckets)
+		return NULL;
+	/* The first section that ends past addr, from the first that ends past the bucket's start. */
+	for (i = l->bucket[b]; i < l->nby_vaddr && addr - l->by_vaddr[i]->addr >= l->by_vaddr[i]->size; i++)
+		if (l->by_vaddr[i]->addr > addr)
+			return NULL;
+	return i < l->nby_vaddr ? l->by_vaddr[i] : NULL;
 }
 
 /* Whether by_name's p sorts before name (of hash h). */
-static bool named_before(const struct eh_elf_symbol *p, const char *name, uint64_t h)
+static bool named_before(const struct eh_elf_symbol *p, const char *name, uint32_t h)
 {
-	uint64_t ph = name_hash(p->name);
+	uint32_t ph = name_hash(p->name);
 
 	return ph != h ? ph < h : strcmp(p->name, name) < 0;
 }
@@ -342,7 +404,7 @@ static bool named_before(const struct eh_elf_symbol *p, const char *name, uint64
 static size_t first_named(const struct eh_elf *elf, const char *name)
 {
 	size_t lo = 0, hi = elf->nby_name;
-	uint64_t h = name_hash(name);
+	uint32_t h = name_hash(name);
 
 	while (lo < hi) {   /* the first of those named name: the table's first */
 		size_t mid = lo + (hi - lo) / 2;
@@ -381,8 +443,8 @@ static size_t after_last_at_or_below(const struct eh_elf *elf, const struct eh_e
 {
 	size_t lo = 0, hi = n;
 
-	if (which >= 0 && elf->page_base && elf->page_base[sec->index] != SIZE_MAX) {
-		const uint32_t *pg = elf->pages + elf->page_base[sec->index] +
+	if (which >= 0 && elf->lookup && elf->lookup->page_base && elf->lookup->page_base[sec->index] != SIZE_MAX) {
+		const uint32_t *pg = elf->lookup->pages + elf->lookup->page_base[sec->index] +
 				     2 * ((addr - sec->addr) >> PAGE_SHIFT) + which;
 
 		lo = pg[0];  /* the answer lies between the page's first symbol and the next page's */
