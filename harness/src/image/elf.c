@@ -527,10 +527,12 @@ int eh_elf_pointers(const struct eh_elf *elf, uint64_t addr, size_t n, uint64_t 
 
 		if (s->type != SHT_RELA || !(s->flags & SHF_ALLOC) || !s->data)
 			continue;
-		for (r = 0; r + sizeof(Elf64_Rela) <= s->size; r += sizeof(Elf64_Rela)) {
+		for (r = eh_elf__rela_from(elf, s, addr); r + sizeof(Elf64_Rela) <= s->size; r += sizeof(Elf64_Rela)) {
 			Elf64_Rela rela;
 
 			memcpy(&rela, s->data + r, sizeof(rela));
+			if (eh_elf__rela_sorted(elf, s) && rela.r_offset - addr >= n * 8)
+				break;  /* sorted: past the pointers */
 			if (ELF64_R_TYPE(rela.r_info) == R_AARCH64_RELATIVE && rela.r_offset >= addr &&
 			    rela.r_offset - addr < n * 8 && !((rela.r_offset - addr) % 8))
 				out[(rela.r_offset - addr) / 8] = (uint64_t)rela.r_addend;

@@ -66,6 +66,7 @@ struct eh_elf_lookup {
 	 */
 	uint32_t *pages;
 	size_t *page_base;   /* by section index; SIZE_MAX: a section without pages */
+	uint8_t *rela_sorted;  /* by section index: an allocated SHT_RELA in r_offset order */
 };
 
 /* The most buckets of the section index: a sparse address space gets larger buckets, not more. */
@@ -311,6 +312,57 @@ static int index_pages(const struct eh_elf *elf, struct eh_elf_lookup *l)
 	return 0;
 }
 
+static uint64_t rela_offset(const struct eh_elf_section *s, size_t at)
+{
+	Elf64_Rela rela;
+
+	memcpy(&rela, s->data + at, sizeof(rela));
+	return rela.r_offset;
+}
+
+/* rela_sorted: which allocated relocation sections (a vmlinux's .rela.dyn, read for its pointers) are in order. */
+static int index_relas(const struct eh_elf *elf, struct eh_elf_lookup *l)
+{
+	size_t i, r;
+
+	l->rela_sorted = eh_alloc(elf->nsections ? elf->nsections : 1);
+	if (!l->rela_sorted)
+		return EH_ENOMEM;
+	for (i = 0; i < elf->nsections; i++) {
+		const struct eh_elf_section *s = &elf->sections[i];
+
+		if (s->type != SHT_RELA || !(s->flags & SHF_ALLOC) || !s->data)
+			continue;
+		for (r = sizeof(Elf64_Rela); r + sizeof(Elf64_Rela) <= s->size; r += sizeof(Elf64_Rela))
+			if (rela_offset(s, r) < rela_offset(s, r - sizeof(Elf64_Rela)))
+				break;
+		l->rela_sorted[i] = r + sizeof(Elf64_Rela) > s->size;
+	}
+	return 0;
+}
+
+bool eh_elf__rela_sorted(const struct eh_elf *elf, const struct eh_elf_section *s)
+{
+	return elf->lookup && elf->lookup->rela_sorted && elf->lookup->rela_sorted[s->index];
+}
+
+size_t eh_elf__rela_from(const struct eh_elf *elf, const struct eh_elf_section *s, uint64_t addr)
+{
+	size_t lo = 0, hi = s->size / sizeof(Elf64_Rela);
+
+	if (!eh_elf__rela_sorted(elf, s))
+		return 0;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (rela_offset(s, mid * sizeof(Elf64_Rela)) < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo * sizeof(Elf64_Rela);
+}
+
 int eh_elf__index(struct eh_elf *elf, struct eh_error *err)
 {
 	size_t i, n = elf->nsymbols ? elf->nsymbols : 1;
@@ -348,6 +400,8 @@ int eh_elf__index(struct eh_elf *elf, struct eh_error *err)
 	}
 	if (!rc)
 		rc = index_pages(elf, elf->lookup);
+	if (!rc)
+		rc = index_relas(elf, elf->lookup);
 	if (rc)
 		return eh_error_set(err, EH_ENOMEM, "%s: out of memory for the symbol index", elf->path);
 	return 0;
@@ -364,6 +418,7 @@ void eh_elf__index_free(struct eh_elf *elf)
 		eh_free(elf->lookup->bucket);
 		eh_free(elf->lookup->pages);
 		eh_free(elf->lookup->page_base);
+		eh_free(elf->lookup->rela_sorted);
 		eh_free(elf->lookup);
 	}
 }
