@@ -30,7 +30,7 @@ probe_run() {
   local elf=$1 cpu=$2 el2=$3 out=$4 machine=virt
   [ "$el2" = 1 ] && machine=virt,virtualization=on
   rm -f "$out"
-  timeout 120 qemu-system-aarch64 -M $machine -cpu "$cpu" -m 256 -display none -monitor none -serial none \
+  timeout 120 qemu-system-aarch64 -M $machine -cpu "$cpu" -m 256 -nic none -display none -monitor none -serial none \
     -chardev file,id=semihosting,path="$out" -semihosting-config enable=on,target=native,chardev=semihosting \
     -kernel "$elf"
 }

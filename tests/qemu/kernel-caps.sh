@@ -84,7 +84,7 @@ for pair in "${cpus[@]}"; do
     regs=$caps_dir/$cpu-$boot.regs log=$caps_dir/$cpu-$boot.log
     probe_run "$work/id-regs-bare.elf" "$cpu" $el2 "$regs" ||
       { echo "not ok - $cpu $boot: the ID register probe failed"; failures=$((failures + 1)); continue; }
-    timeout 300 qemu-system-aarch64 -M $machine -cpu "$cpu" -m 1024 -smp 2 -nographic -no-reboot \
+    timeout 300 qemu-system-aarch64 -M $machine -cpu "$cpu" -m 1024 -smp 2 -nic none -nographic -no-reboot \
       -kernel "$vmlinuz" -initrd "$work/initrd.cpio" -append "console=ttyAMA0 panic=-1$append" 2>&1 < /dev/null |
       tr -d '\r' > "$log"
     if ! grep -q "Kernel panic" "$log"; then
