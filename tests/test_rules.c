@@ -18,8 +18,9 @@
 #include "reports/rows.h"
 
 /* The scan rule: every MRS of PAR_EL1 between two DMB SY (the shape of Cortex-A77 1508412's workaround). */
-static bool mrs_par(uint32_t word)
+static bool mrs_par(uint64_t addr, uint32_t word)
 {
+	(void)addr;
 	return (word & 0xffffffe0) == 0xd5387400;  /* MRS Xt, PAR_EL1 */
 }
 
@@ -393,8 +394,9 @@ static void test_registry_rules(void **state)
 }
 
 /* A scan rule that reports, at each MRS of TPIDRRO_EL0, its straight path (mnemonics) and whether its code runs. */
-static bool mrs_tpidrro(uint32_t word)
+static bool mrs_tpidrro(uint64_t addr, uint32_t word)
 {
+	(void)addr;
 	return (word & 0xffffffe0) == 0xd53bd060;  /* MRS Xt, TPIDRRO_EL0 */
 }
 

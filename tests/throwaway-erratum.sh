@@ -74,10 +74,7 @@ static const struct eh_behaviour behaviour = {
 };
 
 /* MSR CONTEXTIDR_EL1, Xt: op0 3, op1 0, CRn 13, CRm 0, op2 1; every bit but Rt (4:0). */
-static bool contextidr_write_word(uint32_t word)
-{
-	return (word & 0xffffffe0) == 0xd518d020;
-}
+static const struct eh_rule_trigger contextidr_write[] = { { 0xffffffe0, 0xd518d020 }, { 0 } };
 
 /* On the straight path from the write: an ISB before any load or store, within 8 instructions. */
 static int visit(struct eh_rule_ctx *ctx, const struct eh_insn *in)
@@ -98,7 +95,7 @@ static int visit(struct eh_rule_ctx *ctx, const struct eh_insn *in)
 
 static const struct eh_rule rule = {
 	.summary = "a load or store between a write of CONTEXTIDR_EL1 and the next ISB on its straight path",
-	.wants = contextidr_write_word,
+	.triggers = contextidr_write,
 	.scan = &(const struct eh_scan_rule){ .visit = visit },
 };
 

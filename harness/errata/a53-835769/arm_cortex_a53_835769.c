@@ -83,11 +83,18 @@ static int visit(struct eh_rule_ctx *ctx, const struct eh_insn *in)
 			      eh_insn_access_name(before.flags), before.text);
 }
 
+/* The instructions that can end a pair: a 64-bit multiply-accumulate. */
+static bool wants_mac(uint64_t pc, uint32_t word)
+{
+	(void)pc;
+	return mac_word(word);
+}
+
 static const struct eh_rule rule = {
 	.summary = "no 64-bit multiply-accumulate (MADD, MSUB, SMADDL, SMSUBL, UMADDL, UMSUBL; Ra not XZR) "
 		   "directly after a load, store or prefetch whose result it does not read",
 	.triggers = dp3_words,
-	.wants = mac_word,
+	.wants = wants_mac,
 	.scan = &(const struct eh_scan_rule){ .visit = visit },
 };
 
@@ -123,13 +130,6 @@ static void corrupt(struct eh_machine *m, const struct eh_event *ev)
 		product = 0 - product;
 	if (rd != 31)
 		eh_machine_set_after(m, ev->thread, rd, product);
-}
-
-/* The instructions that can end a pair: a 64-bit multiply-accumulate. */
-static bool wants_mac(uint64_t pc, uint32_t word)
-{
-	(void)pc;
-	return mac_word(word);
 }
 
 static void on_event(struct eh_machine *m, void *state, const struct eh_event *ev)

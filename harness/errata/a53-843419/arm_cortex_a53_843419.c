@@ -125,6 +125,13 @@ bool eh_a53_843419_sequence(const uint32_t *w, unsigned n)
 /* ADRP, the encoding eh_a53_adrp tests. */
 static const struct eh_rule_trigger adrp_words[] = { { 0x9f000000, 0x90000000 }, { 0 } };
 
+/* Only an ADRP at page offset 0xff8 or 0xffc starts a sequence: 2 of every 1024 words. */
+static bool at_page_end(uint64_t addr, uint32_t word)
+{
+	(void)word;
+	return EH_A53_843419_AT(addr);
+}
+
 /*
  * The static rule, over the image as patched (an ADRP that an alternative brings
  * over its site is judged where the site is): each ADRP at page offset 0xff8 or
@@ -145,7 +152,7 @@ static int visit(struct eh_rule_ctx *ctx, const struct eh_insn *in)
 	uint32_t w[4] = { in->word };
 	unsigned got, n;
 
-	if (elf->type == ET_REL || !EH_A53_843419_AT(in->addr) || eh_elf_is_data(elf, in->addr))
+	if (elf->type == ET_REL || eh_elf_is_data(elf, in->addr))
 		return 0;
 	for (got = 0; got < 3; got++) {
 		if (eh_rule_neighbour(ctx, in, (long)got + 1, &next[got]) || eh_elf_is_data(elf, next[got].addr))
@@ -167,6 +174,7 @@ static const struct eh_rule rule = {
 		   "sequence (sequence 1), in a linked image as patched; a relocatable object is left to "
 		   "its final link",
 	.triggers = adrp_words,
+	.wants = at_page_end,
 	.scan = &(const struct eh_scan_rule){ .visit = visit },
 };
 

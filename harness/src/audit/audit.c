@@ -938,11 +938,11 @@ static int scan_base_calls(struct eh_rule_ctx *ctx, const struct call_edge **bas
 }
 
 /* Whether rule wants word (eh/rule.h): a rule over named functions wants none. */
-static bool wants_word(const struct eh_rule *rule, uint32_t word)
+static bool wants_word(const struct eh_rule *rule, uint64_t addr, uint32_t word)
 {
 	if (rule->scan && rule->scan->functions)
 		return false;
-	return (!rule->triggers || eh_rule_triggered(rule->triggers, word)) && (!rule->wants || rule->wants(word));
+	return (!rule->triggers || eh_rule_triggered(rule->triggers, word)) && (!rule->wants || rule->wants(addr, word));
 }
 
 /* A bit of a mask by result: the rules past the 63rd share bit 63. */
@@ -979,18 +979,18 @@ static int index_triggers(struct eh_audit_scan *scan)
 }
 
 /* The rules that want word, by result (a rule past the 63rd: bit 63); 0 when none does. */
-static uint64_t wanted(const struct eh_audit_scan *scan, uint32_t word)
+static uint64_t wanted(const struct eh_audit_scan *scan, uint64_t addr, uint32_t word)
 {
 	uint64_t may = scan->by_top[word >> 16], low = may & ~(1ull << 63), mask = 0;
 	size_t r;
 
 	for (; low; low &= low - 1) {
 		r = (size_t)__builtin_ctzll(low);
-		if (wants_word(scan->rules[r], word))
+		if (wants_word(scan->rules[r], addr, word))
 			mask |= result_bit(r);
 	}
 	for (r = 63; may >> 63 && r < scan->nrules && !(mask >> 63); r++)
-		if (wants_word(scan->rules[r], word))
+		if (wants_word(scan->rules[r], addr, word))
 			mask |= result_bit(r);
 	return mask;
 }
@@ -1007,6 +1007,17 @@ static uint32_t *verdict_of(uint32_t *verdicts, const struct candidate *c, size_
 	uint64_t below = r < 63 ? (1ull << r) - 1 : ~(1ull << 63);
 
 	return verdicts + 2 * (c->slot + (size_t)__builtin_popcountll(c->wants & below) + (r < 63 ? 0 : r - 63));
+}
+
+/* Room for one more candidate of section i in the scan's wanted and cands (cap of each). */
+static int grow_candidates(struct eh_audit_scan *scan, size_t i, size_t *cap)
+{
+	size_t c = *cap;
+	int rc = eh_audit__grow(&scan->wanted[i], &c, scan->nwanted[i], sizeof(*scan->wanted[i]));
+
+	if (!rc)
+		rc = eh_audit__grow(&scan->cands[i], cap, scan->nwanted[i], sizeof(*scan->cands[i]));
+	return rc;
 }
 
 int eh_audit_scan_new(struct eh_audit_scan **out, const struct eh_elf *elf, const struct eh_erratum *const *errata,
@@ -1047,21 +1058,19 @@ int eh_audit_scan_new(struct eh_audit_scan **out, const struct eh_elf *elf, cons
 
 		if (!audited(s))
 			continue;
-		for (off = 0, cap = 0; off + 4 <= s->size && !rc; off += 4)
-			if (wanted(scan, eh_insn_word(s->data + off))) {
-				rc = eh_audit__grow(&scan->wanted[i], &cap, scan->nwanted[i], sizeof(*scan->wanted[i]));
-				if (!rc)
-					scan->wanted[i][scan->nwanted[i]++] = off;
-			}
-		if (!rc && scan->nwanted[i] && !(scan->cands[i] = eh_alloc(scan->nwanted[i] * sizeof(**scan->cands))))
-			rc = EH_ENOMEM;
-		for (off = 0; !rc && off < scan->nwanted[i]; off++) {
-			struct candidate *c = &scan->cands[i][off];
+		for (off = 0, cap = 0; off + 4 <= s->size && !rc; off += 4) {
+			uint64_t mask = wanted(scan, s->addr + off, eh_insn_word(s->data + off));
+			struct candidate *c;
 
-			c->repl = -1;
-			c->wants = wanted(scan, eh_insn_word(s->data + scan->wanted[i][off]));
-			c->slot = (uint32_t)scan->nslots[i];
-			scan->nslots[i] += wanting(c->wants, nrules);
+			if (!mask)
+				continue;
+			rc = grow_candidates(scan, i, &cap);
+			if (rc)
+				break;
+			scan->wanted[i][scan->nwanted[i]] = off;
+			c = &scan->cands[i][scan->nwanted[i]++];
+			*c = (struct candidate){ .wants = mask, .slot = (uint32_t)scan->nslots[i], .repl = -1 };
+			scan->nslots[i] += wanting(mask, nrules);
 		}
 	}
 	if (rc) {
@@ -1258,14 +1267,14 @@ static int visit_word(struct eh_rule_ctx *ctx, struct eh_audit *a, struct eh_aud
 	const struct eh_insn *in = NULL;
 	struct eh_insn first;
 	bool cached = c && ctx->img->caps == ctx->scan->caps;
-	uint64_t mask = c ? c->wants : wanted(ctx->scan, word);
+	uint64_t mask = c ? c->wants : wanted(ctx->scan, addr, word);
 	size_t r;
 	int rc;
 
 	for (r = next_wanting(mask, 0); r < a->nresults; r = next_wanting(mask, r + 1)) {
 		const struct eh_rule *rule = a->results[r].erratum->rule;
 
-		if (r >= 63 && (!(mask >> 63) || !wants_word(rule, word)))
+		if (r >= 63 && (!(mask >> 63) || !wants_word(rule, addr, word)))
 			continue;
 		if (!in) {
 			if (cached && c->repl < 0)

@@ -102,7 +102,11 @@ bool eh_rule_triggered(const struct eh_rule_trigger *triggers, uint32_t word);
 struct eh_rule {
 	const char *summary;            /* what it checks, in one line (list --errata, the table of docs/errata.md) */
 	const struct eh_rule_trigger *triggers;  /* ends with { 0 }; NULL: every word (none for scan->functions) */
-	bool (*wants)(uint32_t word);   /* what triggers cannot say, of the encoding alone; NULL: no more */
+	/*
+	 * What triggers cannot say, of the word and its address alone (a53-843419: an ADRP at
+	 * page offset 0xff8 or 0xffc); NULL: no more. Every word it refuses is one fewer to decode.
+	 */
+	bool (*wants)(uint64_t addr, uint32_t word);
 	const struct eh_window_rule *window;
 	const struct eh_scan_rule *scan;
 };
