@@ -126,7 +126,7 @@ static int visit(struct eh_rule_ctx *ctx, const struct eh_insn *start)
 	struct eh_insn cur, next, br;
 	const struct eh_insn *in = &br;
 	const struct eh_elf_symbol *func;
-	uint64_t aarch32, native, spsr_at = 0, off;
+	uint64_t aarch32, native, spsr_at = 0, end;
 	bool eret = false;
 	unsigned reg;
 	uint32_t w;
@@ -137,9 +137,12 @@ static int visit(struct eh_rule_ctx *ctx, const struct eh_insn *start)
 	if (!mode32_check(ctx, start, &br, &reg, &aarch32, &native) || !eh_rule_runs(ctx, in, &why) ||
 	    eh_rule_run_el(ctx, in, &why) == EH_RUN_EL2_NVHE)
 		return 0;
-	func = eh_elf_symbol_at(eh_rule_elf(ctx), in->addr, &off);
-	for (d = 1; d <= SPSR_MAX_WORDS && !eret && !eh_rule_neighbour_word(ctx, in, d, &w) &&
-		    eh_elf_symbol_at(eh_rule_elf(ctx), in->addr + (uint64_t)d * 4, &off) == func; d++) {
+	func = eh_elf_symbol_span(eh_rule_elf(ctx), in->addr, &end);
+	for (d = 1; d <= SPSR_MAX_WORDS && !eret && !eh_rule_neighbour_word(ctx, in, d, &w); d++) {
+		uint64_t at = in->addr + (uint64_t)d * 4;
+
+		if (at >= end && eh_elf_symbol_span(eh_rule_elf(ctx), at, &end) != func)
+			break;
 		if (!spsr_at && w == (MSR_SPSR_EL1_WORD | reg))
 			spsr_at = in->addr + (uint64_t)d * 4;
 		eret = spsr_at && w == ERET_WORD;

@@ -116,6 +116,17 @@ int eh_elf_shared_functions(const struct eh_elf *a, const struct eh_elf *b, size
  */
 const struct eh_elf_symbol *eh_elf_symbol_at(const struct eh_elf *elf, uint64_t addr, uint64_t *off);
 /*
+ * Whether a symbol eh_elf_symbol_at may name starts at addr: when none does, no
+ * function starts there (a search of one index, where eh_elf_symbol_at searches two).
+ */
+bool eh_elf_symbol_starts(const struct eh_elf *elf, uint64_t addr);
+/*
+ * The same symbol, and in *end the first address above addr where eh_elf_symbol_at
+ * may answer otherwise (it answers the same for every address of [addr, *end)): a
+ * walk over consecutive addresses looks the symbol up again only there.
+ */
+const struct eh_elf_symbol *eh_elf_symbol_span(const struct eh_elf *elf, uint64_t addr, uint64_t *end);
+/*
  * Whether addr holds data rather than instructions, by the mapping symbols of
  * its section (AAELF64: $d starts data, $x code, until the next one; KVM's
  * nVHE objects prefix them with __kvm_nvhe_): a literal pool or a table inside

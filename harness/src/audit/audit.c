@@ -115,16 +115,103 @@ static int cmp_repl(const void *a, const void *b)
 		       (*(const struct eh_alt_site *const *)b)->repl);
 }
 
-/* The scan's order of the sites by original and by replacement address, for an image of its numbering. */
+/* The executable sections with contents are the ones audited. */
+static bool audited(const struct eh_elf_section *s)
+{
+	return (s->flags & SHF_ALLOC) && (s->flags & SHF_EXECINSTR) && s->data;
+}
+
+/* The scan's order of the sites by original and by replacement address, and their bits, for an image of its numbering. */
 static const uint32_t *scan_site_order(const struct eh_rule_ctx *ctx, size_t *nrepl);
 static void keep_site_order(struct eh_rule_ctx *ctx);
+static const struct eh_audit__site_bits *scan_bits(const struct eh_audit_scan *scan);
+
+/* Set the bit of each word of bits that [lo, lo + len) covers, in whichever sections it crosses. */
+static void mark_words(uint64_t *const *bits, const struct eh_elf *elf, uint64_t lo, uint64_t len)
+{
+	uint64_t a = lo, hi = lo + len;
+
+	while (a < hi) {
+		const struct eh_elf_section *s = eh_elf_section_at(elf, a);
+		uint64_t *b, k, end;
+
+		if (!s) {
+			a++;  /* a gap between sections: ranges are under 256 bytes */
+			continue;
+		}
+		end = s->addr + s->size < hi ? s->addr + s->size : hi;
+		b = bits[s - elf->sections];
+		for (k = (a - s->addr + 3) / 4; b && s->addr + 4 * k < end; k++)
+			b[k / 64] |= 1ull << (k % 64);
+		a = end;
+	}
+}
+
+void eh_audit__free_site_bits(struct eh_audit__site_bits *b)
+{
+	size_t i;
+
+	for (i = 0; i < b->n; i++) {
+		eh_free(b->orig[i]);
+		eh_free(b->repl[i]);
+	}
+	eh_free(b->orig);
+	eh_free(b->repl);
+	*b = (struct eh_audit__site_bits){ 0 };
+}
+
+/* The bits of img's sites (eh_audit__site_bits), for its audited sections whose words lie on a 4-byte grid. */
+static int build_site_bits(struct eh_audit__site_bits *b, const struct eh_image *img)
+{
+	const struct eh_elf *elf = img->elf;
+	size_t i, n = elf->nsections ? elf->nsections : 1;
+
+	b->orig = eh_alloc(n * sizeof(*b->orig));
+	b->repl = eh_alloc(n * sizeof(*b->repl));
+	if (!b->orig || !b->repl)
+		goto fail;
+	b->n = elf->nsections;
+	for (i = 0; i < elf->nsections; i++) {
+		const struct eh_elf_section *s = &elf->sections[i];
+		size_t words = (size_t)(s->size / 4 / 64 + 1);
+
+		if (!audited(s) || s->addr % 4)
+			continue;
+		b->orig[i] = eh_alloc(words * sizeof(**b->orig));
+		b->repl[i] = eh_alloc(words * sizeof(**b->repl));
+		if (!b->orig[i] || !b->repl[i])
+			goto fail;
+	}
+	for (i = 0; i < img->nsites; i++) {
+		const struct eh_alt_site *site = &img->sites[i];
+
+		mark_words(b->orig, elf, site->orig, site->orig_len);
+		if (!site->callback)
+			mark_words(b->repl, elf, site->repl, site->repl_len);
+	}
+	return 0;
+fail:
+	eh_audit__free_site_bits(b);
+	return EH_ENOMEM;
+}
+
+int eh_audit__bit(uint64_t *const *bits, const struct eh_elf *elf, const struct eh_elf_section *s, uint64_t addr)
+{
+	const uint64_t *b = bits ? bits[s - elf->sections] : NULL;
+	uint64_t k = (addr - s->addr) / 4;
+
+	if (!b || (addr - s->addr) % 4 || addr - s->addr >= s->size)
+		return -1;
+	return (int)(b[k / 64] >> (k % 64) & 1);
+}
 
 /*
  * The image's sites by original address and the non-callback ones by replacement
  * address: sorted for the scan's first image, the same order for the others of its
- * numbering (their sites are the same ones, copied).
+ * numbering (their sites are the same ones, copied); their bits the scan's, or
+ * (another numbering) own's.
  */
-static int index_sites(struct eh_rule_ctx *ctx)
+static int index_sites(struct eh_rule_ctx *ctx, struct eh_audit__site_bits *own)
 {
 	const struct eh_image *img = ctx->img;
 	size_t i, n = img->nsites ? img->nsites : 1, nrepl = 0;
@@ -140,6 +227,7 @@ static int index_sites(struct eh_rule_ctx *ctx)
 		for (i = 0; i < nrepl; i++)
 			ctx->by_repl[i] = &img->sites[order[img->nsites + i]];
 		ctx->nrepl = nrepl;
+		ctx->bits = scan_bits(ctx->scan);
 		return 0;
 	}
 	for (i = 0; i < img->nsites; i++) {
@@ -152,6 +240,11 @@ static int index_sites(struct eh_rule_ctx *ctx)
 	if (ctx->nrepl)
 		qsort(ctx->by_repl, ctx->nrepl, sizeof(*ctx->by_repl), cmp_repl);
 	keep_site_order(ctx);
+	if (scan_site_order(ctx, &nrepl)) {
+		ctx->bits = scan_bits(ctx->scan);
+	} else if (!build_site_bits(own, img)) {
+		ctx->bits = own;  /* else NULL: every read searches */
+	}
 	return 0;
 }
 
@@ -297,12 +390,6 @@ static uint64_t function_start(const struct eh_elf *elf, uint64_t addr)
 	return sym ? addr - off : 0;
 }
 
-/* The executable sections with contents are the ones audited. */
-static bool audited(const struct eh_elf_section *s)
-{
-	return (s->flags & SHF_ALLOC) && (s->flags & SHF_EXECINSTR) && s->data;
-}
-
 /*
  * The image's word at addr in section s (audited): the file's but for its patches,
  * found from *p, an index in them at or below addr's, moved up to it. A run of
@@ -322,18 +409,23 @@ static uint32_t word_from(const struct eh_image *img, const struct eh_elf_sectio
  * start of another function (a tail call: that function returns to the caller's
  * callers); replacement code and calls out of a relocatable object are left out.
  */
-static bool call_edge_of(const struct eh_rule_ctx *ctx, uint64_t site, uint32_t w, struct call_edge *out)
+static bool is_b_or_bl(uint32_t w)
+{
+	return (w & 0x7c000000) == 0x14000000;
+}
+
+static bool call_edge_of(const struct eh_rule_ctx *ctx, const struct eh_elf_section *s, uint64_t site, uint32_t w,
+			 struct call_edge *out)
 {
 	const struct eh_elf *elf = ctx->img->elf;
 	bool tail = (w & 0xfc000000) == 0x14000000;
 	uint64_t target;
 
-	if (!tail && (w & 0xfc000000) != 0x94000000)
-		return false;
-	if (eh_audit__is_replacement(ctx, site) || eh_elf_extern_at(elf, site))
+	if (!is_b_or_bl(w) || eh_audit__replacement_in(ctx, s, site) || eh_elf_extern_at(elf, site))
 		return false;
 	target = site + (uint64_t)((int64_t)((uint64_t)(w & 0x3ffffff) << 38) >> 36);
-	if (tail && (function_start(elf, target) != target || function_start(elf, site) == target))
+	if (tail && (!eh_elf_symbol_starts(elf, target) || function_start(elf, target) != target ||
+		     function_start(elf, site) == target))
 		return false;
 	*out = (struct call_edge){ target, site, tail };
 	return true;
@@ -410,13 +502,19 @@ static int build_base_calls(const struct eh_rule_ctx *ctx, struct call_edge **ou
 			continue;
 		for (off = 0; off + 4 <= s->size && !rc; off += 4) {
 			uint64_t site = s->addr + off;
+			uint32_t w = eh_insn_word(s->data + off);
+			int inside;
 
-			/* by_orig is in address order and its ranges do not overlap. */
-			while (j < img->nsites && ctx->by_orig[j]->orig + ctx->by_orig[j]->orig_len <= site)
-				j++;
-			if (j < img->nsites && site >= ctx->by_orig[j]->orig)
+			if (!is_b_or_bl(w))
 				continue;
-			if (call_edge_of(ctx, site, eh_insn_word(s->data + off), &e))
+			inside = ctx->bits ? eh_audit__bit(ctx->bits->orig, elf, s, site) : -1;
+			if (inside < 0) {
+				/* by_orig is in address order and its ranges do not overlap. */
+				while (j < img->nsites && ctx->by_orig[j]->orig + ctx->by_orig[j]->orig_len <= site)
+					j++;
+				inside = j < img->nsites && site >= ctx->by_orig[j]->orig;
+			}
+			if (!inside && call_edge_of(ctx, s, site, w, &e))
 				rc = add_edge(out, nout, &cap, &e);
 		}
 	}
@@ -452,7 +550,7 @@ static int build_calls(struct eh_rule_ctx *ctx)
 		     a += 4) {
 			struct call_edge e;
 
-			if (call_edge_of(ctx, a, word_from(img, s, a, &p), &e))
+			if (call_edge_of(ctx, s, a, word_from(img, s, a, &p), &e))
 				rc = add_edge(&wk->calls, &wk->ncalls, &cap, &e);
 		}
 	}
@@ -858,9 +956,10 @@ struct eh_audit_scan {
 	size_t nshared, cap_shared;
 	struct eh_finding *pool;
 	size_t npool, cap_pool;
-	/* The sites' indices by original address, then the non-callback ones' by replacement. */
+	/* The sites' indices by original address, then the non-callback ones' by replacement; their bits. */
 	uint32_t *site_order;
 	size_t nsites, nrepl;
+	struct eh_audit__site_bits bits;
 };
 
 #define VARIES 1u
@@ -875,6 +974,11 @@ static const uint32_t *scan_site_order(const struct eh_rule_ctx *ctx, size_t *nr
 	return scan->site_order;
 }
 
+static const struct eh_audit__site_bits *scan_bits(const struct eh_audit_scan *scan)
+{
+	return &scan->bits;
+}
+
 /* Keep the order the first image of the scan's numbering sorted its sites in (none when out of memory). */
 static void keep_site_order(struct eh_rule_ctx *ctx)
 {
@@ -882,11 +986,13 @@ static void keep_site_order(struct eh_rule_ctx *ctx)
 	const struct eh_image *img = ctx->img;
 	size_t i;
 
-	if (scan->site_order || img->caps != scan->caps)
+	if (scan->site_order || img->caps != scan->caps || build_site_bits(&scan->bits, img))
 		return;
 	scan->site_order = eh_alloc((img->nsites + ctx->nrepl + 1) * sizeof(*scan->site_order));
-	if (!scan->site_order)
+	if (!scan->site_order) {
+		eh_audit__free_site_bits(&scan->bits);
 		return;
+	}
 	for (i = 0; i < img->nsites; i++)
 		scan->site_order[i] = (uint32_t)(ctx->by_orig[i] - img->sites);
 	for (i = 0; i < ctx->nrepl; i++)
@@ -1102,6 +1208,7 @@ void eh_audit_scan_free(struct eh_audit_scan *scan)
 	eh_free(scan->shared);
 	eh_free(scan->pool);
 	eh_free(scan->site_order);
+	eh_audit__free_site_bits(&scan->bits);
 	eh_free(scan->wanted);
 	eh_free(scan->cands);
 	eh_free(scan->calls);
@@ -1443,6 +1550,7 @@ int eh_audit_run_scan(struct eh_audit **out, const struct eh_image *img, struct 
 	struct eh_rule_ctx ctx = { .img = img, .walk = &wk, .dec = scan->dec, .scan = scan,
 				   .vhe = eh_target_vhe(&img->target) };
 	struct eh_audit__rule_state *states = NULL;
+	struct eh_audit__site_bits own = { 0 };
 	struct eh_audit *a;
 	size_t i;
 	uint64_t at = 0;
@@ -1460,7 +1568,7 @@ int eh_audit_run_scan(struct eh_audit **out, const struct eh_image *img, struct 
 		scan->caps = img->caps;
 	rc = start_results(a, &states, scan->errata, err);
 	if (!rc)
-		rc = index_sites(&ctx);
+		rc = index_sites(&ctx, &own);
 	if (!rc && !(wk.seen = eh_alloc(SEEN_SLOTS * sizeof(*wk.seen))))
 		rc = EH_ENOMEM;
 	for (i = 0; i < elf->nsections && !rc; i++)
@@ -1494,6 +1602,7 @@ out:
 	eh_free(wk.calls);
 	eh_free(ctx.by_orig);
 	eh_free(ctx.by_repl);
+	eh_audit__free_site_bits(&own);
 	eh_audit_free(a);
 	return rc;
 }

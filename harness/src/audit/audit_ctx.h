@@ -19,6 +19,22 @@ struct eh_audit__rule_state {
 	size_t nclasses;          /* a window rule's */
 };
 
+/*
+ * A bit for each word of each audited section (by its index in the ELF's sections;
+ * NULL for the others): whether the word lies in some alternative's original range
+ * (orig), and in some non-callback replacement (repl). A read of one of the many
+ * words outside every alternative then costs no search.
+ */
+struct eh_audit__site_bits {
+	uint64_t **orig, **repl;
+	size_t n;
+};
+
+void eh_audit__free_site_bits(struct eh_audit__site_bits *b);
+
+/* Bit of addr (in s, eh_elf_section_at's) in bits; -1 when they do not say: a search must. */
+int eh_audit__bit(uint64_t *const *bits, const struct eh_elf *elf, const struct eh_elf_section *s, uint64_t addr);
+
 struct eh_rule_ctx {
 	const struct eh_image *img;
 	struct eh_decoder *dec;
@@ -30,6 +46,7 @@ struct eh_rule_ctx {
 	/* The image's sites sorted by original address, and the non-callback ones by replacement. */
 	const struct eh_alt_site **by_orig, **by_repl;
 	size_t nrepl;
+	const struct eh_audit__site_bits *bits;
 	unsigned vhe;                 /* eh_target_vhe of the image's target */
 	/*
 	 * While a scan rule visits a word whose verdict the scan's other images may
@@ -53,6 +70,8 @@ bool eh_audit__touches_site(const struct eh_rule_ctx *ctx, uint64_t lo, uint64_t
 
 /* Whether addr is replacement code, which only runs once copied over its site. */
 bool eh_audit__is_replacement(const struct eh_rule_ctx *ctx, uint64_t addr);
+/* The same for addr in s (eh_elf_section_at's, or NULL): by its bit where the bits say, else a search. */
+bool eh_audit__replacement_in(const struct eh_rule_ctx *ctx, const struct eh_elf_section *s, uint64_t addr);
 
 /* Make room for one more element of size elem in *p (holding n of *cap): 0 or EH_ENOMEM. */
 int eh_audit__grow(void *p, size_t *cap, size_t n, size_t elem);

@@ -98,18 +98,30 @@ bool eh_rule_applied(const struct eh_rule_ctx *ctx, const struct eh_alt_site *s)
 	return eh_image_outcome(ctx->img, s).applied;
 }
 
-/* Replacement ranges are under 256 bytes. */
-bool eh_audit__is_replacement(const struct eh_rule_ctx *ctx, uint64_t addr)
+bool eh_audit__replacement_in(const struct eh_rule_ctx *ctx, const struct eh_elf_section *s, uint64_t addr)
 {
-	size_t i = last_at_or_below(ctx->by_repl, ctx->nrepl, addr, true);
+	int bit = s && ctx->bits ? eh_audit__bit(ctx->bits->repl, ctx->img->elf, s, addr) : -1;
+	size_t i;
 
-	for (; i < ctx->nrepl && addr - ctx->by_repl[i]->repl < 256; i--)
+	if (bit >= 0)
+		return bit;
+	/* Replacement ranges are under 256 bytes. */
+	for (i = last_at_or_below(ctx->by_repl, ctx->nrepl, addr, true); i < ctx->nrepl && addr - ctx->by_repl[i]->repl < 256;
+	     i--)
 		if (addr - ctx->by_repl[i]->repl < ctx->by_repl[i]->repl_len)
 			return true;
 	return false;
 }
 
-/* The word at addr of section s (which holds it, or NULL), into *word: the instruction insn_in decodes. */
+bool eh_audit__is_replacement(const struct eh_rule_ctx *ctx, uint64_t addr)
+{
+	return eh_audit__replacement_in(ctx, eh_elf_section_at(ctx->img->elf, addr), addr);
+}
+
+/*
+ * The word at addr of section s (which holds it, or NULL), into *word: the instruction insn_in
+ * decodes. One no alternative covers is the file's.
+ */
 static int word_in(struct eh_rule_ctx *ctx, const struct eh_elf_section *s, uint64_t addr, uint32_t *word)
 {
 	uint64_t off = addr - (s ? s->addr : 0);
@@ -118,10 +130,13 @@ static int word_in(struct eh_rule_ctx *ctx, const struct eh_elf_section *s, uint
 		ctx->lo = addr < ctx->lo ? addr : ctx->lo;
 		ctx->hi = addr > ctx->hi ? addr : ctx->hi;
 	}
-	if (!s || !(s->flags & SHF_EXECINSTR) || off >= s->size || s->size - off < 4 || addr & 3 ||
-	    eh_image_word(ctx->img, addr, word) || eh_audit__is_replacement(ctx, addr))
+	if (!s || !(s->flags & SHF_EXECINSTR) || off >= s->size || s->size - off < 4 || addr & 3)
 		return EH_ENOENT;
-	return 0;
+	if (ctx->bits && s->data && eh_audit__bit(ctx->bits->orig, ctx->img->elf, s, addr) == 0)
+		*word = eh_insn_word(s->data + off);
+	else if (eh_image_word_in(ctx->img, s, addr, word))
+		return EH_ENOENT;
+	return eh_audit__replacement_in(ctx, s, addr) ? EH_ENOENT : 0;
 }
 
 /* The instruction at addr of section s (which holds it, or NULL), into *out. */

@@ -530,31 +530,46 @@ bool eh_elf_is_data(const struct eh_elf *elf, uint64_t addr)
 /* Sized symbols nest rarely and shallowly: how many to look back for one that covers addr. */
 #define EH_ELF_COVER_LOOKBACK 16
 
-const struct eh_elf_symbol *eh_elf_symbol_at(const struct eh_elf *elf, uint64_t addr, uint64_t *off)
+/*
+ * eh_elf_symbol_at's answer for addr in sec; with end, also the first address above addr
+ * where it may change: the next start of a symbol of the section, the end of a sized one
+ * that covers addr, or the section's end (its look-back window moves only at starts).
+ */
+static const struct eh_elf_symbol *symbol_in(const struct eh_elf *elf, const struct eh_elf_section *sec,
+					     uint64_t addr, uint64_t *off, uint64_t *end)
 {
-	const struct eh_elf_section *sec = eh_elf_section_at(elf, addr);
 	const struct eh_elf_symbol *best = NULL;
-	size_t lo, k;
+	size_t lo, k, next;
 
-	if (!sec)
-		return NULL;
+	if (end)
+		*end = sec->addr + sec->size;
 	/* A function or object (any symbol with a size) that covers addr names it, innermost first. */
 	lo = after_last_at_or_below(elf, elf->sized, elf->nsized, 1, sec, addr);
+	if (end && lo < elf->nsized && elf->sized[lo]->shndx == sec->index && elf->sized[lo]->value < *end)
+		*end = elf->sized[lo]->value;
 	for (k = 0; k < EH_ELF_COVER_LOOKBACK && lo > k && elf->sized[lo - k - 1]->shndx == sec->index; k++) {
 		const struct eh_elf_symbol *s = elf->sized[lo - k - 1];
 
-		if (addr - s->value < s->size) {
-			best = s;
-			/* At one address the table order puts a global first. */
-			while (lo - k > 1 && elf->sized[lo - k - 2]->shndx == sec->index &&
-			       elf->sized[lo - k - 2]->value == s->value &&
-			       addr - elf->sized[lo - k - 2]->value < elf->sized[lo - k - 2]->size)
-				best = elf->sized[lo - ++k - 1];
+		if (addr - s->value >= s->size)
+			continue;
+		if (end && s->value + s->size < *end)
+			*end = s->value + s->size;
+		if (best)
+			continue;
+		best = s;
+		/* At one address the table order puts a global first. */
+		while (lo - k > 1 && elf->sized[lo - k - 2]->shndx == sec->index &&
+		       elf->sized[lo - k - 2]->value == s->value &&
+		       addr - elf->sized[lo - k - 2]->value < elf->sized[lo - k - 2]->size)
+			best = elf->sized[lo - ++k - 1];
+		if (!end)
 			break;
-		}
 	}
 	/* Otherwise the last label at or below addr, the first (global) one at its value. */
-	lo = best ? 0 : after_last_at_or_below(elf, elf->by_addr, elf->nby_addr, 0, sec, addr);
+	next = best && !end ? 0 : after_last_at_or_below(elf, elf->by_addr, elf->nby_addr, 0, sec, addr);
+	if (end && next < elf->nby_addr && elf->by_addr[next]->shndx == sec->index && elf->by_addr[next]->value < *end)
+		*end = elf->by_addr[next]->value;
+	lo = best ? 0 : next;
 	if (lo && elf->by_addr[lo - 1]->shndx == sec->index) {
 		best = elf->by_addr[lo - 1];
 		while (lo > 1 && elf->by_addr[lo - 2]->shndx == sec->index &&
@@ -564,4 +579,27 @@ const struct eh_elf_symbol *eh_elf_symbol_at(const struct eh_elf *elf, uint64_t 
 	if (best && off)
 		*off = addr - best->value;
 	return best;
+}
+
+const struct eh_elf_symbol *eh_elf_symbol_at(const struct eh_elf *elf, uint64_t addr, uint64_t *off)
+{
+	const struct eh_elf_section *sec = eh_elf_section_at(elf, addr);
+
+	return sec ? symbol_in(elf, sec, addr, off, NULL) : NULL;
+}
+
+bool eh_elf_symbol_starts(const struct eh_elf *elf, uint64_t addr)
+{
+	const struct eh_elf_section *sec = eh_elf_section_at(elf, addr);
+	size_t lo = sec ? after_last_at_or_below(elf, elf->by_addr, elf->nby_addr, 0, sec, addr) : 0;
+
+	return lo && elf->by_addr[lo - 1]->shndx == sec->index && elf->by_addr[lo - 1]->value == addr;
+}
+
+const struct eh_elf_symbol *eh_elf_symbol_span(const struct eh_elf *elf, uint64_t addr, uint64_t *end)
+{
+	const struct eh_elf_section *sec = eh_elf_section_at(elf, addr);
+
+	*end = addr + 1;
+	return sec ? symbol_in(elf, sec, addr, NULL, end) : NULL;
 }

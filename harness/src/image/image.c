@@ -72,18 +72,25 @@ size_t eh_image_patch_from(const struct eh_image *img, uint64_t addr)
 	return lo;
 }
 
-int eh_image_word(const struct eh_image *img, uint64_t addr, uint32_t *word)
+int eh_image_word_in(const struct eh_image *img, const struct eh_elf_section *s, uint64_t addr, uint32_t *word)
 {
 	size_t i;
 
-	if (!has_contents(img, addr, 4))
+	if (!s->data || addr - s->addr >= s->size || s->size - (addr - s->addr) < 4)
 		return EH_ENOENT;
 	i = eh_image_patch_from(img, addr);
-	if (i < img->npatches && img->patches[i].addr == addr) {
+	if (i < img->npatches && img->patches[i].addr == addr)
 		*word = img->patches[i].word;
-		return 0;
-	}
-	return eh_elf_word(img->elf, addr, word);
+	else
+		*word = eh_insn_word(s->data + (addr - s->addr));
+	return 0;
+}
+
+int eh_image_word(const struct eh_image *img, uint64_t addr, uint32_t *word)
+{
+	const struct eh_elf_section *s = eh_elf_section_at(img->elf, addr);
+
+	return s ? eh_image_word_in(img, s, addr, word) : EH_ENOENT;
 }
 
 bool eh_image_copy_section(const struct eh_image *img, const struct eh_elf_section *s, uint8_t *dst)
