@@ -35,7 +35,16 @@ struct eh_alt_site {
 	unsigned orig_rank;     /* its place among the parse's sites by original address */
 	const char *cap_name;   /* from the cpucaps table; NULL if it has none */
 	const char *cb_name;    /* callback: its symbol, when the ELF names it */
-	uint8_t orig_len, repl_len;
+	/*
+	 * The original's orig_len / 4 words, then (not a callback) the replacement's as
+	 * they land on the site (eh_alt_fixup), read once for every image patched from the
+	 * parse; NULL when the original has no contents. unfixed: 0, or one more than the
+	 * index of the replacement word that has none or cannot be moved (the image that
+	 * applies the site says why).
+	 */
+	const uint32_t *words;
+	uint8_t orig_len, repl_len, unfixed;
+	uint8_t cb_kind;        /* callback: which the harness emulates (image/alt_cb.c), 0 for none */
 	bool callback;
 };
 

@@ -433,16 +433,23 @@ static const struct callback callbacks[] = {
 	{ 0 },
 };
 
+uint8_t eh_alt_cb_kind(const char *name)
+{
+	uint8_t k;
+
+	for (k = 0; name && callbacks[k].name; k++)
+		if (!strcmp(callbacks[k].name, name))
+			return (uint8_t)(k + 1);
+	return 0;
+}
+
 int eh_alt_cb_run(const struct eh_image *img, const struct eh_alt_site *s, struct eh_alt_outcome *out,
 		  uint32_t *words, struct eh_error *err)
 {
-	const char *name = eh_alt_cb_name(s);
 	struct cb_ctx c = { img, s, out, words, s->orig_len / 4u };
-	const struct callback *cb;
+	const struct callback *cb = s->cb_kind ? &callbacks[s->cb_kind - 1] : NULL;
 
-	for (cb = callbacks; cb->name && (!name || strcmp(cb->name, name)); cb++)
-		;
-	if (!cb->name) {
+	if (!cb) {
 		out->cb_result = result(&c, EH_ALT_CB_UNCERTAIN, "not emulated");
 		return 0;
 	}

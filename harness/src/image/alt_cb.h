@@ -14,6 +14,9 @@
  * writes. Sets out->cb_result and out->cb_why. A site whose length the kernel's
  * function would BUG_ON is EH_EINPUT naming it.
  */
+/* Which of the emulated callbacks the kernel function name is (struct eh_alt_site.cb_kind): one more than its index, 0 for none. */
+uint8_t eh_alt_cb_kind(const char *name);
+
 int eh_alt_cb_run(const struct eh_image *img, const struct eh_alt_site *s, struct eh_alt_outcome *out,
 		  uint32_t *words, struct eh_error *err);
 

@@ -9,14 +9,6 @@
 #include "image/alt_cb.h"
 #include "eh/insn.h"
 
-/* Whether [addr, addr + len) lies in the contents of one allocated section. */
-static bool has_contents(const struct eh_image *img, uint64_t addr, uint64_t len)
-{
-	const struct eh_elf_section *s = eh_elf_section_at(img->elf, addr);
-
-	return s && s->data && len <= s->size - (addr - s->addr);
-}
-
 /*
  * The image being built: the sites are applied in the order of their original
  * address, so the patches are appended in address order. That is the kernel's
@@ -27,16 +19,16 @@ static bool has_contents(const struct eh_image *img, uint64_t addr, uint64_t len
 struct patching {
 	struct eh_image *img;
 	size_t cap;
+	size_t last;    /* the outcome a callback site kept last */
 };
 
-/* Append word at addr (above every patch so far), unless it is the ELF's. */
-static int set_word(struct patching *p, uint64_t addr, uint32_t word)
+/* Append word at addr (above every patch so far), unless it is file, the ELF's. */
+static int set_word(struct patching *p, uint64_t addr, uint32_t word, uint32_t file)
 {
 	struct eh_image *img = p->img;
-	uint32_t file = 0;
 	void *v;
 
-	if (!eh_elf_word(img->elf, addr, &file) && file == word)
+	if (file == word)
 		return 0;
 	if (img->npatches == p->cap) {
 		v = eh_realloc(img->patches, (p->cap ? 2 * p->cap : 256) * sizeof(*img->patches));
@@ -122,65 +114,69 @@ static int run_callback(struct patching *p, const struct eh_alt_site *s, struct 
 			struct eh_error *err)
 {
 	struct eh_image *img = p->img;
-	uint32_t words[256 / 4] = { 0 };
+	uint32_t words[256 / 4];
 	unsigned i, n = s->orig_len / 4u;
 	int rc;
 
-	if (!has_contents(img, s->orig, s->orig_len))
+	if (!s->words)
 		return no_contents(img, "alternative", s->orig, false, err);
-	for (i = 0; i < n; i++)
-		eh_elf_word(img->elf, s->orig + 4 * i, &words[i]);
+	memcpy(words, s->words, n * sizeof(*words));
 	rc = eh_alt_cb_run(img, s, out, words, err);
 	if (rc || out->cb_result != EH_ALT_CB_PATCHED)
 		return rc;
 	for (i = 0; i < n; i++)
-		if (set_word(p, s->orig + 4 * i, words[i]))
+		if (set_word(p, s->orig + 4 * i, words[i], s->words[i]))
 			return no_contents(img, "alternative", s->orig, true, err);
 	out->applied = true;
 	return 0;
 }
 
-/* __apply_alternatives(): copy the replacement over the original, fixing up each word. */
+/*
+ * __apply_alternatives(): copy the replacement over the original, each word fixed up as
+ * the parse moved it; a word it could not read or move fails here, as the kernel's would.
+ */
 static int apply_site(struct patching *p, const struct eh_alt_site *s, struct eh_error *err)
 {
 	struct eh_image *img = p->img;
-	unsigned i;
+	unsigned i, n = s->orig_len / 4u;
 
-	if (!has_contents(img, s->orig, s->orig_len))
+	if (!s->words)
 		return no_contents(img, "alternative", s->orig, false, err);
-	for (i = 0; i < s->repl_len; i += 4) {
+	if (s->unfixed) {
+		uint64_t at = s->repl + 4u * (s->unfixed - 1u);
 		uint32_t insn, out;
-		int rc;
 
 		/* Read from the ELF, not from img: an earlier site may have patched the replacement. */
-		if (eh_elf_word(img->elf, s->repl + i, &insn))
-			return no_contents(img, "replacement", s->repl + i, false, err);
-		rc = eh_alt_fixup(insn, s->repl + i, s->orig + i, s->repl, s->repl + s->repl_len,
-				      &out, err);
-
-		if (rc)
-			return eh_error_prefix(err, "%s: alternative on %s: ", img->elf->path,
-					       s->cap_name ? s->cap_name : "?");
-		if (set_word(p, s->orig + i, out))
-			return no_contents(img, "alternative", s->orig, true, err);
+		if (eh_elf_word(img->elf, at, &insn))
+			return no_contents(img, "replacement", at, false, err);
+		eh_alt_fixup(insn, at, s->orig + (at - s->repl), s->repl, s->repl + s->repl_len, &out, err);
+		return eh_error_prefix(err, "%s: alternative on %s: ", img->elf->path, s->cap_name ? s->cap_name : "?");
 	}
+	for (i = 0; i < n; i++)
+		if (set_word(p, s->orig + 4 * i, s->words[n + i], s->words[i]))
+			return no_contents(img, "alternative", s->orig, true, err);
 	return 0;
 }
 
+static bool same_outcome(const struct eh_alt_outcome *x, const struct eh_alt_outcome *o)
+{
+	return x->applied == o->applied && x->state == o->state && x->rule == o->rule && x->cb_result == o->cb_result &&
+	       x->cb_why == o->cb_why;
+}
+
 /* Callback site s's outcome o, kept once among the image's distinct ones. */
-static int keep_outcome(struct eh_image *img, const struct eh_alt_site *s, const struct eh_alt_outcome *o,
+static int keep_outcome(struct patching *p, const struct eh_alt_site *s, const struct eh_alt_outcome *o,
 			struct eh_error *err)
 {
-	size_t i;
+	struct eh_image *img = p->img;
+	size_t i = p->last;
 	void *v;
 
-	for (i = 0; i < img->noutcomes; i++) {
-		const struct eh_alt_outcome *x = &img->outcomes[i];
-
-		if (x->applied == o->applied && x->state == o->state && x->rule == o->rule &&
-		    x->cb_result == o->cb_result && x->cb_why == o->cb_why)
-			break;
-	}
+	/* Callback sites come in runs of one callback: the outcome kept last is the likely one. */
+	if (i >= img->noutcomes || !same_outcome(&img->outcomes[i], o))
+		for (i = 0; i < img->noutcomes && !same_outcome(&img->outcomes[i], o); i++)
+			;
+	p->last = i;
 	if (i == img->noutcomes) {
 		v = eh_realloc(img->outcomes, (i + 1) * sizeof(*img->outcomes));
 		if (!v)
@@ -275,7 +271,7 @@ static int image_new(struct eh_image **out, const struct eh_elf *elf, const stru
 			o.applied = false;
 			if (caps->cb_style == EH_ALT_CB_NCAPS || o.state == EH_CAP_DETECTED)
 				rc = run_callback(&p, s, &o, err);
-			rc = rc ? rc : keep_outcome(img, s, &o, err);
+			rc = rc ? rc : keep_outcome(&p, s, &o, err);
 		} else if (o.state == EH_CAP_DETECTED) {
 			rc = apply_site(&p, s, err);
 		}
