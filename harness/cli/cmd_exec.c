@@ -280,7 +280,7 @@ static void print_text(const struct exec_args *a, const struct eh_exec *x,
 {
 	const struct eh_text_style style = { .width = EH_TEXT_WIDTH };
 	char loc[160], line[1024];
-	size_t i, applied = eh_image_applied(x->img), n;
+	size_t i, applied = eh_image_napplied(x->img), n;
 
 	snprintf(line, sizeof(line), "%s at %s (0x%016" PRIx64 ") on %s, seed %" PRIu64, a->file,
 		 where(x, x->entry, loc, sizeof(loc)), x->entry, model->name, a->o.seed);

@@ -67,8 +67,11 @@ void eh_image_free(struct eh_image *img);
 /* What the image's patching made of s, one of img->sites. */
 struct eh_alt_outcome eh_image_outcome(const struct eh_image *img, const struct eh_alt_site *s);
 
+/* Whether the image applied s, one of img->sites: eh_image_outcome(img, s).applied. */
+bool eh_image_applied(const struct eh_image *img, const struct eh_alt_site *s);
+
 /* How many of the image's sites it applied. */
-size_t eh_image_applied(const struct eh_image *img);
+size_t eh_image_napplied(const struct eh_image *img);
 
 /* Whether the kernel of the image's target detects capability name. */
 bool eh_image_has_cap(const struct eh_image *img, const char *name);

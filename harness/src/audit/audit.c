@@ -918,10 +918,12 @@ struct eh_audit_scan {
 	const struct eh_rule **rules;  /* by result: the errata's rules */
 	size_t nrules;
 	/*
-	 * By a word's top 16 bits, the rules whose triggers it may match (result_bit):
-	 * most words of a kernel match none, and cost one look-up.
+	 * By a word's top 16 bits, the rules whose triggers it may match (result_bit), as
+	 * an index in the few distinct sets (top_sets[0] is none): most words of a kernel
+	 * match none, and cost one look-up in a table of 64 KB.
 	 */
-	uint64_t *by_top;
+	uint8_t *top_set;
+	uint64_t top_sets[256];
 	struct eh_decoder *dec;
 	uint64_t **wanted;      /* per section: the offsets of the words some rule wants, ascending */
 	struct candidate **cands;  /* per section: by wanted's index */
@@ -1057,15 +1059,22 @@ static uint64_t result_bit(size_t r)
 	return 1ull << (r < 63 ? r : 63);
 }
 
-/* The scan's table of the rules whose triggers a word with these top 16 bits may match (by_top). */
+/*
+ * The scan's table of the rules whose triggers a word with these top 16 bits may match
+ * (top_set, top_sets). Past 255 distinct sets, the last holds every rule: each word's
+ * rules still test it.
+ */
 static int index_triggers(struct eh_audit_scan *scan)
 {
-	size_t r;
+	uint64_t *may = eh_alloc(TOP_SLOTS * sizeof(*may));
+	size_t r, nsets = 1, k;
 	uint32_t hi;
 
-	scan->by_top = eh_alloc(TOP_SLOTS * sizeof(*scan->by_top));
-	if (!scan->by_top)
+	scan->top_set = eh_alloc(TOP_SLOTS);
+	if (!may || !scan->top_set) {
+		eh_free(may);
 		return EH_ENOMEM;
+	}
 	for (r = 0; r < scan->nrules; r++) {
 		const struct eh_rule *rule = scan->rules[r];
 		const struct eh_rule_trigger *t;
@@ -1073,21 +1082,33 @@ static int index_triggers(struct eh_audit_scan *scan)
 		if (rule->scan && rule->scan->functions)
 			continue;
 		for (hi = 0; hi < TOP_SLOTS; hi++) {
-			bool may = !rule->triggers;
+			bool m = !rule->triggers;
 
-			for (t = rule->triggers; t && t->mask && !may; t++)
-				may = ((hi << 16 ^ t->value) & t->mask & 0xffff0000u) == 0;
-			if (may)
-				scan->by_top[hi] |= result_bit(r);
+			for (t = rule->triggers; t && t->mask && !m; t++)
+				m = ((hi << 16 ^ t->value) & t->mask & 0xffff0000u) == 0;
+			if (m)
+				may[hi] |= result_bit(r);
 		}
 	}
+	for (hi = 0; hi < TOP_SLOTS; hi++) {
+		for (k = 0; k < nsets && scan->top_sets[k] != may[hi]; k++)
+			;
+		if (k == nsets && nsets < 255)
+			scan->top_sets[nsets++] = may[hi];
+		else if (k == nsets)
+			k = 255;
+		scan->top_set[hi] = (uint8_t)k;
+	}
+	for (r = 0; r < scan->nrules; r++)
+		scan->top_sets[255] |= result_bit(r);
+	eh_free(may);
 	return 0;
 }
 
 /* The rules that want word, by result (a rule past the 63rd: bit 63); 0 when none does. */
 static uint64_t wanted(const struct eh_audit_scan *scan, uint64_t addr, uint32_t word)
 {
-	uint64_t may = scan->by_top[word >> 16], low = may & ~(1ull << 63), mask = 0;
+	uint64_t may = scan->top_sets[scan->top_set[word >> 16]], low = may & ~(1ull << 63), mask = 0;
 	size_t r;
 
 	for (; low; low &= low - 1) {
@@ -1165,10 +1186,11 @@ int eh_audit_scan_new(struct eh_audit_scan **out, const struct eh_elf *elf, cons
 		if (!audited(s))
 			continue;
 		for (off = 0, cap = 0; off + 4 <= s->size && !rc; off += 4) {
-			uint64_t mask = wanted(scan, s->addr + off, eh_insn_word(s->data + off));
+			uint32_t word = eh_insn_word(s->data + off);
+			uint64_t mask;
 			struct candidate *c;
 
-			if (!mask)
+			if (!scan->top_set[word >> 16] || !(mask = wanted(scan, s->addr + off, word)))
 				continue;
 			rc = grow_candidates(scan, i, &cap);
 			if (rc)
@@ -1215,7 +1237,7 @@ void eh_audit_scan_free(struct eh_audit_scan *scan)
 	eh_free(scan->other);
 	eh_free(scan->nwanted);
 	eh_free(scan->rules);
-	eh_free(scan->by_top);
+	eh_free(scan->top_set);
 	eh_decoder_free(scan->dec);
 	eh_free(scan);
 }
@@ -1414,6 +1436,22 @@ static int visit_word(struct eh_rule_ctx *ctx, struct eh_audit *a, struct eh_aud
 	return 0;
 }
 
+/* The index in by_orig of the first site at or above addr. */
+static size_t first_site_at(const struct eh_rule_ctx *ctx, uint64_t addr)
+{
+	size_t lo = 0, hi = ctx->img->nsites;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ctx->by_orig[mid]->orig < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /*
  * Keep section i's candidates that are not settled after an image of the scan's
  * numbering (from live, or every one the first time; none kept when out of memory).
@@ -1459,12 +1497,14 @@ static int visit_section(struct eh_rule_ctx *ctx, struct eh_audit *a, struct eh_
 		scan->verdicts[i] = eh_alloc(2 * scan->nslots[i] * sizeof(*scan->verdicts[i]));
 	verdicts = scan->verdicts[i];  /* NULL when out of memory: every image visits */
 
-	for (j = 0, p = eh_image_patch_from(img, s->addr); j <= img->nsites && !rc; j++) {
-		const struct eh_alt_site *site = j < img->nsites ? ctx->by_orig[j] : NULL;
+	/* The sites of the section, then (site NULL) the rest of its candidates. */
+	for (j = first_site_at(ctx, s->addr), p = eh_image_patch_from(img, s->addr); !rc; j++) {
+		const struct eh_alt_site *site = j < img->nsites && ctx->by_orig[j]->orig - s->addr < s->size
+							 ? ctx->by_orig[j] : NULL;
 		uint64_t lo = s->size, hi = s->size;
 
 		if (site) {
-			if (site->orig < s->addr || site->orig - s->addr >= s->size || !eh_image_outcome(img, site).applied)
+			if (!eh_image_applied(img, site))
 				continue;
 			lo = site->orig - s->addr;
 			hi = lo + site->orig_len < s->size ? lo + site->orig_len : s->size;
@@ -1477,6 +1517,8 @@ static int visit_section(struct eh_rule_ctx *ctx, struct eh_audit *a, struct eh_
 			rc = visit_word(ctx, a, states, *at = s->addr + off, word_from(img, s, s->addr + off, &p), NULL,
 					NULL);
 		done = hi > done ? hi : done;
+		if (!site)
+			break;
 	}
 	if (!rc && own && verdicts)
 		keep_live(scan, i);

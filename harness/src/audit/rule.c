@@ -95,7 +95,7 @@ const struct eh_alt_site *eh_rule_site(const struct eh_rule_ctx *ctx, uint64_t a
 
 bool eh_rule_applied(const struct eh_rule_ctx *ctx, const struct eh_alt_site *s)
 {
-	return eh_image_outcome(ctx->img, s).applied;
+	return eh_image_applied(ctx->img, s);
 }
 
 bool eh_audit__replacement_in(const struct eh_rule_ctx *ctx, const struct eh_elf_section *s, uint64_t addr)

@@ -197,12 +197,19 @@ struct eh_alt_outcome eh_image_outcome(const struct eh_image *img, const struct 
 	return img->decided[s->cap];  /* eh_alt_parse made sure cap < ncaps */
 }
 
-size_t eh_image_applied(const struct eh_image *img)
+bool eh_image_applied(const struct eh_image *img, const struct eh_alt_site *s)
+{
+	if (s->callback)
+		return img->outcomes[img->callbacks[s->cb_index]].applied;
+	return s->cap_name && img->decided[s->cap].applied;
+}
+
+size_t eh_image_napplied(const struct eh_image *img)
 {
 	size_t i, n = 0;
 
 	for (i = 0; i < img->nsites; i++)
-		n += eh_image_outcome(img, &img->sites[i]).applied;
+		n += eh_image_applied(img, &img->sites[i]);
 	return n;
 }
 

@@ -319,7 +319,7 @@ static void print_image_text(const struct out *a, const struct eh_audit_image *i
 	eh_text_paraf(a->f, a->style, 2, "capabilities numbered as in %s; config %s; booted at %s%s",
 		      img->caps->source, a->fd->config_source, eh_boot_names[im->target.boot],
 		      eh_target_vhe(&im->target) ? " (VHE)" : "");
-	eh_text_paraf(a->f, a->style, 2, "alternatives: %zu sites, %zu applied", img->nsites, eh_image_applied(img));
+	eh_text_paraf(a->f, a->style, 2, "alternatives: %zu sites, %zu applied", img->nsites, eh_image_napplied(img));
 	if (a->list) {
 		for (i = 0; i < img->nsites; i++)
 			print_site_text(a, img, &img->sites[i], 2, "");
@@ -483,7 +483,7 @@ static void print_image_json(struct eh_json *j, const struct out *a, const struc
 	eh_json_str(j, "boot", eh_boot_names[im->target.boot]);
 	eh_json_bool(j, "vhe", eh_target_vhe(&im->target));
 	eh_json_uint(j, "alternatives", img->nsites);
-	eh_json_uint(j, "applied", eh_image_applied(img));
+	eh_json_uint(j, "applied", eh_image_napplied(img));
 	if (a->list) {
 		eh_json_array(j, "sites", true);
 		for (i = 0; i < img->nsites; i++)
