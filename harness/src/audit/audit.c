@@ -126,6 +126,8 @@ static const uint32_t *scan_site_order(const struct eh_rule_ctx *ctx, size_t *nr
 static void keep_site_order(struct eh_rule_ctx *ctx);
 static const struct eh_audit__site_bits *scan_bits(const struct eh_audit_scan *scan);
 
+static void free_bits(uint64_t **bits, size_t n);
+
 /* Set the bit of each word of bits that [lo, lo + len) covers, in whichever sections it crosses. */
 static void mark_words(uint64_t *const *bits, const struct eh_elf *elf, uint64_t lo, uint64_t len)
 {
@@ -147,16 +149,39 @@ static void mark_words(uint64_t *const *bits, const struct eh_elf *elf, uint64_t
 	}
 }
 
-void eh_audit__free_site_bits(struct eh_audit__site_bits *b)
+/* A bit array for each audited section whose words lie on a 4-byte grid, zeroed (eh_audit__site_bits); NULL when out of memory. */
+static uint64_t **new_bits(const struct eh_elf *elf)
+{
+	uint64_t **bits = eh_alloc((elf->nsections ? elf->nsections : 1) * sizeof(*bits));
+	size_t i;
+
+	for (i = 0; bits && i < elf->nsections; i++) {
+		const struct eh_elf_section *s = &elf->sections[i];
+
+		if (!audited(s) || s->addr % 4)
+			continue;
+		bits[i] = eh_alloc((size_t)(s->size / 4 / 64 + 1) * sizeof(**bits));
+		if (!bits[i]) {
+			free_bits(bits, elf->nsections);
+			return NULL;
+		}
+	}
+	return bits;
+}
+
+static void free_bits(uint64_t **bits, size_t n)
 {
 	size_t i;
 
-	for (i = 0; i < b->n; i++) {
-		eh_free(b->orig[i]);
-		eh_free(b->repl[i]);
-	}
-	eh_free(b->orig);
-	eh_free(b->repl);
+	for (i = 0; bits && i < n; i++)
+		eh_free(bits[i]);
+	eh_free(bits);
+}
+
+void eh_audit__free_site_bits(struct eh_audit__site_bits *b)
+{
+	free_bits(b->orig, b->n);
+	free_bits(b->repl, b->n);
 	*b = (struct eh_audit__site_bits){ 0 };
 }
 
@@ -164,23 +189,14 @@ void eh_audit__free_site_bits(struct eh_audit__site_bits *b)
 static int build_site_bits(struct eh_audit__site_bits *b, const struct eh_image *img)
 {
 	const struct eh_elf *elf = img->elf;
-	size_t i, n = elf->nsections ? elf->nsections : 1;
+	size_t i;
 
-	b->orig = eh_alloc(n * sizeof(*b->orig));
-	b->repl = eh_alloc(n * sizeof(*b->repl));
-	if (!b->orig || !b->repl)
-		goto fail;
 	b->n = elf->nsections;
-	for (i = 0; i < elf->nsections; i++) {
-		const struct eh_elf_section *s = &elf->sections[i];
-		size_t words = (size_t)(s->size / 4 / 64 + 1);
-
-		if (!audited(s) || s->addr % 4)
-			continue;
-		b->orig[i] = eh_alloc(words * sizeof(**b->orig));
-		b->repl[i] = eh_alloc(words * sizeof(**b->repl));
-		if (!b->orig[i] || !b->repl[i])
-			goto fail;
+	b->orig = new_bits(elf);
+	b->repl = new_bits(elf);
+	if (!b->orig || !b->repl) {
+		eh_audit__free_site_bits(b);
+		return EH_ENOMEM;
 	}
 	for (i = 0; i < img->nsites; i++) {
 		const struct eh_alt_site *site = &img->sites[i];
@@ -190,9 +206,23 @@ static int build_site_bits(struct eh_audit__site_bits *b, const struct eh_image 
 			mark_words(b->repl, elf, site->repl, site->repl_len);
 	}
 	return 0;
-fail:
-	eh_audit__free_site_bits(b);
-	return EH_ENOMEM;
+}
+
+/* Bits of the words of audited code where a symbol eh_elf_symbol_at may name starts (eh_elf_symbol_starts). */
+static uint64_t **symbol_starts(const struct eh_elf *elf)
+{
+	uint64_t **bits = new_bits(elf);
+	size_t i;
+
+	for (i = 0; bits && i < elf->nby_addr; i++) {
+		const struct eh_elf_symbol *sym = elf->by_addr[i];
+		const struct eh_elf_section *s = sym->shndx < elf->nsections ? &elf->sections[sym->shndx] : NULL;
+		uint64_t off = s ? sym->value - s->addr : 1;
+
+		if (s && bits[sym->shndx] && off % 4 == 0 && off < s->size)
+			bits[sym->shndx][off / 4 / 64] |= 1ull << (off / 4 % 64);
+	}
+	return bits;
 }
 
 int eh_audit__bit(uint64_t *const *bits, const struct eh_elf *elf, const struct eh_elf_section *s, uint64_t addr)
@@ -404,31 +434,43 @@ static uint32_t word_from(const struct eh_image *img, const struct eh_elf_sectio
 	return eh_insn_word(s->data + (addr - s->addr));
 }
 
-/*
- * The call edge of the word at site (its word), if it is one: a BL, or a B to the
- * start of another function (a tail call: that function returns to the caller's
- * callers); replacement code and calls out of a relocatable object are left out.
- */
 static bool is_b_or_bl(uint32_t w)
 {
 	return (w & 0x7c000000) == 0x14000000;
 }
 
+/*
+ * The call edge of word w (a B or BL) at site, as the file has it, if it is one: a BL, or
+ * a B to the start of another function (a tail call: that function returns to the
+ * caller's callers); calls out of a relocatable object are left out. starts, when it
+ * says (eh_audit__bit), whether a symbol starts at a word: most B's stay in their function.
+ */
+static bool file_edge(const struct eh_elf *elf, uint64_t *const *starts, uint64_t site, uint32_t w,
+		      struct call_edge *out)
+{
+	bool tail = (w & 0xfc000000) == 0x14000000;
+	uint64_t target = site + (uint64_t)((int64_t)((uint64_t)(w & 0x3ffffff) << 38) >> 36);
+
+	if (eh_elf_extern_at(elf, site))
+		return false;
+	if (tail) {
+		const struct eh_elf_section *t = starts ? eh_elf_section_at(elf, target) : NULL;
+		int start = t ? eh_audit__bit(starts, elf, t, target) : -1;
+
+		if (start < 0)
+			start = eh_elf_symbol_starts(elf, target);
+		if (!start || function_start(elf, target) != target || function_start(elf, site) == target)
+			return false;
+	}
+	*out = (struct call_edge){ target, site, tail };
+	return true;
+}
+
+/* The same in the patched image: replacement code, which only runs once copied, is left out. */
 static bool call_edge_of(const struct eh_rule_ctx *ctx, const struct eh_elf_section *s, uint64_t site, uint32_t w,
 			 struct call_edge *out)
 {
-	const struct eh_elf *elf = ctx->img->elf;
-	bool tail = (w & 0xfc000000) == 0x14000000;
-	uint64_t target;
-
-	if (!is_b_or_bl(w) || eh_audit__replacement_in(ctx, s, site) || eh_elf_extern_at(elf, site))
-		return false;
-	target = site + (uint64_t)((int64_t)((uint64_t)(w & 0x3ffffff) << 38) >> 36);
-	if (tail && (!eh_elf_symbol_starts(elf, target) || function_start(elf, target) != target ||
-		     function_start(elf, site) == target))
-		return false;
-	*out = (struct call_edge){ target, site, tail };
-	return true;
+	return is_b_or_bl(w) && !eh_audit__replacement_in(ctx, s, site) && file_edge(ctx->img->elf, NULL, site, w, out);
 }
 
 static int add_edge(struct call_edge **v, size_t *n, size_t *cap, const struct call_edge *e)
@@ -485,50 +527,13 @@ static int sort_calls(struct call_edge *v, size_t n)
 	return 0;
 }
 
-/* The call edges of the ELF's words outside every alternative's original range, sorted by target. */
-static int build_base_calls(const struct eh_rule_ctx *ctx, struct call_edge **out, size_t *nout)
-{
-	const struct eh_image *img = ctx->img;
-	const struct eh_elf *elf = img->elf;
-	size_t i, j = 0, cap = 0;
-	struct call_edge e;
-	int rc = 0;
-
-	for (i = 0; i < elf->nsections && !rc; i++) {
-		const struct eh_elf_section *s = &elf->sections[i];
-		uint64_t off;
-
-		if (!audited(s))
-			continue;
-		for (off = 0; off + 4 <= s->size && !rc; off += 4) {
-			uint64_t site = s->addr + off;
-			uint32_t w = eh_insn_word(s->data + off);
-			int inside;
-
-			if (!is_b_or_bl(w))
-				continue;
-			inside = ctx->bits ? eh_audit__bit(ctx->bits->orig, elf, s, site) : -1;
-			if (inside < 0) {
-				/* by_orig is in address order and its ranges do not overlap. */
-				while (j < img->nsites && ctx->by_orig[j]->orig + ctx->by_orig[j]->orig_len <= site)
-					j++;
-				inside = j < img->nsites && site >= ctx->by_orig[j]->orig;
-			}
-			if (!inside && call_edge_of(ctx, s, site, w, &e))
-				rc = add_edge(out, nout, &cap, &e);
-		}
-	}
-	if (!rc && *nout)
-		rc = sort_calls(*out, *nout);
-	return rc;
-}
-
-/* What the scan keeps for the image it audits: built once per ELF and numbering. */
-static int scan_base_calls(struct eh_rule_ctx *ctx, const struct call_edge **base, size_t *nbase);
+/* The scan's call edges of the file's words, sorted by target (sorted when first asked). */
+static int scan_calls(struct eh_audit_scan *scan, const struct call_edge **base, size_t *nbase);
 
 /*
- * Every BL and tail call of the patched image: the scan's edges outside the
- * alternatives, and those of the words inside them as this image has them.
+ * Every BL and tail call of the patched image: the scan's edges of the file's words
+ * (return_to_callers leaves out those in replacement code or in an alternative the
+ * image applies), and those of the words inside the alternatives it applies, as it has them.
  */
 static int build_calls(struct eh_rule_ctx *ctx)
 {
@@ -538,10 +543,11 @@ static int build_calls(struct eh_rule_ctx *ctx)
 	int rc;
 
 	wk->calls_built = true;
-	rc = scan_base_calls(ctx, &wk->base, &wk->nbase);
+	rc = scan_calls(ctx->scan, &wk->base, &wk->nbase);
 	for (i = 0; i < img->nsites && !rc; i++) {
 		const struct eh_alt_site *site = ctx->by_orig[i];
-		const struct eh_elf_section *s = eh_elf_section_at(img->elf, site->orig);
+		const struct eh_elf_section *s = eh_image_applied(img, site) ? eh_elf_section_at(img->elf, site->orig)
+									   : NULL;
 		uint64_t a;
 
 		if (!s || !audited(s))
@@ -557,6 +563,18 @@ static int build_calls(struct eh_rule_ctx *ctx)
 	if (!rc && wk->ncalls)
 		qsort(wk->calls, wk->ncalls, sizeof(*wk->calls), cmp_call);
 	return rc;
+}
+
+/* Whether e, one of the scan's edges of the file's words, is one of the image's: not replaced, not replacement code. */
+static bool base_edge_holds(const struct eh_rule_ctx *ctx, const struct call_edge *e)
+{
+	const struct eh_elf_section *s = eh_elf_section_at(ctx->img->elf, e->site);
+	const struct eh_alt_site *site;
+	int inside = s && ctx->bits ? eh_audit__bit(ctx->bits->orig, ctx->img->elf, s, e->site) : -1;
+
+	if (inside && (site = eh_audit__site(ctx, e->site)) && eh_image_applied(ctx->img, site))
+		return false;
+	return !eh_audit__replacement_in(ctx, s, e->site);
 }
 
 /* The first of v[0..n) (sorted by target) whose target is at or above t. */
@@ -607,6 +625,8 @@ static int return_to_callers(struct eh_rule_ctx *ctx, uint64_t f, size_t *n)
 			if (!in_b && !in_c)
 				break;
 			e = in_b && (!in_c || wk->base[b].site < wk->calls[c].site) ? &wk->base[b++] : &wk->calls[c++];
+			if (e >= wk->base && e < wk->base + wk->nbase && !base_edge_holds(ctx, e))
+				continue;
 			if (!e->tail) {
 				rc = push(wk, e->site + 4, 0);
 				++*n;
@@ -929,15 +949,14 @@ struct eh_audit_scan {
 	struct candidate **cands;  /* per section: by wanted's index */
 	size_t *nwanted;
 	/*
-	 * What depends on the alternatives' places, which the numbering decides (callbacks
-	 * are no replacement code): kept for the first numbering audited, recomputed for another.
+	 * Every BL and tail call of the file's words, found in the pass for candidates: sorted
+	 * by target when a return first needs callers (each image leaves out those it replaced).
 	 */
+	struct call_edge *calls;
+	size_t ncalls, cap_calls;
+	bool calls_sorted;
+	/* The numbering of the first image audited: what depends on the alternatives' places is kept for it. */
 	const struct eh_cpucaps *caps;
-	struct call_edge *calls;   /* the edges of the words outside every alternative */
-	size_t ncalls;
-	bool calls_built;
-	struct call_edge *other;   /* the same for an image of another numbering */
-	size_t nother;
 	/*
 	 * Scan rules' verdicts on candidates, shared by the images that leave them alone:
 	 * per section, by candidate, the results that want it (a pair from the candidate's
@@ -1020,31 +1039,17 @@ struct shared_verdict {
 /* How many views of one candidate a scan keeps before the images visit it each. */
 #define MAX_VIEWS 8
 
-static int scan_base_calls(struct eh_rule_ctx *ctx, const struct call_edge **base, size_t *nbase)
+static int scan_calls(struct eh_audit_scan *scan, const struct call_edge **base, size_t *nbase)
 {
-	struct eh_audit_scan *scan = ctx->scan;
-	int rc;
+	int rc = 0;
 
-	if (ctx->img->caps != scan->caps) {
-		eh_free(scan->other);
-		scan->other = NULL;
-		scan->nother = 0;
-		rc = build_base_calls(ctx, &scan->other, &scan->nother);
-		*base = scan->other;
-		*nbase = scan->nother;
-		return rc;
-	}
-	if (!scan->calls_built) {
-		scan->calls_built = true;
-		rc = build_base_calls(ctx, &scan->calls, &scan->ncalls);
-		if (rc)
-			return rc;
-	}
+	if (!scan->calls_sorted && scan->ncalls)
+		rc = sort_calls(scan->calls, scan->ncalls);
+	scan->calls_sorted = !rc;
 	*base = scan->calls;
-	*nbase = scan->ncalls;
-	return 0;
+	*nbase = rc ? 0 : scan->ncalls;
+	return rc;
 }
-
 /* Whether rule wants word (eh/rule.h): a rule over named functions wants none. */
 static bool wants_word(const struct eh_rule *rule, uint64_t addr, uint32_t word)
 {
@@ -1152,7 +1157,7 @@ int eh_audit_scan_new(struct eh_audit_scan **out, const struct eh_elf *elf, cons
 {
 	struct eh_audit_scan *scan = eh_alloc(sizeof(*scan));
 	size_t n = elf->nsections ? elf->nsections : 1, i, cap, nrules = 0;
-	uint64_t off;
+	uint64_t **starts = NULL, off;
 	int rc;
 
 	*out = NULL;
@@ -1180,6 +1185,7 @@ int eh_audit_scan_new(struct eh_audit_scan **out, const struct eh_elf *elf, cons
 			scan->rules[scan->nrules++] = errata[i]->rule;
 	if (!rc)
 		rc = index_triggers(scan);
+	starts = rc ? NULL : symbol_starts(elf);  /* NULL: file_edge searches */
 	for (i = 0; i < elf->nsections && !rc; i++) {
 		const struct eh_elf_section *s = &elf->sections[i];
 
@@ -1189,8 +1195,11 @@ int eh_audit_scan_new(struct eh_audit_scan **out, const struct eh_elf *elf, cons
 			uint32_t word = eh_insn_word(s->data + off);
 			uint64_t mask;
 			struct candidate *c;
+			struct call_edge e;
 
-			if (!scan->top_set[word >> 16] || !(mask = wanted(scan, s->addr + off, word)))
+			if (is_b_or_bl(word) && file_edge(elf, starts, s->addr + off, word, &e))
+				rc = add_edge(&scan->calls, &scan->ncalls, &scan->cap_calls, &e);
+			if (rc || !scan->top_set[word >> 16] || !(mask = wanted(scan, s->addr + off, word)))
 				continue;
 			rc = grow_candidates(scan, i, &cap);
 			if (rc)
@@ -1201,6 +1210,7 @@ int eh_audit_scan_new(struct eh_audit_scan **out, const struct eh_elf *elf, cons
 			scan->nslots[i] += wanting(mask, nrules);
 		}
 	}
+	free_bits(starts, elf->nsections);
 	if (rc) {
 		eh_audit_scan_free(scan);
 		return rc == EH_ENOMEM ? eh_error_set(err, rc, "%s: out of memory", elf->path) : rc;
@@ -1234,7 +1244,6 @@ void eh_audit_scan_free(struct eh_audit_scan *scan)
 	eh_free(scan->wanted);
 	eh_free(scan->cands);
 	eh_free(scan->calls);
-	eh_free(scan->other);
 	eh_free(scan->nwanted);
 	eh_free(scan->rules);
 	eh_free(scan->top_set);

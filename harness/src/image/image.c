@@ -213,6 +213,14 @@ size_t eh_image_napplied(const struct eh_image *img)
 	return n;
 }
 
+/* Whether the kernel of img's target detects s's capability, into *o. */
+static void decide(const struct eh_image *img, const struct eh_alt_site *s, struct eh_alt_outcome *o)
+{
+	*o = (struct eh_alt_outcome){ .cb_why = "" };
+	o->state = eh_cap_decide(img->rules, &img->target, s->cap_name, &o->rule);
+	o->applied = o->state == EH_CAP_DETECTED;
+}
+
 /* eh_image_new, with the sites eh_alt_parse found (borrowed) or, when parse is set, parsing them. */
 static int image_new(struct eh_image **out, const struct eh_elf *elf, const struct eh_cpucaps *caps, bool parse,
 		     const struct eh_alt_site *parsed, size_t nparsed, const struct eh_target *target,
@@ -259,32 +267,34 @@ static int image_new(struct eh_image **out, const struct eh_elf *elf, const stru
 		rc = eh_error_set(err, EH_ENOMEM, "%s: out of memory", elf->path);
 	if (rc)
 		goto fail;
-	for (i = 0; i < img->nsites; i++) {
+	for (i = 0; i < img->nsites && !rc; i++) {
 		const struct eh_alt_site *s = &img->sites[order[i]];
 		struct eh_alt_outcome o = { .state = EH_CAP_UNKNOWN, .cb_why = "" };
+		const struct eh_alt_outcome *d = &o;
 
-		if (s->cap_name && s->cap < caps->ncaps && asked[s->cap]) {
-			o = img->decided[s->cap];   /* the sites of one capability are decided once */
-		} else if (s->cap_name) {
-			o.state = eh_cap_decide(img->rules, target, s->cap_name, &o.rule);
-			o.applied = o.state == EH_CAP_DETECTED;
-			if (s->cap < caps->ncaps) {
-				img->decided[s->cap] = o;
+		if (s->cap_name && s->cap < caps->ncaps) {
+			d = &img->decided[s->cap];  /* the sites of one capability are decided once */
+			if (!asked[s->cap]) {
+				decide(img, s, &img->decided[s->cap]);
 				asked[s->cap] = true;
 			}
+		} else if (s->cap_name) {
+			decide(img, s, &o);
+		}
+		if (!s->callback) {
+			if (d->state == EH_CAP_DETECTED)
+				rc = apply_site(&p, s, err);
+			continue;
 		}
 		/* 5.x calls every callback (its capability is ARM64_NCAPS); 6.x those of detected ones. */
-		if (s->callback) {
-			o.applied = false;
-			if (caps->cb_style == EH_ALT_CB_NCAPS || o.state == EH_CAP_DETECTED)
-				rc = run_callback(&p, s, &o, err);
-			rc = rc ? rc : keep_outcome(&p, s, &o, err);
-		} else if (o.state == EH_CAP_DETECTED) {
-			rc = apply_site(&p, s, err);
-		}
-		if (rc)
-			goto fail;
+		o = *d;
+		o.applied = false;
+		if (caps->cb_style == EH_ALT_CB_NCAPS || o.state == EH_CAP_DETECTED)
+			rc = run_callback(&p, s, &o, err);
+		rc = rc ? rc : keep_outcome(&p, s, &o, err);
 	}
+	if (rc)
+		goto fail;
 	eh_free(asked);
 	eh_free(order);
 	*out = img;
