@@ -523,19 +523,25 @@ int eh_elf_pointers(const struct eh_elf *elf, uint64_t addr, size_t n, uint64_t 
 	 */
 	for (k = 0; k < elf->nsections; k++) {
 		const struct eh_elf_section *s = &elf->sections[k];
-		size_t r;
+		uint32_t whole[2] = { 0, (uint32_t)(s->size / sizeof(Elf64_Rela)) };
+		const uint32_t *runs = whole;
+		size_t nruns, j, r;
 
 		if (s->type != SHT_RELA || !(s->flags & SHF_ALLOC) || !s->data)
 			continue;
-		for (r = eh_elf__rela_from(elf, s, addr); r + sizeof(Elf64_Rela) <= s->size; r += sizeof(Elf64_Rela)) {
-			Elf64_Rela rela;
+		nruns = eh_elf__rela_runs(elf, s, &runs);
+		for (j = 0; j < (nruns ? nruns : 1); j++) {
+			/* In a run, from the first relocation at addr to the first past the pointers; unsorted, all. */
+			for (r = nruns ? eh_elf__rela_from(s, runs[j], runs[j + 1], addr) : 0; r < runs[j + 1]; r++) {
+				Elf64_Rela rela;
 
-			memcpy(&rela, s->data + r, sizeof(rela));
-			if (eh_elf__rela_sorted(elf, s) && rela.r_offset - addr >= n * 8)
-				break;  /* sorted: past the pointers */
-			if (ELF64_R_TYPE(rela.r_info) == R_AARCH64_RELATIVE && rela.r_offset >= addr &&
-			    rela.r_offset - addr < n * 8 && !((rela.r_offset - addr) % 8))
-				out[(rela.r_offset - addr) / 8] = (uint64_t)rela.r_addend;
+				memcpy(&rela, s->data + r * sizeof(rela), sizeof(rela));
+				if (nruns && rela.r_offset - addr >= n * 8)
+					break;
+				if (ELF64_R_TYPE(rela.r_info) == R_AARCH64_RELATIVE && rela.r_offset >= addr &&
+				    rela.r_offset - addr < n * 8 && !((rela.r_offset - addr) % 8))
+					out[(rela.r_offset - addr) / 8] = (uint64_t)rela.r_addend;
+			}
 		}
 	}
 	return 0;

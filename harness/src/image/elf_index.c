@@ -11,6 +11,8 @@
 
 /* The page of the symbol index: small enough that a page holds a handful of symbols. */
 #define PAGE_SHIFT 12
+/* How many runs in r_offset order an allocated relocation section may hold before it is searched whole. */
+#define RELA_RUNS_MAX 16
 /* Sections past this many pages in all get no page index (a malformed size must not cost memory): they search whole. */
 #define PAGES_MAX (1u << 22)
 
@@ -66,7 +68,9 @@ struct eh_elf_lookup {
 	 */
 	uint32_t *pages;
 	size_t *page_base;   /* by section index; SIZE_MAX: a section without pages */
-	uint8_t *rela_sorted;  /* by section index: an allocated SHT_RELA in r_offset order */
+	/* By section index: an allocated SHT_RELA's runs in r_offset order (index_relas). */
+	uint32_t (*rela_runs)[RELA_RUNS_MAX + 1];
+	uint8_t *nrela_runs;
 };
 
 /* The most buckets of the section index: a sparse address space gets larger buckets, not more. */
@@ -320,38 +324,48 @@ static uint64_t rela_offset(const struct eh_elf_section *s, size_t at)
 	return rela.r_offset;
 }
 
-/* rela_sorted: which allocated relocation sections (a vmlinux's .rela.dyn, read for its pointers) are in order. */
+/*
+ * rela_runs: where each allocated relocation section (a vmlinux's .rela.dyn, read for its
+ * pointers) breaks into runs in r_offset order; none past RELA_RUNS_MAX. Debian's 6.1
+ * vmlinux has two: 129,661 R_AARCH64_RELATIVE, then the R_AARCH64_NONE that follow.
+ */
 static int index_relas(const struct eh_elf *elf, struct eh_elf_lookup *l)
 {
 	size_t i, r;
 
-	l->rela_sorted = eh_alloc(elf->nsections ? elf->nsections : 1);
-	if (!l->rela_sorted)
+	l->rela_runs = eh_alloc((elf->nsections ? elf->nsections : 1) * sizeof(*l->rela_runs));
+	l->nrela_runs = eh_alloc(elf->nsections ? elf->nsections : 1);
+	if (!l->rela_runs || !l->nrela_runs)
 		return EH_ENOMEM;
 	for (i = 0; i < elf->nsections; i++) {
 		const struct eh_elf_section *s = &elf->sections[i];
+		uint32_t *runs = l->rela_runs[i];
+		size_t n = 1;
 
-		if (s->type != SHT_RELA || !(s->flags & SHF_ALLOC) || !s->data)
+		if (s->type != SHT_RELA || !(s->flags & SHF_ALLOC) || !s->data || s->size / sizeof(Elf64_Rela) > UINT32_MAX)
 			continue;
-		for (r = sizeof(Elf64_Rela); r + sizeof(Elf64_Rela) <= s->size; r += sizeof(Elf64_Rela))
+		runs[0] = 0;
+		for (r = sizeof(Elf64_Rela); r + sizeof(Elf64_Rela) <= s->size && n <= RELA_RUNS_MAX; r += sizeof(Elf64_Rela))
 			if (rela_offset(s, r) < rela_offset(s, r - sizeof(Elf64_Rela)))
-				break;
-		l->rela_sorted[i] = r + sizeof(Elf64_Rela) > s->size;
+				runs[n++] = (uint32_t)(r / sizeof(Elf64_Rela));
+		if (n > RELA_RUNS_MAX)
+			continue;
+		runs[n] = (uint32_t)(s->size / sizeof(Elf64_Rela));
+		l->nrela_runs[i] = (uint8_t)n;
 	}
 	return 0;
 }
 
-bool eh_elf__rela_sorted(const struct eh_elf *elf, const struct eh_elf_section *s)
+size_t eh_elf__rela_runs(const struct eh_elf *elf, const struct eh_elf_section *s, const uint32_t **runs)
 {
-	return elf->lookup && elf->lookup->rela_sorted && elf->lookup->rela_sorted[s->index];
+	if (!elf->lookup || !elf->lookup->nrela_runs || !elf->lookup->nrela_runs[s->index])
+		return 0;
+	*runs = elf->lookup->rela_runs[s->index];
+	return elf->lookup->nrela_runs[s->index];
 }
 
-size_t eh_elf__rela_from(const struct eh_elf *elf, const struct eh_elf_section *s, uint64_t addr)
+size_t eh_elf__rela_from(const struct eh_elf_section *s, size_t lo, size_t hi, uint64_t addr)
 {
-	size_t lo = 0, hi = s->size / sizeof(Elf64_Rela);
-
-	if (!eh_elf__rela_sorted(elf, s))
-		return 0;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -360,7 +374,7 @@ size_t eh_elf__rela_from(const struct eh_elf *elf, const struct eh_elf_section *
 		else
 			hi = mid;
 	}
-	return lo * sizeof(Elf64_Rela);
+	return lo;
 }
 
 int eh_elf__index(struct eh_elf *elf, struct eh_error *err)
@@ -418,7 +432,8 @@ void eh_elf__index_free(struct eh_elf *elf)
 		eh_free(elf->lookup->bucket);
 		eh_free(elf->lookup->pages);
 		eh_free(elf->lookup->page_base);
-		eh_free(elf->lookup->rela_sorted);
+		eh_free(elf->lookup->rela_runs);
+		eh_free(elf->lookup->nrela_runs);
 		eh_free(elf->lookup);
 	}
 }

@@ -7,11 +7,14 @@
 /* Build elf's symbol and section indexes once its sections and symbols are final. */
 int eh_elf__index(struct eh_elf *elf, struct eh_error *err);
 
-/* Whether the allocated SHT_RELA section s has its relocations in r_offset order (a linked arm64 vmlinux's do). */
-bool eh_elf__rela_sorted(const struct eh_elf *elf, const struct eh_elf_section *s);
+/*
+ * The runs of the allocated SHT_RELA section s whose relocations are in r_offset order: run
+ * k holds relocations (*runs)[k] to (*runs)[k + 1] - 1. 0 when it has too many to say.
+ */
+size_t eh_elf__rela_runs(const struct eh_elf *elf, const struct eh_elf_section *s, const uint32_t **runs);
 
-/* The offset in s of its first relocation at or past addr when they are sorted, else 0. */
-size_t eh_elf__rela_from(const struct eh_elf *elf, const struct eh_elf_section *s, uint64_t addr);
+/* The first relocation of s from lo to hi (a run) whose offset is at or past addr, or hi. */
+size_t eh_elf__rela_from(const struct eh_elf_section *s, size_t lo, size_t hi, uint64_t addr);
 
 /* Free what eh_elf__index allocated. */
 void eh_elf__index_free(struct eh_elf *elf);
