@@ -562,7 +562,7 @@ static void test_shared_scan(void **state)
 
 		if (eh_image_new(&img, elf, eh_cpucaps_builtin("6.1"),
 				 &(struct eh_target){ .model = eh_model_find(models[i]) }, &err) ||
-		    eh_audit_run_scan(&shared, img, scan, &err) || eh_audit_run(&alone, img, tx2_219(), &err))
+		    eh_audit_run_scan(&shared, img, scan, NULL, &err) || eh_audit_run(&alone, img, tx2_219(), &err))
 			fail_msg("%s: %s", models[i], err.msg);
 		assert_int_equal(shared->results[0].nwindows, alone->results[0].nwindows);
 		assert_int_equal(shared->results[0].nfindings, alone->results[0].nfindings);

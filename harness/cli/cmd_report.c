@@ -176,7 +176,7 @@ static int report_audit(struct report *r, struct eh_error *err)
 	struct progress p = { 0 };
 	struct eh_audit_matrix_opts mo = {
 		.boot = r->in.boot, .models = r->pick.models, .nmodels = r->pick.nmodels, .errata = r->pick.errata,
-		.sup = r->sup, .progress_ctx = &p,
+		.sup = r->sup, .affected_only = true, .progress_ctx = &p,
 	};
 	int rc;
 

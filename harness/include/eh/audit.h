@@ -76,6 +76,7 @@ struct eh_finding {
 /* What one erratum's rule found in an image. */
 struct eh_audit_result {
 	const struct eh_erratum *erratum;
+	bool ran;                          /* false: not run on the image (eh_audit_run_scan's run), nothing found */
 	struct eh_audit_window *windows;   /* window rules: every anchor, in address order */
 	size_t nwindows;
 	size_t nclass[EH_RULE_MAX_CLASSES];/* anchors by class */
@@ -113,10 +114,11 @@ void eh_audit_scan_free(struct eh_audit_scan *scan);
  * Run the rules of the scan's errata (those without a rule are left out) over
  * the executable sections of img, patched from the scan's ELF: every word a rule
  * wants, in address order, except replacement code, which only runs once copied
- * to its site.
+ * to its site. run, when set, says by the errata's index which rules to run: the
+ * others' results are empty, and not ran.
  */
 int eh_audit_run_scan(struct eh_audit **out, const struct eh_image *img, struct eh_audit_scan *scan,
-		      struct eh_error *err);
+		      const bool *run, struct eh_error *err);
 /* The same for one image: a scan of its ELF made for it alone. */
 int eh_audit_run(struct eh_audit **out, const struct eh_image *img, const struct eh_erratum *const *errata,
 		 struct eh_error *err);

@@ -50,7 +50,12 @@ struct eh_audit_matrix_opts {
 	const struct eh_erratum *const *errata;  /* NULL-terminated, each with a rule */
 	struct eh_suppressions *sup;          /* NULL: none; ->matched counts what each covers */
 	bool patch_only;                      /* patch and group, run no rule (audit --list-alternatives) */
-	/* NULL, or called with progress_ctx after each model is patched and its image audited */
+	/*
+	 * Run an erratum's rule only on the images of models it affects (report, whose cells of
+	 * the others say "not affected" whatever the rule finds): the other tallies are empty.
+	 */
+	bool affected_only;
+	/* NULL, or called with progress_ctx after the images of done of the total models are audited */
 	void (*progress)(void *ctx, size_t done, size_t total);
 	void *progress_ctx;
 };

@@ -886,9 +886,9 @@ void eh_audit_free(struct eh_audit *a)
 	eh_free(a);
 }
 
-/* The results (and the audit's state) of every erratum of errata that has a rule. */
+/* The results (and the audit's state) of every erratum of errata that has a rule; those run marks (NULL: all) to run. */
 static int start_results(struct eh_audit *a, struct eh_audit__rule_state **states,
-			 const struct eh_erratum *const *errata, struct eh_error *err)
+			 const struct eh_erratum *const *errata, const bool *run, struct eh_error *err)
 {
 	size_t n = 0, i;
 
@@ -904,6 +904,7 @@ static int start_results(struct eh_audit *a, struct eh_audit__rule_state **state
 
 		if (!rule)
 			continue;
+		a->results[a->nresults].ran = !run || run[i];
 		a->results[a->nresults++].erratum = errata[i];
 		for (st->nclasses = 0; rule->window && rule->window->classes[st->nclasses].name; st->nclasses++)
 			;
@@ -1405,14 +1406,14 @@ static int visit_word(struct eh_rule_ctx *ctx, struct eh_audit *a, struct eh_aud
 	const struct eh_insn *in = NULL;
 	struct eh_insn first;
 	bool cached = c && ctx->img->caps == ctx->scan->caps;
-	uint64_t mask = c ? c->wants : wanted(ctx->scan, addr, word);
+	uint64_t mask = (c ? c->wants : wanted(ctx->scan, addr, word)) & ctx->ran;
 	size_t r;
 	int rc;
 
 	for (r = next_wanting(mask, 0); r < a->nresults; r = next_wanting(mask, r + 1)) {
 		const struct eh_rule *rule = a->results[r].erratum->rule;
 
-		if (r >= 63 && (!(mask >> 63) || !wants_word(rule, addr, word)))
+		if (r >= 63 && (!(mask >> 63) || !a->results[r].ran || !wants_word(rule, addr, word)))
 			continue;
 		if (!in) {
 			if (cached && c->repl < 0)
@@ -1594,7 +1595,7 @@ static void fit_result(struct eh_audit_result *res)
 }
 
 int eh_audit_run_scan(struct eh_audit **out, const struct eh_image *img, struct eh_audit_scan *scan,
-		      struct eh_error *err)
+		      const bool *run, struct eh_error *err)
 {
 	const struct eh_elf *elf = img->elf;
 	struct eh_audit__walk wk = { 0 };
@@ -1617,7 +1618,9 @@ int eh_audit_run_scan(struct eh_audit **out, const struct eh_image *img, struct 
 	a->img = img;
 	if (!scan->caps)
 		scan->caps = img->caps;
-	rc = start_results(a, &states, scan->errata, err);
+	rc = start_results(a, &states, scan->errata, run, err);
+	for (i = 0; !rc && i < a->nresults; i++)
+		ctx.ran |= a->results[i].ran ? result_bit(i) : 0;
 	if (!rc)
 		rc = index_sites(&ctx, &own);
 	if (!rc && !(wk.seen = eh_alloc(SEEN_SLOTS * sizeof(*wk.seen))))
@@ -1628,7 +1631,7 @@ int eh_audit_run_scan(struct eh_audit **out, const struct eh_image *img, struct 
 	for (i = 0; i < a->nresults && !rc; i++) {
 		const struct eh_rule *rule = a->results[i].erratum->rule;
 
-		if (rule->scan && rule->scan->functions)
+		if (rule->scan && rule->scan->functions && a->results[i].ran)
 			rc = visit_functions(&ctx, &a->results[i], &states[i], &at);
 	}
 	if (rc == EH_ENOMEM) {
@@ -1666,7 +1669,7 @@ int eh_audit_run(struct eh_audit **out, const struct eh_image *img, const struct
 
 	*out = NULL;
 	if (!rc)
-		rc = eh_audit_run_scan(out, img, scan, err);
+		rc = eh_audit_run_scan(out, img, scan, NULL, err);
 	eh_audit_scan_free(scan);
 	return rc;
 }

@@ -48,6 +48,7 @@ struct eh_rule_ctx {
 	size_t nrepl;
 	const struct eh_audit__site_bits *bits;
 	unsigned vhe;                 /* eh_target_vhe of the image's target */
+	uint64_t ran;                 /* the results whose rules run, by result bit (past the 63rd: bit 63) */
 	/*
 	 * While a scan rule visits a word whose verdict the scan's other images may
 	 * share (tracking): the addresses its reads reached (lo..hi), whether it asked

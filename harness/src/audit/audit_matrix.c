@@ -64,7 +64,7 @@ static int tally(struct eh_suppressions *sup, struct eh_audit_tally *t)
 }
 
 /* The image of model i: a new one, or (freed again) the first one equal to it. */
-static int place_model(struct eh_audit_matrix *m, size_t i, struct eh_audit_scan *scan, struct eh_error *err)
+static int place_model(struct eh_audit_matrix *m, size_t i, struct eh_error *err)
 {
 	const struct eh_audit_matrix_opts *o = &m->o;
 	struct eh_audit_image *im = &m->images[m->nimages];
@@ -86,20 +86,36 @@ static int place_model(struct eh_audit_matrix *m, size_t i, struct eh_audit_scan
 		im->tallies = eh_alloc((m->nerrata + 1) * sizeof(*im->tallies));
 		if (!im->models || !im->tallies)
 			return eh_error_set(err, EH_ENOMEM, "%s: out of memory", o->elf->path);
-		rc = o->patch_only ? 0 : eh_audit_run_scan(&im->au, im->img, scan, err);
-		if (rc)
-			return rc;
 	}
 	m->image_of[i] = g;
 	m->images[g].models[m->images[g].nmodels++] = o->models[i];
 	return 0;
 }
 
+/*
+ * Run the rules on image g: every erratum's, or (affected_only) those of the errata that
+ * affect one of its models, into run (nerrata of them).
+ */
+static int audit_image(struct eh_audit_matrix *m, size_t g, struct eh_audit_scan *scan, bool *run,
+		       struct eh_error *err)
+{
+	struct eh_audit_image *im = &m->images[g];
+	size_t e, i;
+
+	for (e = 0; e < m->nerrata; e++) {
+		run[e] = !m->o.affected_only;
+		for (i = 0; i < im->nmodels && !run[e]; i++)
+			run[e] = eh_audit_status_of(m->o.errata[e], im->models[i]) != EH_AUDIT_NOT_AFFECTED;
+	}
+	return eh_audit_run_scan(&im->au, im->img, scan, run, err);
+}
+
 int eh_audit_matrix_new(struct eh_audit_matrix **out, const struct eh_audit_matrix_opts *o, struct eh_error *err)
 {
 	struct eh_audit_matrix *m;
 	struct eh_audit_scan *scan = NULL;
-	size_t i, g, r;
+	bool *run = NULL;
+	size_t i, g, r, done = 0;
 	int rc = 0;
 
 	*out = NULL;
@@ -111,18 +127,24 @@ int eh_audit_matrix_new(struct eh_audit_matrix **out, const struct eh_audit_matr
 		m->nerrata++;
 	m->images = eh_alloc((o->nmodels + 1) * sizeof(*m->images));
 	m->image_of = eh_alloc((o->nmodels + 1) * sizeof(*m->image_of));
-	if (!m->images || !m->image_of)
+	run = eh_alloc(m->nerrata + 1);
+	if (!m->images || !m->image_of || !run)
 		rc = eh_error_set(err, EH_ENOMEM, "out of memory");
 	if (!rc && !o->patch_only)
 		rc = eh_audit_scan_new(&scan, o->elf, o->errata, err);
 	/* The sites are the same for every model: parsed once and shared, each image keeps its outcomes. */
 	if (!rc && eh_cap_rules_find(o->caps->kernel))  /* without rules the first image says so */
 		rc = eh_alt_parse(&m->sites, &m->nsites, o->elf, o->caps, err);
-	for (i = 0; !rc && i < o->nmodels; i++) {
-		rc = place_model(m, i, scan, err);
+	for (i = 0; !rc && i < o->nmodels; i++)
+		rc = place_model(m, i, err);
+	/* Once every model has its image: an image's models decide which rules run on it. */
+	for (g = 0; !rc && g < m->nimages; g++) {
+		rc = o->patch_only ? 0 : audit_image(m, g, scan, run, err);
+		done += m->images[g].nmodels;
 		if (!rc && o->progress)
-			o->progress(o->progress_ctx, i + 1, o->nmodels);
+			o->progress(o->progress_ctx, done, o->nmodels);
 	}
+	eh_free(run);
 	eh_audit_scan_free(scan);
 	for (g = 0; !rc && !o->patch_only && g < m->nimages; g++) {
 		struct eh_audit_image *im = &m->images[g];
