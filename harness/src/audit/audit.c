@@ -1520,12 +1520,16 @@ static int visit_section(struct eh_rule_ctx *ctx, struct eh_audit *a, struct eh_
 			hi = lo + site->orig_len < s->size ? lo + site->orig_len : s->size;
 		}
 		for (; k < nw && w[x = live ? live[k] : k] < lo && !rc; k++)
-			if (w[x] >= done && !(scan->cands[i][x].settled && own))
+			if (w[x] >= done && !(scan->cands[i][x].settled && own) && scan->cands[i][x].wants & ctx->ran)
 				rc = visit_word(ctx, a, states, *at = s->addr + w[x], eh_insn_word(s->data + w[x]),
 						&scan->cands[i][x], verdicts);
-		for (off = lo > done ? lo : done; off + 4 <= hi && !rc; off += 4)
-			rc = visit_word(ctx, a, states, *at = s->addr + off, word_from(img, s, s->addr + off, &p), NULL,
-					NULL);
+		for (off = lo > done ? lo : done; off + 4 <= hi && !rc; off += 4) {
+			uint32_t word = word_from(img, s, s->addr + off, &p);
+
+			/* Most words inside an alternative match no trigger of a rule that runs here. */
+			if (scan->top_sets[scan->top_set[word >> 16]] & ctx->ran)
+				rc = visit_word(ctx, a, states, *at = s->addr + off, word, NULL, NULL);
+		}
 		done = hi > done ? hi : done;
 		if (!site)
 			break;
@@ -1625,7 +1629,7 @@ int eh_audit_run_scan(struct eh_audit **out, const struct eh_image *img, struct 
 		rc = index_sites(&ctx, &own);
 	if (!rc && !(wk.seen = eh_alloc(SEEN_SLOTS * sizeof(*wk.seen))))
 		rc = EH_ENOMEM;
-	for (i = 0; i < elf->nsections && !rc; i++)
+	for (i = 0; i < elf->nsections && !rc && ctx.ran; i++)
 		if (audited(&elf->sections[i]))
 			rc = visit_section(&ctx, a, states, scan, i, &at);
 	for (i = 0; i < a->nresults && !rc; i++) {
