@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "eh/sort.h"
 #include "image/alt_cb.h"
 
 static uint32_t rd32(const uint8_t *p)
@@ -22,32 +23,26 @@ static int range_in_section(const struct eh_elf *elf, uint64_t addr, uint64_t le
 	return len <= s->size - (addr - s->addr);
 }
 
-static int cmp_orig(const void *a, const void *b)
-{
-	const struct eh_alt_site *x = *(const struct eh_alt_site *const *)a, *y = *(const struct eh_alt_site *const *)b;
-
-	return x->orig < y->orig ? -1 : x->orig > y->orig;
-}
-
 /* Rank the sites by original address (orig_rank), and refuse two whose original ranges overlap. */
 static int rank_sites(const struct eh_elf *elf, struct eh_alt_site *sites, size_t n, struct eh_error *err)
 {
-	struct eh_alt_site **sorted;
+	struct eh_sort_pair *sorted = eh_alloc((n ? n : 1) * sizeof(*sorted));
 	size_t i;
 	int rc = 0;
 
-	sorted = eh_alloc((n ? n : 1) * sizeof(*sorted));
 	if (!sorted)
 		return eh_error_set(err, EH_ENOMEM, "%s: out of memory", elf->path);
 	for (i = 0; i < n; i++)
-		sorted[i] = &sites[i];
-	if (n > 1)
-		qsort(sorted, n, sizeof(*sorted), cmp_orig);
+		sorted[i] = (struct eh_sort_pair){ sites[i].orig, i };
+	if (eh_sort_pairs(sorted, n)) {
+		eh_free(sorted);
+		return eh_error_set(err, EH_ENOMEM, "%s: out of memory", elf->path);
+	}
 	for (i = 0; i < n && !rc; i++) {
-		const struct eh_alt_site *a = i ? sorted[i - 1] : NULL, *b = sorted[i];
+		const struct eh_alt_site *a = i ? &sites[sorted[i - 1].val] : NULL, *b = &sites[sorted[i].val];
 		char da[128], db[128];
 
-		sorted[i]->orig_rank = (unsigned)i;
+		sites[sorted[i].val].orig_rank = (unsigned)i;
 		if (a && a->orig + a->orig_len > b->orig)
 			rc = eh_error_set(err, EH_EINPUT,
 					  "%s: alternative sites overlap: %s (%u bytes) and %s",
