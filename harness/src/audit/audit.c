@@ -128,9 +128,8 @@ static bool audited(const struct eh_elf_section *s)
 }
 
 /* The scan's order of the sites by original and by replacement address, and their bits, for an image of its numbering. */
-static const uint32_t *scan_site_order(const struct eh_rule_ctx *ctx, size_t *nrepl);
-static void keep_site_order(struct eh_rule_ctx *ctx);
-static const struct eh_audit__site_bits *scan_bits(const struct eh_audit_scan *scan);
+/* The scan's index of the sites, kept for its first parse and numbering (struct eh_audit_scan). */
+static struct site_index *scan_index(struct eh_audit_scan *scan);
 
 static void free_bits(uint64_t **bits, size_t n);
 
@@ -241,63 +240,84 @@ int eh_audit__bit(uint64_t *const *bits, const struct eh_elf *elf, const struct 
 	return (int)(b[k / 64] >> (k % 64) & 1);
 }
 
-/* The image's sites by original address (the parse's ranks), and the non-callback ones by replacement address. */
-static int sort_sites(struct eh_rule_ctx *ctx)
-{
-	const struct eh_image *img = ctx->img;
-	struct eh_sort_pair *repl = eh_alloc((img->nsites ? img->nsites : 1) * sizeof(*repl));
-	size_t i;
+/*
+ * The sites of one parse by original address (their ranks) and the non-callback ones by
+ * replacement address, and (for one numbering) their bits: what an audit searches them by.
+ */
+struct site_index {
+	const struct eh_alt_site *sites;    /* the parse they index */
+	const struct eh_alt_site **by_orig, **by_repl;
+	size_t nrepl;
+	const struct eh_cpucaps *caps;      /* the numbering of the bits */
+	struct eh_audit__site_bits bits;
+	bool has_bits;
+};
 
-	if (!repl)
-		return EH_ENOMEM;
-	for (i = 0; i < img->nsites; i++) {
-		ctx->by_orig[img->sites[i].orig_rank] = &img->sites[i];
-		if (!img->sites[i].callback)
-			repl[ctx->nrepl++] = (struct eh_sort_pair){ img->sites[i].repl, i };
-	}
-	if (eh_sort_pairs(repl, ctx->nrepl)) {
+static void free_index(struct site_index *x)
+{
+	eh_free(x->by_orig);
+	eh_free(x->by_repl);
+	eh_audit__free_site_bits(&x->bits);
+	*x = (struct site_index){ 0 };
+}
+
+/* x for img's sites: sorted when x holds another parse's; its bits built when for another numbering. */
+static int index_for(struct site_index *x, const struct eh_image *img)
+{
+	struct eh_sort_pair *repl = NULL;
+	size_t i, n = img->nsites ? img->nsites : 1;
+
+	if (x->sites != img->sites || !x->by_orig) {
+		free_index(x);
+		x->by_orig = eh_alloc(n * sizeof(*x->by_orig));
+		x->by_repl = eh_alloc(n * sizeof(*x->by_repl));
+		repl = eh_alloc(n * sizeof(*repl));
+		if (!x->by_orig || !x->by_repl || !repl) {
+			eh_free(repl);
+			free_index(x);
+			return EH_ENOMEM;
+		}
+		for (i = 0; i < img->nsites; i++) {
+			x->by_orig[img->sites[i].orig_rank] = &img->sites[i];
+			if (!img->sites[i].callback)
+				repl[x->nrepl++] = (struct eh_sort_pair){ img->sites[i].repl, i };
+		}
+		if (eh_sort_pairs(repl, x->nrepl)) {
+			eh_free(repl);
+			free_index(x);
+			return EH_ENOMEM;
+		}
+		for (i = 0; i < x->nrepl; i++)
+			x->by_repl[i] = &img->sites[repl[i].val];
 		eh_free(repl);
-		return EH_ENOMEM;
+		x->sites = img->sites;
 	}
-	for (i = 0; i < ctx->nrepl; i++)
-		ctx->by_repl[i] = &img->sites[repl[i].val];
-	eh_free(repl);
+	if (!x->has_bits || x->caps != img->caps) {
+		eh_audit__free_site_bits(&x->bits);
+		x->caps = img->caps;
+		x->has_bits = !build_site_bits(&x->bits, img);  /* else none: every read searches */
+	}
 	return 0;
 }
 
 /*
- * The image's sites by original address and the non-callback ones by replacement
- * address: sorted for the scan's first image, the same order for the others of its
- * numbering (their sites are the same ones, copied); their bits the scan's, or
- * (another numbering) own's.
+ * The image's sites, searched through the scan's index when it holds the same parse
+ * and numbering (every image of one report), else through an index of the audit's own.
  */
-static int index_sites(struct eh_rule_ctx *ctx, struct eh_audit__site_bits *own)
+static int index_sites(struct eh_rule_ctx *ctx, struct site_index *own)
 {
-	const struct eh_image *img = ctx->img;
-	size_t i, n = img->nsites ? img->nsites : 1, nrepl = 0;
-	const uint32_t *order = scan_site_order(ctx, &nrepl);
+	struct site_index *x = scan_index(ctx->scan);
+	int rc;
 
-	ctx->by_orig = eh_alloc(n * sizeof(*ctx->by_orig));
-	ctx->by_repl = eh_alloc(n * sizeof(*ctx->by_repl));
-	if (!ctx->by_orig || !ctx->by_repl)
-		return EH_ENOMEM;
-	if (order) {
-		for (i = 0; i < img->nsites; i++)
-			ctx->by_orig[i] = &img->sites[order[i]];
-		for (i = 0; i < nrepl; i++)
-			ctx->by_repl[i] = &img->sites[order[img->nsites + i]];
-		ctx->nrepl = nrepl;
-		ctx->bits = scan_bits(ctx->scan);
-		return 0;
-	}
-	if (sort_sites(ctx))
-		return EH_ENOMEM;
-	keep_site_order(ctx);
-	if (scan_site_order(ctx, &nrepl)) {
-		ctx->bits = scan_bits(ctx->scan);
-	} else if (!build_site_bits(own, img)) {
-		ctx->bits = own;  /* else NULL: every read searches */
-	}
+	if (x->sites && (x->sites != ctx->img->sites || x->caps != ctx->img->caps))
+		x = own;
+	rc = index_for(x, ctx->img);
+	if (rc)
+		return rc;
+	ctx->by_orig = x->by_orig;
+	ctx->by_repl = x->by_repl;
+	ctx->nrepl = x->nrepl;
+	ctx->bits = x->has_bits ? &x->bits : NULL;
 	return 0;
 }
 
@@ -969,49 +989,17 @@ struct eh_audit_scan {
 	size_t nshared, cap_shared;
 	struct eh_finding *pool;
 	size_t npool, cap_pool;
-	/* The sites' indices by original address, then the non-callback ones' by replacement; their bits. */
-	uint32_t *site_order;
-	size_t nsites, nrepl;
-	struct eh_audit__site_bits bits;
+	struct site_index index;
+	/* The steps a window queued (struct eh_audit__walk), for every audit: emptied by a new gen. */
+	struct seen_slot *seen;
+	unsigned seen_gen;
 };
 
 #define VARIES 1u
 
-static const uint32_t *scan_site_order(const struct eh_rule_ctx *ctx, size_t *nrepl)
+static struct site_index *scan_index(struct eh_audit_scan *scan)
 {
-	const struct eh_audit_scan *scan = ctx->scan;
-
-	if (!scan->site_order || ctx->img->caps != scan->caps || ctx->img->nsites != scan->nsites)
-		return NULL;
-	*nrepl = scan->nrepl;
-	return scan->site_order;
-}
-
-static const struct eh_audit__site_bits *scan_bits(const struct eh_audit_scan *scan)
-{
-	return &scan->bits;
-}
-
-/* Keep the order the first image of the scan's numbering sorted its sites in (none when out of memory). */
-static void keep_site_order(struct eh_rule_ctx *ctx)
-{
-	struct eh_audit_scan *scan = ctx->scan;
-	const struct eh_image *img = ctx->img;
-	size_t i;
-
-	if (scan->site_order || img->caps != scan->caps || build_site_bits(&scan->bits, img))
-		return;
-	scan->site_order = eh_alloc((img->nsites + ctx->nrepl + 1) * sizeof(*scan->site_order));
-	if (!scan->site_order) {
-		eh_audit__free_site_bits(&scan->bits);
-		return;
-	}
-	for (i = 0; i < img->nsites; i++)
-		scan->site_order[i] = (uint32_t)(ctx->by_orig[i] - img->sites);
-	for (i = 0; i < ctx->nrepl; i++)
-		scan->site_order[img->nsites + i] = (uint32_t)(ctx->by_repl[i] - img->sites);
-	scan->nsites = img->nsites;
-	scan->nrepl = ctx->nrepl;
+	return &scan->index;
 }
 
 /*
@@ -1231,8 +1219,8 @@ void eh_audit_scan_free(struct eh_audit_scan *scan)
 	eh_free(scan->nlive);
 	eh_free(scan->shared);
 	eh_free(scan->pool);
-	eh_free(scan->site_order);
-	eh_audit__free_site_bits(&scan->bits);
+	free_index(&scan->index);
+	eh_free(scan->seen);
 	eh_free(scan->wanted);
 	eh_free(scan->cands);
 	eh_free(scan->calls);
@@ -1597,7 +1585,7 @@ int eh_audit_run_scan(struct eh_audit **out, const struct eh_image *img, struct 
 	struct eh_rule_ctx ctx = { .img = img, .walk = &wk, .dec = scan->dec, .scan = scan,
 				   .vhe = eh_target_vhe(&img->target) };
 	struct eh_audit__rule_state *states = NULL;
-	struct eh_audit__site_bits own = { 0 };
+	struct site_index own = { 0 };
 	struct eh_audit *a;
 	size_t i;
 	uint64_t at = 0;
@@ -1618,8 +1606,10 @@ int eh_audit_run_scan(struct eh_audit **out, const struct eh_image *img, struct 
 		ctx.ran |= a->results[i].ran ? result_bit(i) : 0;
 	if (!rc)
 		rc = index_sites(&ctx, &own);
-	if (!rc && !(wk.seen = eh_alloc(SEEN_SLOTS * sizeof(*wk.seen))))
+	if (!rc && !scan->seen && !(scan->seen = eh_alloc(SEEN_SLOTS * sizeof(*scan->seen))))
 		rc = EH_ENOMEM;
+	wk.seen = scan->seen;
+	wk.gen = scan->seen_gen;
 	for (i = 0; i < elf->nsections && !rc && ctx.ran; i++)
 		if (audited(&elf->sections[i]))
 			rc = visit_section(&ctx, a, states, scan, i, &at);
@@ -1644,14 +1634,12 @@ int eh_audit_run_scan(struct eh_audit **out, const struct eh_image *img, struct 
 	*out = a;
 	a = NULL;
 out:
+	scan->seen_gen = wk.gen;
 	eh_free(states);
 	eh_free(wk.todo);
-	eh_free(wk.seen);
 	eh_free(wk.frames);
 	eh_free(wk.calls);
-	eh_free(ctx.by_orig);
-	eh_free(ctx.by_repl);
-	eh_audit__free_site_bits(&own);
+	free_index(&own);
 	eh_audit_free(a);
 	return rc;
 }
