@@ -956,6 +956,7 @@ struct eh_audit_scan {
 	 */
 	uint8_t *top_set;
 	uint64_t top_sets[256];
+	bool top_branch[256];   /* a set's words are B or BL: each may be a call edge */
 	struct eh_decoder *dec;
 	uint64_t **wanted;      /* per section: the offsets of the words some rule wants, ascending */
 	struct candidate **cands;  /* per section: by wanted's index */
@@ -1076,14 +1077,19 @@ static int index_triggers(struct eh_audit_scan *scan)
 		}
 	}
 	for (hi = 0; hi < TOP_SLOTS; hi++) {
-		for (k = 0; k < nsets && scan->top_sets[k] != may[hi]; k++)
+		bool branch = is_b_or_bl(hi << 16);
+
+		for (k = 0; k < nsets && (scan->top_sets[k] != may[hi] || scan->top_branch[k] != branch); k++)
 			;
-		if (k == nsets && nsets < 255)
-			scan->top_sets[nsets++] = may[hi];
-		else if (k == nsets)
+		if (k == nsets && nsets < 255) {
+			scan->top_sets[nsets] = may[hi];
+			scan->top_branch[nsets++] = branch;
+		} else if (k == nsets) {
 			k = 255;
+		}
 		scan->top_set[hi] = (uint8_t)k;
 	}
+	scan->top_branch[255] = true;
 	for (r = 0; r < scan->nrules; r++)
 		scan->top_sets[255] |= result_bit(r);
 	eh_free(may);
@@ -1177,9 +1183,13 @@ int eh_audit_scan_new(struct eh_audit_scan **out, const struct eh_elf *elf, cons
 			struct candidate *c;
 			struct call_edge e;
 
-			if (is_b_or_bl(word) && file_edge(elf, starts, s->addr + off, word, &e))
+			unsigned set = scan->top_set[word >> 16];
+
+			if (!set)
+				continue;  /* most words: no call, nothing a rule wants */
+			if (scan->top_branch[set] && is_b_or_bl(word) && file_edge(elf, starts, s->addr + off, word, &e))
 				rc = add_edge(&scan->calls, &scan->ncalls, &scan->cap_calls, &e);
-			if (rc || !scan->top_set[word >> 16] || !(mask = wanted(scan, s->addr + off, word)))
+			if (rc || !scan->top_sets[set] || !(mask = wanted(scan, s->addr + off, word)))
 				continue;
 			rc = grow_candidates(scan, i, &cap);
 			if (rc)

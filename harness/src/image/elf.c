@@ -5,6 +5,7 @@
 #include "image/elf_index.h"
 #include "image/layout.h"
 
+#include <endian.h>
 #include <gelf.h>
 #include <inttypes.h>
 #include <stdbool.h>
@@ -117,67 +118,79 @@ static int read_sections(struct eh_elf *elf, Elf *e, const char *name, const uin
 	return 0;
 }
 
-/*
- * The symbols; a name lies in the file's mapping when map is one (map..map + len,
- * *sym_name_off SIZE_MAX), else it is copied into sb, at *sym_name_off.
- */
-static int read_symbols(struct eh_elf *elf, Elf *e, const char *name, const uint8_t *map, size_t len,
-			struct strbuf *sb, size_t **sym_name_off, struct eh_error *err)
+/* The little-endian numbers at p (ELFDATA2LSB, whatever the host). */
+static uint16_t rd_le16(const uint8_t *p)
 {
-	size_t i, j, total = 0;
-	int oom = 0;
+	uint16_t v;
 
-	for (i = 0; i < elf->nsections; i++)
+	memcpy(&v, p, sizeof(v));
+	return le16toh(v);
+}
+
+static uint32_t rd_le32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return le32toh(v);
+}
+
+static uint64_t rd_le64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return le64toh(v);
+}
+
+/*
+ * The symbols, read straight from .symtab (ELFCLASS64, little-endian: parse checked); each
+ * name points into the section data of its string table, which lives as long as elf.
+ */
+static int read_symbols(struct eh_elf *elf, const char *name, struct eh_error *err)
+{
+	const struct eh_elf_section *symtab = NULL, *strtab;
+	size_t i, j, total;
+	bool ends_nul;
+
+	for (i = 0; i < elf->nsections && !symtab; i++)
 		if (elf->sections[i].type == SHT_SYMTAB)
-			break;
-	if (i == elf->nsections)
+			symtab = &elf->sections[i];
+	if (!symtab)
 		return 0;
+	if (symtab->link >= elf->nsections)
+		return eh_error_set(err, EH_EINPUT,
+				    "%s: .symtab links to string table %u of %zu sections",
+				    name, symtab->link, elf->nsections);
+	if (!symtab->data)
+		return eh_error_set(err, EH_EINPUT, "%s: cannot read .symtab", name);
+	total = symtab->size / sizeof(Elf64_Sym);
+	if (!total)
+		return 0;
+	strtab = &elf->sections[symtab->link];
+	/* A table that ends in a NUL terminates every name that starts inside it. */
+	ends_nul = strtab->data && strtab->size && !strtab->data[strtab->size - 1];
+	elf->symbols = eh_alloc(total * sizeof(*elf->symbols));
+	if (!elf->symbols)
+		return eh_error_set(err, EH_ENOMEM, "%s: out of memory for %zu symbols", name, total);
+	for (j = 0; j < total; j++) {
+		const uint8_t *p = symtab->data + j * sizeof(Elf64_Sym);
+		struct eh_elf_symbol *s = &elf->symbols[elf->nsymbols];
+		uint32_t st_name = rd_le32(p);
 
-	{
-		const struct eh_elf_section *symtab = &elf->sections[i];
-		Elf_Scn *scn = elf_getscn(e, i);
-		Elf_Data *d = scn ? elf_getdata(scn, NULL) : NULL;
-
-		if (symtab->link >= elf->nsections)
+		/* What elf_strptr accepts: a string table, and a name NUL-terminated inside it. */
+		if (strtab->type != SHT_STRTAB || !strtab->data || st_name >= strtab->size ||
+		    (!ends_nul && !memchr(strtab->data + st_name, 0, strtab->size - st_name)))
 			return eh_error_set(err, EH_EINPUT,
-					    "%s: .symtab links to string table %u of %zu sections",
-					    name, symtab->link, elf->nsections);
-		if (!d)
-			return elf_fail(err, EH_EINPUT, name, "cannot read .symtab");
-		total = d->d_size / sizeof(Elf64_Sym);
-		if (!total)
-			return 0;
-		elf->symbols = eh_alloc(total * sizeof(*elf->symbols));
-		*sym_name_off = eh_alloc(total * sizeof(**sym_name_off));
-		if (!elf->symbols || !*sym_name_off)
-			return eh_error_set(err, EH_ENOMEM, "%s: out of memory for %zu symbols", name, total);
-		for (j = 0; j < total; j++) {
-			struct eh_elf_symbol *s = &elf->symbols[elf->nsymbols];
-			GElf_Sym sym;
-			const char *sname;
-
-			if (!gelf_getsym(d, (int)j, &sym))
-				return eh_error_set(err, EH_EINPUT, "%s: symbol %zu is unreadable", name, j);
-			sname = elf_strptr(e, symtab->link, sym.st_name);
-			if (!sname)
-				return eh_error_set(err, EH_EINPUT,
-						    "%s: symbol %zu: name offset 0x%x is outside its string table",
-						    name, j, sym.st_name);
-			s->value = sym.st_value;
-			s->size = sym.st_size;
-			s->shndx = sym.st_shndx;
-			s->type = GELF_ST_TYPE(sym.st_info);
-			s->bind = GELF_ST_BIND(sym.st_info);
-			if (map && (const uint8_t *)sname >= map && (const uint8_t *)sname < map + len) {
-				s->name = sname;  /* libelf found it NUL-terminated inside .strtab */
-				(*sym_name_off)[elf->nsymbols] = SIZE_MAX;
-			} else {
-				(*sym_name_off)[elf->nsymbols] = strbuf_add(sb, sname, &oom);
-			}
-			if (oom)
-				return eh_error_set(err, EH_ENOMEM, "%s: out of memory for symbol names", name);
-			elf->nsymbols++;
-		}
+					    "%s: symbol %zu: name offset 0x%x is outside its string table",
+					    name, j, st_name);
+		s->name = (const char *)strtab->data + st_name;
+		s->type = ELF64_ST_TYPE(p[4]);
+		s->bind = ELF64_ST_BIND(p[4]);
+		s->shndx = rd_le16(p + 6);
+		s->value = rd_le64(p + 8);
+		s->size = rd_le64(p + 16);
+		elf->nsymbols++;
 	}
 	return 0;
 }
@@ -188,7 +201,7 @@ static int parse(struct eh_elf **out, const char *name, const void *buf, size_t 
 {
 	struct eh_elf *elf = NULL;
 	struct strbuf sb = { 0 };
-	size_t *sec_name_off = NULL, *sym_name_off = NULL, i;
+	size_t *sec_name_off = NULL, i;
 	Elf *e = NULL;
 	GElf_Ehdr eh;
 	const unsigned char *ident = buf;
@@ -261,7 +274,7 @@ static int parse(struct eh_elf **out, const char *name, const void *buf, size_t 
 	rc = read_sections(elf, e, name, buf, len, map, &sb, sec_name_off, err);
 	if (rc)
 		goto out;
-	rc = read_symbols(elf, e, name, map, len, &sb, &sym_name_off, err);
+	rc = read_symbols(elf, name, err);
 	if (rc)
 		goto out;
 	{
@@ -278,9 +291,6 @@ static int parse(struct eh_elf **out, const char *name, const void *buf, size_t 
 	}
 	for (i = 0; i < elf->nsections; i++)
 		elf->sections[i].name = elf->strings + sec_name_off[i];
-	for (i = 0; i < elf->nsymbols; i++)
-		if (sym_name_off[i] != SIZE_MAX)
-			elf->symbols[i].name = elf->strings + sym_name_off[i];
 	if (elf->type == ET_REL) {
 		rc = eh_elf_place(elf, err);
 		if (rc)
@@ -299,7 +309,6 @@ out:
 	for (i = 0; map && elf && i < elf->nsections; i++)
 		elf->sections[i].data = NULL;
 	eh_free(sec_name_off);
-	eh_free(sym_name_off);
 	eh_free(sb.buf);
 	eh_elf_free(elf);
 	if (e)
@@ -509,11 +518,8 @@ int eh_elf_pointers(const struct eh_elf *elf, uint64_t addr, size_t n, uint64_t 
 	if (!p)
 		return eh_error_set(err, EH_EINPUT, "%s: 0x%" PRIx64 ": %zu pointers lie outside every section",
 				    elf->path, addr, n);
-	for (i = 0; i < n; i++) {
-		out[i] = 0;
-		for (k = 0; k < 8; k++)
-			out[i] |= (uint64_t)p[i * 8 + k] << (8 * k);
-	}
+	for (i = 0; i < n; i++)
+		out[i] = rd_le64(p + i * 8);
 	if (elf->type == ET_REL)
 		return 0;
 	/*

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "eh/sort.h"
+
 /* The page of the symbol index: small enough that a page holds a handful of symbols. */
 #define PAGE_SHIFT 12
 /* How many runs in r_offset order an allocated relocation section may hold before it is searched whole. */
@@ -40,14 +42,25 @@ static char mapping_kind(const struct eh_elf_symbol *s)
 	return name[1];
 }
 
-/* FNV-1a, 32 bits: the by-name index's order; any hash would do, ties fall back to the name. */
+/*
+ * The by-name index's order: any hash would do, ties fall back to the name. Eight bytes a
+ * step, each mixed by a multiply (the constants of MurmurHash3's finaliser), where a
+ * byte a step cost a fifth of reading a kernel's symbols.
+ */
 static uint32_t name_hash(const char *s)
 {
-	uint32_t h = 0x811c9dc5u;
+	size_t n = strlen(s);
+	uint64_t h = n * 0x9e3779b97f4a7c15ull, w;
 
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x01000193u;
-	return h;
+	for (; n >= 8; n -= 8, s += 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
+		h ^= h >> 32;
+	}
+	w = 0;
+	memcpy(&w, s, n);
+	h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
+	return (uint32_t)(h ^ h >> 33);
 }
 
 /*
@@ -76,97 +89,15 @@ struct eh_elf_lookup {
 /* The most buckets of the section index: a sparse address space gets larger buckets, not more. */
 #define BUCKETS_MAX (1u << 16)
 
-/* A symbol's sort key: section, then value, then ord (bit 31: not global; below it, the table index). */
-struct key {
-	uint64_t value;
-	uint32_t sec;
-	uint32_t ord;
-};
-
-#define DIGIT_BITS 11
-#define DIGITS (1u << DIGIT_BITS)
-#define PASSES 9  /* the global flag, six digits of the value, two of the section */
-
-static unsigned digit(const struct key *k, unsigned pass)
-{
-	if (pass == 0)
-		return k->ord >> 31;
-	if (pass < 7)
-		return (unsigned)(k->value >> (DIGIT_BITS * (pass - 1))) & (DIGITS - 1);
-	return (k->sec >> (DIGIT_BITS * (pass - 7))) & (DIGITS - 1);
-}
-
-/* Whether the keys differ in the digit of pass, given the bits in which they differ from the first. */
-static bool varies(unsigned pass, uint64_t value, uint32_t sec, uint32_t ord)
-{
-	if (pass == 0)
-		return ord >> 31;
-	if (pass < 7)
-		return (value >> (DIGIT_BITS * (pass - 1))) & (DIGITS - 1);
-	return (sec >> (DIGIT_BITS * (pass - 7))) & (DIGITS - 1);
-}
-
-/*
- * Sort k[0..n) by section, value, global first, then table order: a stable
- * least-significant-digit radix sort (the keys start in table order) over only
- * the digits in which keys differ: the top of a kernel address is every symbol's.
- */
-static int sort_keys(struct key *k, size_t n)
-{
-	size_t *count = eh_alloc(DIGITS * sizeof(*count));
-	struct key *tmp = eh_alloc(n * sizeof(*tmp)), *from = k, *to = tmp;
-	uint64_t value = 0;
-	uint32_t sec = 0, ord = 0;
-	unsigned pass;
-	size_t i;
-
-	if (!count || !tmp) {
-		eh_free(count);
-		eh_free(tmp);
-		return EH_ENOMEM;
-	}
-	for (i = 1; i < n; i++) {
-		value |= k[i].value ^ k[0].value;
-		sec |= k[i].sec ^ k[0].sec;
-		ord |= k[i].ord ^ k[0].ord;
-	}
-	for (pass = 0; pass < PASSES; pass++) {
-		size_t sum = 0, d;
-		struct key *swap;
-
-		if (!varies(pass, value, sec, ord))
-			continue;
-		memset(count, 0, DIGITS * sizeof(*count));
-		for (i = 0; i < n; i++)
-			count[digit(&from[i], pass)]++;
-		for (d = 0; d < DIGITS; d++) {
-			size_t c = count[d];
-
-			count[d] = sum;
-			sum += c;
-		}
-		for (i = 0; i < n; i++)
-			to[count[digit(&from[i], pass)]++] = from[i];
-		swap = from;
-		from = to;
-		to = swap;
-	}
-	if (from != k)
-		memcpy(k, from, n * sizeof(*k));
-	eh_free(count);
-	eh_free(tmp);
-	return 0;
-}
-
-/* Within each run of one hash (k's values), names in order, stably: a run of two names is a collision, and rare. */
-static void order_collisions(const struct eh_elf_symbol **v, const struct key *k, size_t n)
+/* Within each run of one hash (k's keys), names in order, stably: a run of two names is a collision, and rare. */
+static void order_collisions(const struct eh_elf_symbol **v, const struct eh_sort_pair *k, size_t n)
 {
 	size_t lo = 0, hi, i, j;
 
 	for (; lo < n; lo = hi) {
 		bool mixed = false;
 
-		for (hi = lo + 1; hi < n && k[hi].value == k[lo].value; hi++)
+		for (hi = lo + 1; hi < n && k[hi].key == k[lo].key; hi++)
 			mixed |= strcmp(v[hi]->name, v[lo]->name) != 0;
 		for (i = lo + 1; mixed && i < hi; i++) {
 			const struct eh_elf_symbol *s = v[i];
@@ -178,11 +109,15 @@ static void order_collisions(const struct eh_elf_symbol **v, const struct key *k
 	}
 }
 
-/* v[0..n), symbols of elf, in the order of their keys (by_addr's order; by_name's with the hash as value). */
+/*
+ * Sort v[0..n), symbols of elf in table order: by_name's order (hash, then name, then
+ * table order), or by_addr's (section, value, globals first, then table order), by stable
+ * radix sorts: globals put first, then by value, then by section.
+ */
 static int sort_symbols(const struct eh_elf *elf, const struct eh_elf_symbol **v, size_t n, bool by_hash)
 {
-	struct key *k;
-	size_t i;
+	struct eh_sort_pair *k;
+	size_t i, m = 0;
 	int rc;
 
 	if (n < 2)
@@ -190,21 +125,21 @@ static int sort_symbols(const struct eh_elf *elf, const struct eh_elf_symbol **v
 	k = eh_alloc(n * sizeof(*k));
 	if (!k)
 		return EH_ENOMEM;
-	for (i = 0; i < n; i++) {
-		const struct eh_elf_symbol *s = v[i];
-
-		k[i].ord = (uint32_t)(s - elf->symbols);
-		if (by_hash) {
-			k[i].value = name_hash(s->name);
-		} else {
-			k[i].value = s->value;
-			k[i].sec = s->shndx;
-			k[i].ord |= (uint32_t)(s->bind != STB_GLOBAL) << 31;
-		}
-	}
-	rc = sort_keys(k, n);
+	for (i = 0; i < n; i++)
+		if (by_hash)
+			k[i] = (struct eh_sort_pair){ name_hash(v[i]->name), (uint64_t)(v[i] - elf->symbols) };
+		else if (v[i]->bind == STB_GLOBAL)
+			k[m++] = (struct eh_sort_pair){ v[i]->value, (uint64_t)(v[i] - elf->symbols) };
+	for (i = 0; !by_hash && i < n; i++)
+		if (v[i]->bind != STB_GLOBAL)
+			k[m++] = (struct eh_sort_pair){ v[i]->value, (uint64_t)(v[i] - elf->symbols) };
+	rc = eh_sort_pairs(k, n);
+	for (i = 0; !rc && !by_hash && i < n; i++)
+		k[i].key = elf->symbols[k[i].val].shndx;
+	if (!rc && !by_hash)
+		rc = eh_sort_pairs(k, n);
 	for (i = 0; !rc && i < n; i++)
-		v[i] = &elf->symbols[k[i].ord & 0x7fffffffu];
+		v[i] = &elf->symbols[k[i].val];
 	if (!rc && by_hash)
 		order_collisions(v, k, n);
 	eh_free(k);
