@@ -37,14 +37,21 @@ struct eh_alt_site {
 	const char *cb_name;    /* callback: its symbol, when the ELF names it */
 	/*
 	 * The original's orig_len / 4 words, then (not a callback) the replacement's as
-	 * they land on the site (eh_alt_fixup), read once for every image patched from the
-	 * parse; NULL when the original has no contents. unfixed: 0, or one more than the
-	 * index of the replacement word that has none or cannot be moved (the image that
-	 * applies the site says why).
+	 * they land on the site (eh_alt_fixup), or (a callback that reads nothing of the
+	 * target, cb_fixed) what the callback writes: read once for every image patched
+	 * from the parse; NULL when the original has no contents. unfixed: 0, or one more
+	 * than the index of the replacement word that has none or cannot be moved (the
+	 * image that applies the site says why).
 	 */
 	const uint32_t *words;
 	uint8_t orig_len, repl_len, unfixed;
 	uint8_t cb_kind;        /* callback: which the harness emulates (image/alt_cb.c), 0 for none */
+	/*
+	 * A callback whose outcome turns on nothing of the target (alt_cb_patch_nops): its
+	 * cb_result and cb_why once the kernel calls it; EH_ALT_CB_NOT_RUN for the others.
+	 */
+	uint8_t cb_fixed;
+	const char *cb_fixed_why;
 	bool callback;
 };
 

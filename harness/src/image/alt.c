@@ -78,7 +78,7 @@ static int read_words(const struct eh_elf *elf, struct eh_alt_site **sites, size
 	uint32_t *w;
 
 	for (i = 0; i < n; i++)
-		total += (*sites)[i].orig_len / 4u + ((*sites)[i].callback ? 0 : (*sites)[i].repl_len / 4u);
+		total += 2 * ((*sites)[i].orig_len / 4u);  /* repl_len == orig_len but for callbacks */
 	v = eh_realloc(*sites, (n ? n : 1) * sizeof(*v) + total * sizeof(*w));
 	if (!v)
 		return eh_error_set(err, EH_ENOMEM, "%s: out of memory for %zu alternatives", elf->path, n);
@@ -92,10 +92,17 @@ static int read_words(const struct eh_elf *elf, struct eh_alt_site **sites, size
 		if (!read_range(elf, s->orig, norig, w))
 			continue;  /* words NULL: the image that needs them says so */
 		s->words = w;
-		w += norig;
-		if (s->callback)
+		w += 2 * norig;
+		if (s->callback) {
+			struct eh_alt_outcome o = { .cb_why = "" };
+
+			memcpy(fixed, s->words, norig * sizeof(*fixed));
+			if (eh_alt_cb_fixed(s, fixed, &o)) {
+				s->cb_fixed = (uint8_t)o.cb_result;
+				s->cb_fixed_why = o.cb_why;
+			}
 			continue;
-		w += norig;  /* repl_len == orig_len */
+		}
 		for (k = 0; k < norig && !s->unfixed; k++)
 			if (!read_range(elf, s->repl + 4 * k, 1, &fixed[k]) ||
 			    eh_alt_fixup(fixed[k], s->repl + 4 * k, s->orig + 4 * k, s->repl, s->repl + s->repl_len,

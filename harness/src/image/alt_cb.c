@@ -411,25 +411,29 @@ static enum eh_alt_cb_result cb_bhb_clearbhb(struct cb_ctx *c)
 	}
 }
 
-/* A kernel callback the harness emulates, with the length its BUG_ON requires (0: any). */
+/*
+ * A kernel callback the harness emulates, with the length its BUG_ON requires (0: any), and
+ * whether what it writes turns on the target (or only on the site's own words).
+ */
 struct callback {
 	const char *name;
 	unsigned ninsns;
 	enum eh_alt_cb_result (*run)(struct cb_ctx *c);
+	bool reads_target;
 };
 
 static const struct callback callbacks[] = {
-	{ "alt_cb_patch_nops", 0, cb_patch_nops },
-	{ "kvm_update_va_mask", 5, cb_update_va_mask },
-	{ "kvm_patch_vector_branch", 4, cb_patch_vector_branch },
-	{ "kvm_get_kimage_voffset", 4, cb_get_kimage_voffset },
-	{ "kvm_compute_final_ctr_el0", 4, cb_compute_final_ctr_el0 },
-	{ "spectre_v4_patch_fw_mitigation_enable", 1, cb_spectre_v4_enable },
-	{ "smccc_patch_fw_mitigation_conduit", 1, cb_smccc_conduit },
-	{ "spectre_bhb_patch_loop_mitigation_enable", 1, cb_bhb_loop_enable },
-	{ "spectre_bhb_patch_loop_iter", 1, cb_bhb_loop_iter },
-	{ "spectre_bhb_patch_wa3", 1, cb_bhb_wa3 },
-	{ "spectre_bhb_patch_clearbhb", 2, cb_bhb_clearbhb },
+	{ "alt_cb_patch_nops", 0, cb_patch_nops, false },
+	{ "kvm_update_va_mask", 5, cb_update_va_mask, true },
+	{ "kvm_patch_vector_branch", 4, cb_patch_vector_branch, true },
+	{ "kvm_get_kimage_voffset", 4, cb_get_kimage_voffset, true },
+	{ "kvm_compute_final_ctr_el0", 4, cb_compute_final_ctr_el0, true },
+	{ "spectre_v4_patch_fw_mitigation_enable", 1, cb_spectre_v4_enable, true },
+	{ "smccc_patch_fw_mitigation_conduit", 1, cb_smccc_conduit, true },
+	{ "spectre_bhb_patch_loop_mitigation_enable", 1, cb_bhb_loop_enable, true },
+	{ "spectre_bhb_patch_loop_iter", 1, cb_bhb_loop_iter, true },
+	{ "spectre_bhb_patch_wa3", 1, cb_bhb_wa3, true },
+	{ "spectre_bhb_patch_clearbhb", 2, cb_bhb_clearbhb, true },
 	{ 0 },
 };
 
@@ -441,6 +445,17 @@ uint8_t eh_alt_cb_kind(const char *name)
 		if (!strcmp(callbacks[k].name, name))
 			return (uint8_t)(k + 1);
 	return 0;
+}
+
+bool eh_alt_cb_fixed(const struct eh_alt_site *s, uint32_t *words, struct eh_alt_outcome *out)
+{
+	struct cb_ctx c = { NULL, s, out, words, s->orig_len / 4u };
+	const struct callback *cb = s->cb_kind ? &callbacks[s->cb_kind - 1] : NULL;
+
+	if (!cb || cb->reads_target || (cb->ninsns && c.n != cb->ninsns))
+		return false;
+	out->cb_result = cb->run(&c);
+	return true;
 }
 
 int eh_alt_cb_run(const struct eh_image *img, const struct eh_alt_site *s, struct eh_alt_outcome *out,

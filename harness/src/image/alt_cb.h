@@ -2,10 +2,21 @@
 #ifndef EH_ALT_CB_H
 #define EH_ALT_CB_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "eh/alt.h"
 #include "eh/image.h"
+
+/* Which emulated callback the kernel function name is (struct eh_alt_site.cb_kind): its index + 1, 0 for none. */
+uint8_t eh_alt_cb_kind(const char *name);
+
+/*
+ * What site s's callback writes over words (its original instructions) and its outcome's
+ * cb_result and cb_why, when they turn on nothing of the target (alt_cb_patch_nops): the
+ * parse computes them once for every image. false, touching nothing, for the others.
+ */
+bool eh_alt_cb_fixed(const struct eh_alt_site *s, uint32_t *words, struct eh_alt_outcome *out);
 
 /*
  * Run site s's callback as the kernel calls it at boot (__apply_alternatives in
@@ -14,9 +25,6 @@
  * writes. Sets out->cb_result and out->cb_why. A site whose length the kernel's
  * function would BUG_ON is EH_EINPUT naming it.
  */
-/* Which of the emulated callbacks the kernel function name is (struct eh_alt_site.cb_kind): one more than its index, 0 for none. */
-uint8_t eh_alt_cb_kind(const char *name);
-
 int eh_alt_cb_run(const struct eh_image *img, const struct eh_alt_site *s, struct eh_alt_outcome *out,
 		  uint32_t *words, struct eh_error *err);
 

@@ -120,10 +120,18 @@ static int run_callback(struct patching *p, const struct eh_alt_site *s, struct 
 
 	if (!s->words)
 		return no_contents(img, "alternative", s->orig, false, err);
-	memcpy(words, s->words, n * sizeof(*words));
-	rc = eh_alt_cb_run(img, s, out, words, err);
-	if (rc || out->cb_result != EH_ALT_CB_PATCHED)
-		return rc;
+	if (s->cb_fixed) {  /* what it writes turns on nothing of the target: the parse's */
+		out->cb_result = s->cb_fixed;
+		out->cb_why = s->cb_fixed_why;
+		memcpy(words, s->words + n, n * sizeof(*words));
+	} else {
+		memcpy(words, s->words, n * sizeof(*words));
+		rc = eh_alt_cb_run(img, s, out, words, err);
+		if (rc)
+			return rc;
+	}
+	if (out->cb_result != EH_ALT_CB_PATCHED)
+		return 0;
 	for (i = 0; i < n; i++)
 		if (set_word(p, s->orig + 4 * i, words[i], s->words[i]))
 			return no_contents(img, "alternative", s->orig, true, err);
