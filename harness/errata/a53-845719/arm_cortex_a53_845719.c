@@ -83,6 +83,7 @@ static bool tbz_bit4(uint32_t word)
 /* How far the kernel's check may sit from its SPSR_EL1 write, and the AArch32 side may run. */
 #define SPSR_MAX_WORDS 256
 #define SIDE_MAX_INSNS 32
+#define WORDS_AT_ONCE 32  /* divides SPSR_MAX_WORDS */
 
 /*
  * Whether in starts a branch on bit 4 of a register (TBZ/TBNZ #4, or TST #0x10 and a
@@ -129,7 +130,7 @@ static int visit(struct eh_rule_ctx *ctx, const struct eh_insn *start)
 	uint64_t aarch32, native, spsr_at = 0, end;
 	bool eret = false;
 	unsigned reg;
-	uint32_t w;
+	uint32_t w[WORDS_AT_ONCE];
 	const char *why;
 	long d;
 	size_t n;
@@ -138,14 +139,17 @@ static int visit(struct eh_rule_ctx *ctx, const struct eh_insn *start)
 	    eh_rule_run_el(ctx, in, &why) == EH_RUN_EL2_NVHE)
 		return 0;
 	func = eh_elf_symbol_span(eh_rule_elf(ctx), in->addr, &end);
-	for (d = 1; d <= SPSR_MAX_WORDS && !eret && !eh_rule_neighbour_word(ctx, in, d, &w); d++) {
+	/* The words read a stretch at a time, as far as the function goes. */
+	for (d = 1, n = 0; d <= SPSR_MAX_WORDS && !eret; d++) {
 		uint64_t at = in->addr + (uint64_t)d * 4;
 
+		if ((size_t)d > n && (n = d - 1 + eh_rule_neighbour_words(ctx, in, d, WORDS_AT_ONCE, w)) < (size_t)d)
+			break;
 		if (at >= end && eh_elf_symbol_span(eh_rule_elf(ctx), at, &end) != func)
 			break;
-		if (!spsr_at && w == (MSR_SPSR_EL1_WORD | reg))
-			spsr_at = in->addr + (uint64_t)d * 4;
-		eret = spsr_at && w == ERET_WORD;
+		if (!spsr_at && w[(d - 1) % WORDS_AT_ONCE] == (MSR_SPSR_EL1_WORD | reg))
+			spsr_at = at;
+		eret = spsr_at && w[(d - 1) % WORDS_AT_ONCE] == ERET_WORD;
 	}
 	if (!eret)
 		return 0;

@@ -230,16 +230,6 @@ static uint64_t **symbol_starts(const struct eh_elf *elf)
 	return bits;
 }
 
-int eh_audit__bit(uint64_t *const *bits, const struct eh_elf *elf, const struct eh_elf_section *s, uint64_t addr)
-{
-	const uint64_t *b = bits ? bits[s - elf->sections] : NULL;
-	uint64_t k = (addr - s->addr) / 4;
-
-	if (!b || (addr - s->addr) % 4 || addr - s->addr >= s->size)
-		return -1;
-	return (int)(b[k / 64] >> (k % 64) & 1);
-}
-
 /*
  * The sites of one parse by original address (their ranks) and the non-callback ones by
  * replacement address, and (for one numbering) their bits: what an audit searches them by.
@@ -1067,18 +1057,26 @@ static int index_triggers(struct eh_audit_scan *scan)
 
 		if (rule->scan && rule->scan->functions)
 			continue;
-		for (hi = 0; hi < TOP_SLOTS; hi++) {
-			bool m = !rule->triggers;
+		for (hi = 0; !rule->triggers && hi < TOP_SLOTS; hi++)
+			may[hi] |= result_bit(r);
+		/* Each trigger's top halves: its value's bits under its mask, any of the others (subsets of free). */
+		for (t = rule->triggers; t && t->mask; t++) {
+			uint32_t fixed = t->mask >> 16, free = ~fixed & 0xffffu, sub = 0;
 
-			for (t = rule->triggers; t && t->mask && !m; t++)
-				m = ((hi << 16 ^ t->value) & t->mask & 0xffff0000u) == 0;
-			if (m)
-				may[hi] |= result_bit(r);
+			do {
+				may[(t->value >> 16 & fixed) | sub] |= result_bit(r);
+				sub = (sub - free) & free;
+			} while (sub);
 		}
 	}
-	for (hi = 0; hi < TOP_SLOTS; hi++) {
+	for (hi = 0, k = 0; hi < TOP_SLOTS; hi++) {
 		bool branch = is_b_or_bl(hi << 16);
 
+		/* Neighbouring halves mostly share a set: the one found last is tried first. */
+		if (k < nsets && scan->top_sets[k] == may[hi] && scan->top_branch[k] == branch) {
+			scan->top_set[hi] = (uint8_t)k;
+			continue;
+		}
 		for (k = 0; k < nsets && (scan->top_sets[k] != may[hi] || scan->top_branch[k] != branch); k++)
 			;
 		if (k == nsets && nsets < 255) {

@@ -33,7 +33,16 @@ struct eh_audit__site_bits {
 void eh_audit__free_site_bits(struct eh_audit__site_bits *b);
 
 /* Bit of addr (in s, eh_elf_section_at's) in bits; -1 when they do not say: a search must. */
-int eh_audit__bit(uint64_t *const *bits, const struct eh_elf *elf, const struct eh_elf_section *s, uint64_t addr);
+static inline int eh_audit__bit(uint64_t *const *bits, const struct eh_elf *elf, const struct eh_elf_section *s,
+				uint64_t addr)
+{
+	const uint64_t *b = bits ? bits[s - elf->sections] : NULL;
+	uint64_t k = (addr - s->addr) / 4;
+
+	if (!b || (addr - s->addr) % 4 || addr - s->addr >= s->size)
+		return -1;
+	return (int)(b[k / 64] >> (k % 64) & 1);
+}
 
 struct eh_rule_ctx {
 	const struct eh_image *img;

@@ -165,6 +165,17 @@ int eh_rule_neighbour_word(struct eh_rule_ctx *ctx, const struct eh_insn *in, lo
 	return word_in(ctx, eh_elf_section_at(ctx->img->elf, in->addr), in->addr + (uint64_t)(delta * 4), word);
 }
 
+size_t eh_rule_neighbour_words(struct eh_rule_ctx *ctx, const struct eh_insn *in, long delta, size_t n,
+			       uint32_t *words)
+{
+	const struct eh_elf_section *s = eh_elf_section_at(ctx->img->elf, in->addr);
+	size_t k;
+
+	for (k = 0; k < n && !word_in(ctx, s, in->addr + (uint64_t)((delta + (long)k) * 4), &words[k]); k++)
+		;
+	return k;
+}
+
 int eh_rule_insn_at(struct eh_rule_ctx *ctx, uint64_t addr, struct eh_insn *out)
 {
 	return insn_in(ctx, eh_elf_section_at(ctx->img->elf, addr), addr, out);

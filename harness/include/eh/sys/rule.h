@@ -133,6 +133,14 @@ int eh_rule_neighbour(struct eh_rule_ctx *ctx, const struct eh_insn *in, long de
  */
 int eh_rule_neighbour_word(struct eh_rule_ctx *ctx, const struct eh_insn *in, long delta, uint32_t *word);
 
+/*
+ * Up to n words from the one delta words after in on, as eh_rule_neighbour_word gives them
+ * one by one, into words[]: how many, fewer where the run leaves in's section or meets
+ * replacement code. A rule reading a long stretch of code costs a call, not one a word.
+ */
+size_t eh_rule_neighbour_words(struct eh_rule_ctx *ctx, const struct eh_insn *in, long delta, size_t n,
+			       uint32_t *words);
+
 /* The instruction at addr of the patched image, into *out; EH_ENOENT outside code or in replacement code. */
 int eh_rule_insn_at(struct eh_rule_ctx *ctx, uint64_t addr, struct eh_insn *out);
 
