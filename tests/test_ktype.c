@@ -49,6 +49,8 @@ static const struct row rows[] = {
 	{ "6.12 shape, DWARF of a relocatable object", "ktypes612.o", NULL, EH_KTYPE_DWARF, &linux_6_12 },
 	{ "6.12 shape, BTF added by pahole -J", "ktypes612-btf.o", NULL, EH_KTYPE_BTF, &linux_6_12 },
 	{ "6.12 shape, DWARF of a linked image", "ktypes612.elf", NULL, EH_KTYPE_DWARF, &linux_6_12 },
+	{ "DWARF of the kernel's own unit, not of a unit linked before it", "ktypes-units.elf", NULL, EH_KTYPE_DWARF,
+	  &linux_6_12 },
 	{ "no type information, a 6.x kernel: 6.1's fixed layout", "captables.o", "6.1", EH_KTYPE_BUILTIN, &linux_6_1 },
 	{ "no type information, 6.12: 6.12's fixed layout", "captables.o", "6.12", EH_KTYPE_BUILTIN, &linux_6_12 },
 	{ "no type information, an unknown newer kernel: 6.12's, the newest", "captables.o", "7.0",

@@ -234,29 +234,87 @@ static int read_btf(struct eh_ktypes *k, const struct eh_elf *elf, const struct 
 	return rc;
 }
 
-/* The DWARF struct type named name (a definition, not a declaration) among the top-level DIEs of the CUs. */
-static bool dwarf_find_struct(Dwfl_Module *mod, const char *name, Dwarf_Die *out)
+/*
+ * The units that hold the kernel's own instances of the four structs (its errata and feature
+ * tables, its alternatives): a struct is looked for in those, when the image has them, instead of
+ * in all of its thousands of units. Under CONFIG_DEBUG_INFO_REDUCED they define a struct whose
+ * header is named as they are (asm/cpufeature.h, asm/alternative.h) and only declare the others.
+ */
+static const char *const user_units[] = {
+	"arch/arm64/kernel/cpu_errata.c",
+	"arch/arm64/kernel/cpufeature.c",
+	"arch/arm64/kernel/alternative.c",
+};
+
+#define EH_KTYPE_UNITS (sizeof(user_units) / sizeof(user_units[0]))
+
+/* The units a struct is looked for in: the user units the image has, or every unit. */
+struct dwarf_units {
+	Dwarf *dw;
+	Dwarf_Die user[EH_KTYPE_UNITS];
+	size_t nuser;
+};
+
+static bool is_user_unit(Dwarf_Die *cu)
 {
-	Dwarf_Die *cu = NULL;
-	Dwarf_Addr bias;
+	const char *n = dwarf_diename(cu);
+	size_t i, len = n ? strlen(n) : 0;
 
-	while ((cu = dwfl_module_nextcu(mod, cu, &bias))) {
-		Dwarf_Die d;
+	for (i = 0; i < EH_KTYPE_UNITS; i++) {
+		size_t ulen = strlen(user_units[i]);
 
-		if (dwarf_child(cu, &d))
-			continue;
-		do {
-			const char *n;
-
-			if (dwarf_tag(&d) != DW_TAG_structure_type || dwarf_hasattr(&d, DW_AT_declaration))
-				continue;
-			n = dwarf_diename(&d);
-			if (n && !strcmp(n, name)) {
-				*out = d;
-				return true;
-			}
-		} while (!dwarf_siblingof(&d, &d));
+		if (len >= ulen && !strcmp(n + len - ulen, user_units[i]) && (len == ulen || n[len - ulen - 1] == '/'))
+			return true;
 	}
+	return false;
+}
+
+static void find_user_units(struct dwarf_units *u)
+{
+	Dwarf_CU *cu = NULL;
+	Dwarf_Die cudie;
+
+	u->nuser = 0;
+	while (u->nuser < EH_KTYPE_UNITS && !dwarf_get_units(u->dw, cu, &cu, NULL, NULL, &cudie, NULL))
+		if (is_user_unit(&cudie))
+			u->user[u->nuser++] = cudie;
+}
+
+/* The DWARF struct type named name (a definition, not a declaration) among the top-level DIEs of unit cu. */
+static bool unit_find_struct(Dwarf_Die *cu, const char *name, Dwarf_Die *out)
+{
+	Dwarf_Die d;
+
+	if (dwarf_child(cu, &d))
+		return false;
+	do {
+		const char *n;
+
+		if (dwarf_tag(&d) != DW_TAG_structure_type || dwarf_hasattr(&d, DW_AT_declaration))
+			continue;
+		n = dwarf_diename(&d);
+		if (n && !strcmp(n, name)) {
+			*out = d;
+			return true;
+		}
+	} while (!dwarf_siblingof(&d, &d));
+	return false;
+}
+
+static bool dwarf_find_struct(struct dwarf_units *u, const char *name, Dwarf_Die *out)
+{
+	Dwarf_CU *cu = NULL;
+	Dwarf_Die cudie;
+	size_t i;
+
+	for (i = 0; i < u->nuser; i++)
+		if (unit_find_struct(&u->user[i], name, out))
+			return true;
+	if (u->nuser)
+		return false;
+	while (!dwarf_get_units(u->dw, cu, &cu, NULL, NULL, &cudie, NULL))
+		if (unit_find_struct(&cudie, name, out))
+			return true;
 	return false;
 }
 
@@ -296,13 +354,15 @@ static long dwarf_member_offset(Dwarf_Die *t, const char *name)
 	return -1;
 }
 
-static int read_dwarf_module(struct eh_ktypes *k, const struct eh_elf *elf, Dwfl_Module *mod,
-			     const struct eh_ktypes *fixed, struct eh_error *err)
+static int read_dwarf_units(struct eh_ktypes *k, const struct eh_elf *elf, Dwarf *dw,
+			    const struct eh_ktypes *fixed, struct eh_error *err)
 {
+	struct dwarf_units u = { .dw = dw };
 	size_t i;
 	Dwarf_Die t;
 
-	if (!dwarf_find_struct(mod, rows[0].type, &t))
+	find_user_units(&u);
+	if (!dwarf_find_struct(&u, rows[0].type, &t))
 		return EH_ENOENT;
 	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		const struct field_row *r = &rows[i];
@@ -311,7 +371,7 @@ static int read_dwarf_module(struct eh_ktypes *k, const struct eh_elf *elf, Dwfl
 		long off;
 
 		/* Each struct's rows start with its size row: one search of the CUs a struct. */
-		if (!r->member && i && !dwarf_find_struct(mod, r->type, &t)) {
+		if (!r->member && i && !dwarf_find_struct(&u, r->type, &t)) {
 			i = fill_struct(k, fixed, i);
 			continue;
 		}
@@ -348,16 +408,17 @@ static int read_dwarf(struct eh_ktypes *k, const struct eh_elf *elf, const struc
 	Dwfl *dwfl = dwfl_begin(&offline);
 	Dwfl_Module *mod;
 	Dwarf_Addr bias;
+	Dwarf *dw = NULL;
 	int rc;
 
 	if (!dwfl)
 		return eh_error_set(err, EH_ENOMEM, "%s: libdw: %s", elf->path, dwfl_errmsg(-1));
 	mod = dwfl_report_offline(dwfl, "image", elf->path, -1);
 	dwfl_report_end(dwfl, NULL, NULL);
-	if (!mod || !dwfl_module_getdwarf(mod, &bias))
+	if (!mod || !(dw = dwfl_module_getdwarf(mod, &bias)))
 		rc = eh_error_set(err, EH_EINPUT, "%s: its DWARF cannot be read: %s", elf->path, dwfl_errmsg(-1));
 	else
-		rc = read_dwarf_module(k, elf, mod, fixed, err);
+		rc = read_dwarf_units(k, elf, dw, fixed, err);
 	dwfl_end(dwfl);
 	return rc;
 }
