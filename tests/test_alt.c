@@ -326,12 +326,12 @@ static void check_patches(const char *model)
 		const struct eh_alt_site *s = NULL;
 		size_t k;
 
-		assert_int_equal(eh_elf_word(cb, img->patches[i].addr, &file), 0);
-		if (file == img->patches[i].word || (i && img->patches[i - 1].addr >= img->patches[i].addr))
+		assert_int_equal(eh_elf_word(cb, eh_image_patch_addr(img, i), &file), 0);
+		if (file == img->patches[i].word || (i && eh_image_patch_addr(img, i - 1) >= eh_image_patch_addr(img, i)))
 			fail_msg("%s: patch %zu at 0x%llx is the file's word or out of order", model, i,
-				 (unsigned long long)img->patches[i].addr);
+				 (unsigned long long)eh_image_patch_addr(img, i));
 		for (k = 0; k < img->nsites && !s; k++)
-			if (img->patches[i].addr - img->sites[k].orig < img->sites[k].orig_len)
+			if (eh_image_patch_addr(img, i) - img->sites[k].orig < img->sites[k].orig_len)
 				s = &img->sites[k];
 		if (!s || !eh_image_outcome(img, s).applied)
 			fail_msg("%s: patch %zu is in no applied site", model, i);
@@ -358,7 +358,7 @@ static void check_patches(const char *model)
 		fail_msg("%s: %s", model, err.msg);
 	assert_int_equal(again->npatches, img->npatches);
 	for (i = 0; i < img->npatches; i++) {
-		assert_int_equal(again->patches[i].addr, img->patches[i].addr);
+		assert_int_equal(eh_image_patch_addr(again, i), eh_image_patch_addr(img, i));
 		assert_int_equal(again->patches[i].word, img->patches[i].word);
 	}
 	/* The parse's sites are shared, not copied: the image keeps only what it made of them. */

@@ -12,9 +12,9 @@
 #include "eh/kconfig.h"
 #include "eh/model.h"
 
-/* One word of the image that is not the ELF's. */
+/* One word of the image that is not the ELF's: at its address less the image's patch_base. */
 struct eh_image_patch {
-	uint64_t addr;
+	uint32_t at;
 	uint32_t word;
 };
 
@@ -30,6 +30,7 @@ struct eh_image {
 	 */
 	struct eh_image_patch *patches;
 	size_t npatches;
+	uint64_t patch_base;  /* the lowest alternative's address: every patch lies within 4 GiB of it */
 	/*
 	 * The ELF's alternatives as parsed: shared by the images made from one parse
 	 * (eh_image_new_parsed), owned by an image that parsed them (owned). What the
@@ -86,6 +87,12 @@ int eh_image_word_in(const struct eh_image *img, const struct eh_elf_section *s,
  * copying nothing, when s holds no loadable contents (not SHF_ALLOC, or SHT_NOBITS).
  */
 bool eh_image_copy_section(const struct eh_image *img, const struct eh_elf_section *s, uint8_t *dst);
+
+/* The address of the image's patch i. */
+static inline uint64_t eh_image_patch_addr(const struct eh_image *img, size_t i)
+{
+	return img->patch_base + img->patches[i].at;
+}
 
 /* The index of the first patch at or above addr (npatches when none). */
 size_t eh_image_patch_from(const struct eh_image *img, uint64_t addr);

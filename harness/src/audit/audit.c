@@ -453,9 +453,9 @@ static uint64_t function_start(const struct eh_elf *elf, uint64_t addr)
  */
 static uint32_t word_from(const struct eh_image *img, const struct eh_elf_section *s, uint64_t addr, size_t *p)
 {
-	for (; *p < img->npatches && img->patches[*p].addr < addr; ++*p)
+	for (; *p < img->npatches && eh_image_patch_addr(img, *p) < addr; ++*p)
 		;
-	if (*p < img->npatches && img->patches[*p].addr == addr)
+	if (*p < img->npatches && eh_image_patch_addr(img, *p) == addr)
 		return img->patches[*p].word;
 	return eh_insn_word(s->data + (addr - s->addr));
 }
@@ -1265,11 +1265,11 @@ static bool same_view(const struct eh_rule_ctx *ctx, const struct shared_verdict
 	const struct eh_image *x = v->img, *y = ctx->img;
 	size_t i = eh_image_patch_from(x, v->lo), j = eh_image_patch_from(y, v->lo);
 
-	for (; i < x->npatches && x->patches[i].addr < v->hi; i++, j++)
-		if (j == y->npatches || y->patches[j].addr != x->patches[i].addr ||
+	for (; i < x->npatches && eh_image_patch_addr(x, i) < v->hi; i++, j++)
+		if (j == y->npatches || eh_image_patch_addr(y, j) != eh_image_patch_addr(x, i) ||
 		    y->patches[j].word != x->patches[i].word)
 			return false;
-	if (j < y->npatches && y->patches[j].addr < v->hi)
+	if (j < y->npatches && eh_image_patch_addr(y, j) < v->hi)
 		return false;
 	return eh_audit__sites_agree(ctx, x, v->lo, v->hi);
 }

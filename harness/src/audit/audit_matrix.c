@@ -26,7 +26,7 @@ static bool same_image(const struct eh_image *x, const struct eh_image *y)
 			return false;
 	}
 	for (i = 0; i < x->npatches; i++)
-		if (x->patches[i].addr != y->patches[i].addr || x->patches[i].word != y->patches[i].word)
+		if (eh_image_patch_addr(x, i) != eh_image_patch_addr(y, i) || x->patches[i].word != y->patches[i].word)
 			return false;
 	return true;
 }

@@ -37,7 +37,7 @@ static int set_word(struct patching *p, uint64_t addr, uint32_t word, uint32_t f
 		img->patches = v;
 		p->cap = p->cap ? 2 * p->cap : 256;
 	}
-	img->patches[img->npatches++] = (struct eh_image_patch){ addr, word };
+	img->patches[img->npatches++] = (struct eh_image_patch){ (uint32_t)(addr - img->patch_base), word };
 	return 0;
 }
 
@@ -56,7 +56,7 @@ size_t eh_image_patch_from(const struct eh_image *img, uint64_t addr)
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (img->patches[mid].addr < addr)
+		if (eh_image_patch_addr(img, mid) < addr)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -71,7 +71,7 @@ int eh_image_word_in(const struct eh_image *img, const struct eh_elf_section *s,
 	if (!s->data || addr - s->addr >= s->size || s->size - (addr - s->addr) < 4)
 		return EH_ENOENT;
 	i = eh_image_patch_from(img, addr);
-	if (i < img->npatches && img->patches[i].addr == addr)
+	if (i < img->npatches && eh_image_patch_addr(img, i) == addr)
 		*word = img->patches[i].word;
 	else
 		*word = eh_insn_word(s->data + (addr - s->addr));
@@ -92,8 +92,9 @@ bool eh_image_copy_section(const struct eh_image *img, const struct eh_elf_secti
 	if (!(s->flags & SHF_ALLOC) || !s->data)
 		return false;
 	memcpy(dst, s->data, s->size);
-	for (i = eh_image_patch_from(img, s->addr); i < img->npatches && img->patches[i].addr - s->addr < s->size; i++) {
-		uint8_t *p = dst + (img->patches[i].addr - s->addr);
+	for (i = eh_image_patch_from(img, s->addr); i < img->npatches && eh_image_patch_addr(img, i) - s->addr < s->size;
+	     i++) {
+		uint8_t *p = dst + (eh_image_patch_addr(img, i) - s->addr);
 		uint32_t w = img->patches[i].word;
 
 		p[0] = (uint8_t)w;
@@ -275,6 +276,16 @@ static int image_new(struct eh_image **out, const struct eh_elf *elf, const stru
 		rc = eh_error_set(err, EH_ENOMEM, "%s: out of memory", elf->path);
 	if (rc)
 		goto fail;
+	if (img->nsites) {  /* sorted by address: the first and last by rank bound them */
+		const struct eh_alt_site *lo = &img->sites[order[0]], *hi = &img->sites[order[img->nsites - 1]];
+
+		img->patch_base = lo->orig;
+		if (hi->orig - lo->orig > UINT32_MAX - hi->orig_len) {
+			rc = eh_error_set(err, EH_EINPUT, "%s: alternatives from 0x%" PRIx64 " to 0x%" PRIx64
+					  " span more than 4 GiB", elf->path, lo->orig, hi->orig);
+			goto fail;
+		}
+	}
 	for (i = 0; i < img->nsites && !rc; i++) {
 		const struct eh_alt_site *s = &img->sites[order[i]];
 		struct eh_alt_outcome o = { .state = EH_CAP_UNKNOWN, .cb_why = "" };
