@@ -63,6 +63,7 @@ struct cli_command {
 	cli_command_fn *run;
 	const char *summary;    /* one line, for the global help */
 	const struct cli_usage *usage;
+	bool reads_kernels;     /* it reads whole kernel images: its heap is reserved in huge pages */
 };
 
 /* Every command, in the order the global help lists them; ends with { 0 } (cli/main.c). */
