@@ -74,7 +74,7 @@ static void print_help(FILE *f)
  * Grow the heap by size bytes up front, give them back to malloc (the trim threshold keeps them
  * mapped) and ask for transparent huge pages over it: the tens of megabytes a kernel's audit
  * allocates then fault in 2 MiB at a time, not 4 KiB (Debian's 6.1 report took 8,300 page faults,
- * a third of its time, and takes 1,200). Untouched, the reservation costs no memory; where THP is
+ * a third of its time, and takes about 900). Untouched, the reservation costs no memory; where THP is
  * off (or madvise fails) it changes nothing.
  */
 static void reserve_huge_heap(size_t size)

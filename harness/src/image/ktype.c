@@ -274,7 +274,6 @@ static void find_user_units(struct dwarf_units *u)
 	Dwarf_CU *cu = NULL;
 	Dwarf_Die cudie;
 
-	u->nuser = 0;
 	while (u->nuser < EH_KTYPE_UNITS && !dwarf_get_units(u->dw, cu, &cu, NULL, NULL, &cudie, NULL))
 		if (is_user_unit(&cudie))
 			u->user[u->nuser++] = cudie;
