@@ -36,7 +36,11 @@ int eh_error_prefix(struct eh_error *err, const char *fmt, ...)
  * that constructors unwind.
  */
 void *eh_alloc(size_t size);           /* zeroed */
+/* n elements of size bytes, not zeroed (the caller writes each before reading it); NULL when n * size overflows. */
+void *eh_alloc_array(size_t n, size_t size);
 void *eh_realloc(void *p, size_t size);
+/* p's block cut to size bytes (0 < size <= its own), the rest given back; p itself when it cannot be. Never fails. */
+void *eh_shrink(void *p, size_t size);
 char *eh_strdup(const char *s);
 void eh_free(void *p);
 

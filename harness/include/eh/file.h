@@ -30,6 +30,21 @@ int eh_file_read(const char *path, size_t max, const char *what, char **buf, siz
 int eh_file_map(const char *path, size_t max, const char *what, uint8_t **data, size_t *len,
 		struct eh_error *err);
 void eh_file_unmap(uint8_t *data, size_t len);
+/* A part of a file: n bytes from offset off. */
+struct eh_file_range {
+	size_t off, n;
+};
+
+/*
+ * Read the parts r[0..nr) of the mapping data (len bytes of path, from eh_file_map) at once,
+ * into anonymous memory holding the same bytes, in transparent huge pages where the kernel
+ * gives them (each part widened to the 2 MiB pages it meets, within the mapping): a part of
+ * the file read from end to end then costs one read, not a page fault every 64 KiB (a fault
+ * costs microseconds, and a kernel's code and symbols are megabytes). Nothing changes for a
+ * reader. 0, or an I/O error naming path when the pages could be neither read nor mapped again.
+ */
+int eh_file_map_load(const char *path, uint8_t *data, size_t len, struct eh_file_range *r, size_t nr,
+		     struct eh_error *err);
 
 #define EH_SHA256_HEX 65   /* 64 hex digits and the NUL */
 

@@ -45,6 +45,9 @@ struct eh_image {
 	struct eh_alt_outcome *decided, *outcomes;
 	uint32_t *callbacks;
 	size_t noutcomes;
+	/* The sites it applied (indices in sites), by original address: what an audit visits of them. */
+	uint32_t *applied;
+	size_t napplied;
 };
 
 /*
@@ -73,6 +76,8 @@ bool eh_image_applied(const struct eh_image *img, const struct eh_alt_site *s);
 
 /* How many of the image's sites it applied. */
 size_t eh_image_napplied(const struct eh_image *img);
+/* The index in img->applied of the first site it applied at or above addr (napplied if none). */
+size_t eh_image_applied_from(const struct eh_image *img, uint64_t addr);
 
 /* Whether the kernel of the image's target detects capability name. */
 bool eh_image_has_cap(const struct eh_image *img, const char *name);

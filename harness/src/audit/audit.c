@@ -546,10 +546,9 @@ static int build_calls(struct eh_rule_ctx *ctx)
 
 	wk->calls_built = true;
 	rc = scan_calls(ctx->scan, &wk->base, &wk->nbase);
-	for (i = 0; i < img->nsites && !rc; i++) {
-		const struct eh_alt_site *site = ctx->by_orig[i];
-		const struct eh_elf_section *s = eh_image_applied(img, site) ? eh_elf_section_at(img->elf, site->orig)
-									   : NULL;
+	for (i = 0; i < img->napplied && !rc; i++) {
+		const struct eh_alt_site *site = &img->sites[img->applied[i]];
+		const struct eh_elf_section *s = eh_elf_section_at(img->elf, site->orig);
 		uint64_t a;
 
 		if (!s || !audited(s))
@@ -1136,6 +1135,18 @@ static int grow_candidates(struct eh_audit_scan *scan, size_t i, size_t *cap)
 	return rc;
 }
 
+/*
+ * The offset of the first word of data from off (below end) whose top half has a set: most
+ * words of a kernel are no call and nothing a rule wants, and this loop is the one that
+ * reads them all, two bytes each.
+ */
+static size_t next_in_set(const uint8_t *top_set, const uint8_t *data, size_t off, size_t end)
+{
+	while (off + 4 <= end && !top_set[data[off + 2] | (unsigned)data[off + 3] << 8])
+		off += 4;
+	return off;
+}
+
 int eh_audit_scan_new(struct eh_audit_scan **out, const struct eh_elf *elf, const struct eh_erratum *const *errata,
 		      struct eh_error *err)
 {
@@ -1175,16 +1186,14 @@ int eh_audit_scan_new(struct eh_audit_scan **out, const struct eh_elf *elf, cons
 
 		if (!audited(s))
 			continue;
-		for (off = 0, cap = 0; off + 4 <= s->size && !rc; off += 4) {
+		for (off = 0, cap = 0; !rc && (off = next_in_set(scan->top_set, s->data, off, s->size)) + 4 <= s->size;
+		     off += 4) {
 			uint32_t word = eh_insn_word(s->data + off);
+			unsigned set = scan->top_set[word >> 16];
 			uint64_t mask;
 			struct candidate *c;
 			struct call_edge e;
 
-			unsigned set = scan->top_set[word >> 16];
-
-			if (!set)
-				continue;  /* most words: no call, nothing a rule wants */
 			if (scan->top_branch[set] && is_b_or_bl(word) && file_edge(elf, starts, s->addr + off, word, &e))
 				rc = add_edge(&scan->calls, &scan->ncalls, &scan->cap_calls, &e);
 			if (rc || !scan->top_sets[set] || !(mask = wanted(scan, s->addr + off, word)))
@@ -1199,6 +1208,11 @@ int eh_audit_scan_new(struct eh_audit_scan **out, const struct eh_elf *elf, cons
 		}
 	}
 	free_bits(starts, elf->nsections);
+	/* Every image's audit reads the edges: what they hold, not what they grew to (Debian's 6.1 vmlinux: 320,000). */
+	if (!rc && scan->ncalls) {
+		scan->calls = eh_shrink(scan->calls, scan->ncalls * sizeof(*scan->calls));
+		scan->cap_calls = scan->ncalls;
+	}
 	if (rc) {
 		eh_audit_scan_free(scan);
 		return rc == EH_ENOMEM ? eh_error_set(err, rc, "%s: out of memory", elf->path) : rc;
@@ -1433,22 +1447,6 @@ static int visit_word(struct eh_rule_ctx *ctx, struct eh_audit *a, struct eh_aud
 	return 0;
 }
 
-/* The index in by_orig of the first site at or above addr. */
-static size_t first_site_at(const struct eh_rule_ctx *ctx, uint64_t addr)
-{
-	size_t lo = 0, hi = ctx->img->nsites;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (ctx->by_orig[mid]->orig < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /*
  * Keep section i's candidates that are not settled after an image of the scan's
  * numbering (from live, or every one the first time; none kept when out of memory).
@@ -1474,8 +1472,8 @@ static void keep_live(struct eh_audit_scan *scan, size_t i)
 /*
  * The words of section i to visit in img, in address order: the scan's candidates
  * outside the alternatives img applies (the file's words; for an image of the scan's
- * numbering, those not settled), and every word inside them (sorted by original
- * address in ctx->by_orig). *at: the address visited last, for errors.
+ * numbering, those not settled), and every word inside them (img->applied, by
+ * original address). *at: the address visited last, for errors.
  */
 static int visit_section(struct eh_rule_ctx *ctx, struct eh_audit *a, struct eh_audit__rule_state *states,
 			 struct eh_audit_scan *scan, size_t i, uint64_t *at)
@@ -1494,15 +1492,14 @@ static int visit_section(struct eh_rule_ctx *ctx, struct eh_audit *a, struct eh_
 		scan->verdicts[i] = eh_alloc(2 * scan->nslots[i] * sizeof(*scan->verdicts[i]));
 	verdicts = scan->verdicts[i];  /* NULL when out of memory: every image visits */
 
-	/* The sites of the section, then (site NULL) the rest of its candidates. */
-	for (j = first_site_at(ctx, s->addr), p = eh_image_patch_from(img, s->addr); !rc; j++) {
-		const struct eh_alt_site *site = j < img->nsites && ctx->by_orig[j]->orig - s->addr < s->size
-							 ? ctx->by_orig[j] : NULL;
+	/* The sites the image applied in the section, then (site NULL) the rest of its candidates. */
+	for (j = eh_image_applied_from(img, s->addr), p = eh_image_patch_from(img, s->addr); !rc; j++) {
+		const struct eh_alt_site *site = j < img->napplied ? &img->sites[img->applied[j]] : NULL;
 		uint64_t lo = s->size, hi = s->size;
 
+		if (site && site->orig - s->addr >= s->size)
+			site = NULL;  /* past the section */
 		if (site) {
-			if (!eh_image_applied(img, site))
-				continue;
 			lo = site->orig - s->addr;
 			hi = lo + site->orig_len < s->size ? lo + site->orig_len : s->size;
 		}
@@ -1577,12 +1574,8 @@ static int visit_functions(struct eh_rule_ctx *ctx, struct eh_audit_result *res,
  */
 static void fit_result(struct eh_audit_result *res)
 {
-	void *p;
-
-	if (res->nfindings && (p = eh_realloc(res->findings, res->nfindings * sizeof(*res->findings))))
-		res->findings = p;
-	if (res->nwindows && (p = eh_realloc(res->windows, res->nwindows * sizeof(*res->windows))))
-		res->windows = p;
+	res->findings = eh_shrink(res->findings, res->nfindings * sizeof(*res->findings));
+	res->windows = eh_shrink(res->windows, res->nwindows * sizeof(*res->windows));
 }
 
 int eh_audit_run_scan(struct eh_audit **out, const struct eh_image *img, struct eh_audit_scan *scan,

@@ -168,10 +168,39 @@ int eh_rule_neighbour_word(struct eh_rule_ctx *ctx, const struct eh_insn *in, lo
 size_t eh_rule_neighbour_words(struct eh_rule_ctx *ctx, const struct eh_insn *in, long delta, size_t n,
 			       uint32_t *words)
 {
-	const struct eh_elf_section *s = eh_elf_section_at(ctx->img->elf, in->addr);
-	size_t k;
+	const struct eh_elf *elf = ctx->img->elf;
+	const struct eh_elf_section *s = eh_elf_section_at(elf, in->addr);
+	uint64_t first = in->addr + (uint64_t)(delta * 4), off = first - (s ? s->addr : 0), addr;
+	size_t k, p;
 
-	for (k = 0; k < n && !word_in(ctx, s, in->addr + (uint64_t)((delta + (long)k) * 4), &words[k]); k++)
+	/*
+	 * A run in code the site bits cover, read straight: the file's word unless a site's
+	 * original range holds it, the patches walked in step; the bits say where a
+	 * replacement ends the run. Else (and at the run's end, which tracking records) a
+	 * word at a time.
+	 */
+	if (!ctx->bits || !s || !s->data || !(s->flags & SHF_EXECINSTR) || first & 3 || off >= s->size ||
+	    eh_audit__bit(ctx->bits->orig, elf, s, first) < 0)
+		k = 0;
+	else
+		for (k = 0, p = eh_image_patch_from(ctx->img, first); k < n; k++) {
+			addr = first + 4 * k;
+			if (addr - s->addr >= s->size || s->size - (addr - s->addr) < 4 ||
+			    eh_audit__bit(ctx->bits->repl, elf, s, addr))
+				break;
+			words[k] = eh_insn_word(s->data + (addr - s->addr));
+			if (!eh_audit__bit(ctx->bits->orig, elf, s, addr))
+				continue;
+			while (p < ctx->img->npatches && eh_image_patch_addr(ctx->img, p) < addr)
+				p++;
+			if (p < ctx->img->npatches && eh_image_patch_addr(ctx->img, p) == addr)
+				words[k] = ctx->img->patches[p].word;
+		}
+	if (k && ctx->tracking) {
+		ctx->lo = first < ctx->lo ? first : ctx->lo;
+		ctx->hi = first + 4 * (k - 1) > ctx->hi ? first + 4 * (k - 1) : ctx->hi;
+	}
+	for (; k < n && !word_in(ctx, s, first + 4 * k, &words[k]); k++)
 		;
 	return k;
 }

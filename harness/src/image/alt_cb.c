@@ -125,6 +125,7 @@ static uint64_t early_kern_hyp_va(const struct hyp_layout *l, uint64_t addr)
 
 struct cb_ctx {
 	const struct eh_image *img;
+	const struct eh_alt_cb_env *env;
 	const struct eh_alt_site *site;
 	struct eh_alt_outcome *out;
 	uint32_t *w;
@@ -158,7 +159,7 @@ static enum eh_alt_cb_result cb_update_va_mask(struct cb_ctx *c)
 	struct hyp_layout l = hyp_layout();
 	unsigned i;
 
-	if (eh_image_has_cap(c->img, "ARM64_HAS_VIRT_HOST_EXTN"))
+	if (c->env->vhe)
 		return nops(c, "VHE: hyp VAs are kernel VAs, every instruction a NOP");
 	for (i = 0; i < c->n; i++) {
 		unsigned rd = reg_rd(c->w[i]), rn = reg_rn(c->w[i]);
@@ -188,9 +189,9 @@ static enum eh_alt_cb_result cb_patch_vector_branch(struct cb_ctx *c)
 	struct hyp_layout l = hyp_layout();
 	uint64_t addr;
 
-	if (!eh_image_has_cap(c->img, "ARM64_SPECTRE_V3A"))
+	if (!c->env->spectre_v3a)
 		return result(c, EH_ALT_CB_KEPT, "kept: no ARM64_SPECTRE_V3A");
-	if (eh_image_has_cap(c->img, "ARM64_HAS_VIRT_HOST_EXTN"))
+	if (c->env->vhe)
 		return result(c, EH_ALT_CB_KEPT, "kept: VHE");
 	for (v = vectors; *v && !sym; v++)
 		sym = eh_elf_symbol_by_name(c->img->elf, *v);
@@ -230,7 +231,7 @@ static enum eh_alt_cb_result cb_compute_final_ctr_el0(struct cb_ctx *c)
 /* spectre_v4_patch_fw_mitigation_enable (arch/arm64/kernel/proton-pack.c), with the default command line. */
 static enum eh_alt_cb_result cb_spectre_v4_enable(struct cb_ctx *c)
 {
-	if (eh_image_has_cap(c->img, "ARM64_SSBS"))
+	if (c->env->ssbs)
 		return result(c, EH_ALT_CB_KEPT, "kept: the CPU has SSBS");
 	c->w[0] = NOP;
 	return result(c, EH_ALT_CB_PATCHED, "a NOP: the dynamic Spectre-v4 mitigation is on (default)");
@@ -449,7 +450,7 @@ uint8_t eh_alt_cb_kind(const char *name)
 
 bool eh_alt_cb_fixed(const struct eh_alt_site *s, uint32_t *words, struct eh_alt_outcome *out)
 {
-	struct cb_ctx c = { NULL, s, out, words, s->orig_len / 4u };
+	struct cb_ctx c = { NULL, NULL, s, out, words, s->orig_len / 4u };
 	const struct callback *cb = s->cb_kind ? &callbacks[s->cb_kind - 1] : NULL;
 
 	if (!cb || cb->reads_target || (cb->ninsns && c.n != cb->ninsns))
@@ -458,10 +459,17 @@ bool eh_alt_cb_fixed(const struct eh_alt_site *s, uint32_t *words, struct eh_alt
 	return true;
 }
 
-int eh_alt_cb_run(const struct eh_image *img, const struct eh_alt_site *s, struct eh_alt_outcome *out,
-		  uint32_t *words, struct eh_error *err)
+void eh_alt_cb_env_of(const struct eh_image *img, struct eh_alt_cb_env *env)
 {
-	struct cb_ctx c = { img, s, out, words, s->orig_len / 4u };
+	env->vhe = eh_image_has_cap(img, "ARM64_HAS_VIRT_HOST_EXTN");
+	env->spectre_v3a = eh_image_has_cap(img, "ARM64_SPECTRE_V3A");
+	env->ssbs = eh_image_has_cap(img, "ARM64_SSBS");
+}
+
+int eh_alt_cb_run(const struct eh_image *img, const struct eh_alt_cb_env *env, const struct eh_alt_site *s,
+		  struct eh_alt_outcome *out, uint32_t *words, struct eh_error *err)
+{
+	struct cb_ctx c = { img, env, s, out, words, s->orig_len / 4u };
 	const struct callback *cb = s->cb_kind ? &callbacks[s->cb_kind - 1] : NULL;
 
 	if (!cb) {

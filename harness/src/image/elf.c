@@ -170,7 +170,7 @@ static int read_symbols(struct eh_elf *elf, const char *name, struct eh_error *e
 	strtab = &elf->sections[symtab->link];
 	/* A table that ends in a NUL terminates every name that starts inside it. */
 	ends_nul = strtab->data && strtab->size && !strtab->data[strtab->size - 1];
-	elf->symbols = eh_alloc(total * sizeof(*elf->symbols));
+	elf->symbols = eh_alloc_array(total, sizeof(*elf->symbols));
 	if (!elf->symbols)
 		return eh_error_set(err, EH_ENOMEM, "%s: out of memory for %zu symbols", name, total);
 	for (j = 0; j < total; j++) {
@@ -184,15 +184,45 @@ static int read_symbols(struct eh_elf *elf, const char *name, struct eh_error *e
 			return eh_error_set(err, EH_EINPUT,
 					    "%s: symbol %zu: name offset 0x%x is outside its string table",
 					    name, j, st_name);
-		s->name = (const char *)strtab->data + st_name;
-		s->type = ELF64_ST_TYPE(p[4]);
-		s->bind = ELF64_ST_BIND(p[4]);
-		s->shndx = rd_le16(p + 6);
-		s->value = rd_le64(p + 8);
-		s->size = rd_le64(p + 16);
+		*s = (struct eh_elf_symbol){ .name = (const char *)strtab->data + st_name, .value = rd_le64(p + 8),
+					     .size = rd_le64(p + 16), .shndx = rd_le16(p + 6),
+					     .type = ELF64_ST_TYPE(p[4]), .bind = ELF64_ST_BIND(p[4]) };
 		elf->nsymbols++;
 	}
 	return 0;
+}
+
+/* The smallest section load_whole reads at once: below it the faults cost little. */
+#define LOAD_MIN ((size_t)1 << 20)
+
+/*
+ * The sections of the file name (mapped at map, len bytes) that readers go through from
+ * end to end, read at once (eh_file_map_load): code (every rule's scan), the symbol table
+ * and its names (the index), .BTF (libbpf copies it whole). Section names are in names.
+ */
+static int load_whole(const struct eh_elf *elf, const char *name, uint8_t *map, size_t len, const char *names,
+		      const size_t *name_off, struct eh_error *err)
+{
+	struct eh_file_range *r;
+	size_t i, n = 0, strtab = SIZE_MAX;
+	int rc;
+
+	for (i = 0; i < elf->nsections; i++)
+		if (elf->sections[i].type == SHT_SYMTAB)
+			strtab = elf->sections[i].link;
+	r = eh_alloc_array(elf->nsections + 1, sizeof(*r));
+	if (!r)
+		return eh_error_set(err, EH_ENOMEM, "%s: out of memory", name);
+	for (i = 0; i < elf->nsections; i++) {
+		const struct eh_elf_section *s = &elf->sections[i];
+
+		if (s->data && s->size >= LOAD_MIN && (s->flags & SHF_EXECINSTR || s->type == SHT_SYMTAB || i == strtab ||
+						       !strcmp(names + name_off[i], ".BTF")))
+			r[n++] = (struct eh_file_range){ s->offset, s->size };
+	}
+	rc = eh_file_map_load(name, map, len, r, n, err);
+	eh_free(r);
+	return rc;
 }
 
 /* eh_elf_parse; map: buf is the file's mapping, which the sections borrow and the result keeps. */
@@ -272,6 +302,8 @@ static int parse(struct eh_elf **out, const char *name, const void *buf, size_t 
 		}
 	}
 	rc = read_sections(elf, e, name, buf, len, map, &sb, sec_name_off, err);
+	if (!rc && map)
+		rc = load_whole(elf, name, map, len, sb.buf, sec_name_off, err);
 	if (rc)
 		goto out;
 	rc = read_symbols(elf, name, err);

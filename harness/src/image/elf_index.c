@@ -18,6 +18,12 @@
 /* Sections past this many pages in all get no page index (a malformed size must not cost memory): they search whole. */
 #define PAGES_MAX (1u << 22)
 
+/* s's name past KVM's nVHE prefix (tested a byte first: most names do not start with an underscore). */
+static const char *unprefixed(const struct eh_elf_symbol *s)
+{
+	return s->name[0] == '_' && !strncmp(s->name, "__kvm_nvhe_", 11) ? s->name + 11 : s->name;
+}
+
 /*
  * Mapping symbols ($x, $d, $x.12) and section or file symbols describe nothing
  * to a reader. KVM's nVHE objects prefix every symbol with __kvm_nvhe_
@@ -25,7 +31,7 @@
  */
 static int symbol_names_code(const struct eh_elf_symbol *s)
 {
-	const char *name = strncmp(s->name, "__kvm_nvhe_", 11) ? s->name : s->name + 11;
+	const char *name = unprefixed(s);
 
 	if (!name[0] || name[0] == '$')
 		return 0;
@@ -35,7 +41,7 @@ static int symbol_names_code(const struct eh_elf_symbol *s)
 /* The mapping symbol's letter ('x', 'd'), past KVM's nVHE prefix, or 0 for any other symbol. */
 static char mapping_kind(const struct eh_elf_symbol *s)
 {
-	const char *name = strncmp(s->name, "__kvm_nvhe_", 11) ? s->name : s->name + 11;
+	const char *name = unprefixed(s);
 
 	if (name[0] != '$' || (name[1] != 'x' && name[1] != 'd') || (name[2] && name[2] != '.'))
 		return 0;
@@ -122,7 +128,7 @@ static int sort_symbols(const struct eh_elf *elf, const struct eh_elf_symbol **v
 
 	if (n < 2)
 		return 0;
-	k = eh_alloc(n * sizeof(*k));
+	k = eh_alloc_array(n, sizeof(*k));
 	if (!k)
 		return EH_ENOMEM;
 	for (i = 0; i < n; i++)
@@ -317,10 +323,10 @@ int eh_elf__index(struct eh_elf *elf, struct eh_error *err)
 	size_t i, n = elf->nsymbols ? elf->nsymbols : 1;
 	int rc;
 
-	elf->by_addr = eh_alloc(n * sizeof(*elf->by_addr));
-	elf->sized = eh_alloc(n * sizeof(*elf->sized));
-	elf->mapping = eh_alloc(n * sizeof(*elf->mapping));
-	elf->by_name = eh_alloc(n * sizeof(*elf->by_name));
+	elf->by_addr = eh_alloc_array(n, sizeof(*elf->by_addr));
+	elf->sized = eh_alloc_array(n, sizeof(*elf->sized));
+	elf->mapping = eh_alloc_array(n, sizeof(*elf->mapping));
+	elf->by_name = eh_alloc_array(n, sizeof(*elf->by_name));
 	if (!elf->by_addr || !elf->sized || !elf->mapping || !elf->by_name)
 		return eh_error_set(err, EH_ENOMEM, "%s: out of memory for the symbol index", elf->path);
 	for (i = 0; i < elf->nsymbols; i++) {

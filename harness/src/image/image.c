@@ -19,7 +19,9 @@
 struct patching {
 	struct eh_image *img;
 	size_t cap;
+	struct eh_alt_cb_env env;
 	size_t last;    /* the outcome a callback site kept last */
+	const struct eh_alt_outcome *kept_from;  /* ... the decision it copied, when it ran no callback */
 };
 
 /* Append word at addr (above every patch so far), unless it is file, the ELF's. */
@@ -57,6 +59,21 @@ size_t eh_image_patch_from(const struct eh_image *img, uint64_t addr)
 		size_t mid = lo + (hi - lo) / 2;
 
 		if (eh_image_patch_addr(img, mid) < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+size_t eh_image_applied_from(const struct eh_image *img, uint64_t addr)
+{
+	size_t lo = 0, hi = img->napplied;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (img->sites[img->applied[mid]].orig < addr)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -127,7 +144,7 @@ static int run_callback(struct patching *p, const struct eh_alt_site *s, struct 
 		memcpy(words, s->words + n, n * sizeof(*words));
 	} else {
 		memcpy(words, s->words, n * sizeof(*words));
-		rc = eh_alt_cb_run(img, s, out, words, err);
+		rc = eh_alt_cb_run(img, &p->env, s, out, words, err);
 		if (rc)
 			return rc;
 	}
@@ -215,11 +232,7 @@ bool eh_image_applied(const struct eh_image *img, const struct eh_alt_site *s)
 
 size_t eh_image_napplied(const struct eh_image *img)
 {
-	size_t i, n = 0;
-
-	for (i = 0; i < img->nsites; i++)
-		n += eh_image_applied(img, &img->sites[i]);
-	return n;
+	return img->napplied;
 }
 
 /* Whether the kernel of img's target detects s's capability, into *o. */
@@ -255,6 +268,7 @@ static int image_new(struct eh_image **out, const struct eh_elf *elf, const stru
 	}
 	img->target = *target;
 	p.img = img;
+	eh_alt_cb_env_of(img, &p.env);
 	if (parse) {
 		rc = eh_alt_parse(&img->owned, &img->nsites, elf, caps, err);
 		img->sites = img->owned;
@@ -263,16 +277,17 @@ static int image_new(struct eh_image **out, const struct eh_elf *elf, const stru
 		img->nsites = nparsed;
 		rc = 0;
 	}
-	order = eh_alloc((img->nsites + 1) * sizeof(*order));
+	order = eh_alloc_array(img->nsites + 1, sizeof(*order));
 	for (i = 0; order && i < img->nsites; i++) {
 		order[img->sites[i].orig_rank] = (uint32_t)i;
 		if (img->sites[i].callback && img->sites[i].cb_index >= ncallbacks)
 			ncallbacks = img->sites[i].cb_index + 1;
 	}
 	img->decided = eh_alloc((caps->ncaps + 1) * sizeof(*img->decided));
-	img->callbacks = eh_alloc((ncallbacks + 1) * sizeof(*img->callbacks));
+	img->callbacks = eh_alloc_array(ncallbacks + 1, sizeof(*img->callbacks));
+	img->applied = eh_alloc_array(img->nsites + 1, sizeof(*img->applied));
 	asked = eh_alloc((caps->ncaps + 1) * sizeof(*asked));
-	if (!rc && (!order || !img->decided || !img->callbacks || !asked))
+	if (!rc && (!order || !img->decided || !img->callbacks || !img->applied || !asked))
 		rc = eh_error_set(err, EH_ENOMEM, "%s: out of memory", elf->path);
 	if (rc)
 		goto fail;
@@ -288,8 +303,9 @@ static int image_new(struct eh_image **out, const struct eh_elf *elf, const stru
 	}
 	for (i = 0; i < img->nsites && !rc; i++) {
 		const struct eh_alt_site *s = &img->sites[order[i]];
-		struct eh_alt_outcome o = { .state = EH_CAP_UNKNOWN, .cb_why = "" };
+		struct eh_alt_outcome o;
 		const struct eh_alt_outcome *d = &o;
+		bool run;
 
 		if (s->cap_name && s->cap < caps->ncaps) {
 			d = &img->decided[s->cap];  /* the sites of one capability are decided once */
@@ -299,21 +315,36 @@ static int image_new(struct eh_image **out, const struct eh_elf *elf, const stru
 			}
 		} else if (s->cap_name) {
 			decide(img, s, &o);
+		} else {
+			o = (struct eh_alt_outcome){ .state = EH_CAP_UNKNOWN, .cb_why = "" };
 		}
 		if (!s->callback) {
-			if (d->state == EH_CAP_DETECTED)
+			if (d->state == EH_CAP_DETECTED) {
 				rc = apply_site(&p, s, err);
+				img->applied[img->napplied++] = order[i];
+			}
 			continue;
 		}
 		/* 5.x calls every callback (its capability is ARM64_NCAPS); 6.x those of detected ones. */
+		run = caps->cb_style == EH_ALT_CB_NCAPS || d->state == EH_CAP_DETECTED;
+		if (!run && d != &o && d == p.kept_from) {  /* the outcome a site of its capability kept */
+			img->callbacks[s->cb_index] = (uint32_t)p.last;
+			continue;
+		}
 		o = *d;
 		o.applied = false;
-		if (caps->cb_style == EH_ALT_CB_NCAPS || o.state == EH_CAP_DETECTED)
+		if (run)
 			rc = run_callback(&p, s, &o, err);
+		if (o.applied)
+			img->applied[img->napplied++] = order[i];
 		rc = rc ? rc : keep_outcome(&p, s, &o, err);
+		p.kept_from = run ? NULL : d;
 	}
 	if (rc)
 		goto fail;
+	/* A report keeps every image: what the arrays hold, not what they grew to or were sized for. */
+	img->patches = eh_shrink(img->patches, img->npatches * sizeof(*img->patches));
+	img->applied = eh_shrink(img->applied, img->napplied * sizeof(*img->applied));
 	eh_free(asked);
 	eh_free(order);
 	*out = img;
@@ -347,5 +378,6 @@ void eh_image_free(struct eh_image *img)
 	eh_free(img->decided);
 	eh_free(img->callbacks);
 	eh_free(img->outcomes);
+	eh_free(img->applied);
 	eh_free(img);
 }

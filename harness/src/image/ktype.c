@@ -196,20 +196,25 @@ static int read_btf(struct eh_ktypes *k, const struct eh_elf *elf, const struct 
 {
 	struct btf *btf = btf__new(sec->data, (uint32_t)sec->size);
 	size_t i;
-	int rc = 0;
+	int rc = 0, id;
 
 	if (!btf)
 		return eh_error_set(err, EH_EINPUT, "%s: its .BTF cannot be read: %s", elf->path, strerror(errno));
 	/* Type information of other code (a snippet's, a module's) says nothing of these layouts. */
-	if (btf__find_by_name_kind(btf, rows[0].type, BTF_KIND_STRUCT) <= 0) {
+	id = btf__find_by_name_kind(btf, rows[0].type, BTF_KIND_STRUCT);
+	if (id <= 0) {
 		btf__free(btf);
 		return EH_ENOENT;
 	}
 	for (i = 0; !rc && i < sizeof(rows) / sizeof(rows[0]); i++) {
 		const struct field_row *r = &rows[i];
-		int id = btf__find_by_name_kind(btf, r->type, BTF_KIND_STRUCT);
-		const struct btf_type *t = id > 0 ? btf__type_by_id(btf, (uint32_t)id) : NULL;
+		const struct btf_type *t;
 		long off;
+
+		/* A search of every type by name (libbpf's is linear): once a struct, its rows are consecutive. */
+		if (i && strcmp(r->type, rows[i - 1].type))
+			id = btf__find_by_name_kind(btf, r->type, BTF_KIND_STRUCT);
+		t = id > 0 ? btf__type_by_id(btf, (uint32_t)id) : NULL;
 
 		if (!t) {
 			i = fill_struct(k, fixed, i);

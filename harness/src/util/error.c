@@ -3,6 +3,7 @@
 #include "util/alloc_fail.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,11 +63,27 @@ void *eh_alloc(size_t size)
 	return calloc(1, size ? size : 1);
 }
 
+void *eh_alloc_array(size_t n, size_t size)
+{
+	if (size && n > SIZE_MAX / size)
+		return NULL;
+	if (alloc_should_fail())
+		return NULL;
+	return malloc(n && size ? n * size : 1);
+}
+
 void *eh_realloc(void *p, size_t size)
 {
 	if (alloc_should_fail())
 		return NULL;
 	return realloc(p, size ? size : 1);
+}
+
+void *eh_shrink(void *p, size_t size)
+{
+	void *v = size ? realloc(p, size) : NULL;  /* not an allocation that can fail: no failure injected */
+
+	return v ? v : p;
 }
 
 char *eh_strdup(const char *s)

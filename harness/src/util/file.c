@@ -5,6 +5,7 @@
 #include <openssl/evp.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -136,6 +137,74 @@ void eh_file_unmap(uint8_t *data, size_t len)
 {
 	if (data)
 		munmap(data, len);
+}
+
+static int cmp_range(const void *a, const void *b)
+{
+	const struct eh_file_range *x = a, *y = b;
+
+	return (x->off > y->off) - (x->off < y->off);
+}
+
+/* Replace data's pages [lo, hi) (lo and hi offsets in it) by anonymous ones read from fd. */
+static int load_pages(const char *path, int fd, uint8_t *data, size_t len, size_t lo, size_t hi, struct eh_error *err)
+{
+	size_t done = 0, end = hi < len ? hi : len;
+	int rc = 0;
+
+	if (mmap(data + lo, hi - lo, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) ==
+	    MAP_FAILED)
+		return 0;  /* the mapping stays as it is, read as it is touched */
+	madvise(data + lo, hi - lo, MADV_HUGEPAGE);
+	while (lo + done < end) {  /* past the file's end the page reads zero, as it did */
+		ssize_t got = pread(fd, data + lo + done, end - lo - done, (off_t)(lo + done));
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0) {
+			rc = got ? errno : EIO;
+			break;
+		}
+		done += (size_t)got;
+	}
+	/* A read that failed: the file's pages back in their place. */
+	if (rc && mmap(data + lo, hi - lo, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED, fd, (off_t)lo) ==
+		      MAP_FAILED)
+		return eh_error_set(err, EH_EIO, "%s: cannot read bytes 0x%zx-0x%zx: %s", path, lo, hi, strerror(rc));
+	return 0;
+}
+
+int eh_file_map_load(const char *path, uint8_t *data, size_t len, struct eh_file_range *r, size_t nr,
+		     struct eh_error *err)
+{
+	const size_t huge = (size_t)2 << 20, page = (size_t)sysconf(_SC_PAGESIZE);
+	const size_t base = (uintptr_t)data % huge, top = (len + page - 1) / page * page;
+	size_t i, lo, hi;
+	int fd, rc = 0;
+
+	if (!data || !nr)
+		return 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	qsort(r, nr, sizeof(*r), cmp_range);
+	for (i = 0; i < nr && !rc;) {
+		/* The 2 MiB pages of the address space the part meets (within the mapping), and the next parts' they meet. */
+		lo = r[i].off + base < huge ? 0 : (r[i].off + base) / huge * huge - base;
+		hi = 0;
+		for (; i < nr && r[i].off <= len && r[i].n <= len - r[i].off && (!hi || r[i].off < hi); i++) {
+			size_t end = ((r[i].off + r[i].n + base + huge - 1) / huge * huge) - base;
+
+			hi = end > hi ? end : hi;
+		}
+		if (!hi) {
+			i++;  /* outside the file */
+			continue;
+		}
+		rc = load_pages(path, fd, data, len, lo, hi < top ? hi : top, err);
+	}
+	close(fd);
+	return rc;
 }
 
 int eh_file_sha256(const char *path, char hex[EH_SHA256_HEX], struct eh_error *err)

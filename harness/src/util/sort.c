@@ -19,7 +19,7 @@ int eh_sort_pairs(struct eh_sort_pair *v, size_t n)
 		differ |= v[i].key ^ v[0].key;
 	if (!differ)
 		return 0;
-	tmp = eh_alloc(n * sizeof(*tmp));
+	tmp = eh_alloc_array(n, sizeof(*tmp));
 	count = eh_alloc(DIGITS * sizeof(*count));
 	if (!tmp || !count) {
 		eh_free(tmp);
