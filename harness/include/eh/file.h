@@ -25,7 +25,8 @@ int eh_file_read(const char *path, size_t max, const char *what, char **buf, siz
 /*
  * The same checks, then path mapped into memory at *data (eh_file_unmap it), *len bytes; an empty
  * file maps to NULL, 0 bytes. The mapping is private: writing to it copies the page written, never
- * the file. Pages are read when first touched.
+ * the file. Pages are read when first touched. It starts on a 2 MiB boundary and reserves 2 MiB past
+ * the file's end, untouched (eh_file_map_load's huge pages).
  */
 int eh_file_map(const char *path, size_t max, const char *what, uint8_t **data, size_t *len,
 		struct eh_error *err);

@@ -118,12 +118,16 @@ static void order_collisions(const struct eh_elf_symbol **v, const struct eh_sor
 /*
  * Sort v[0..n), symbols of elf in table order: by_name's order (hash, then name, then
  * table order), or by_addr's (section, value, globals first, then table order), by stable
- * radix sorts: globals put first, then by value, then by section.
+ * radix sorts: globals put first, then by value, then by section; by one sort of section
+ * and value together when every value has the same top 16 bits (a kernel's do).
  */
 static int sort_symbols(const struct eh_elf *elf, const struct eh_elf_symbol **v, size_t n, bool by_hash)
 {
+	const uint64_t low48 = (1ull << 48) - 1;
 	struct eh_sort_pair *k;
 	size_t i, m = 0;
+	uint64_t differ = 0;
+	bool one = !by_hash;
 	int rc;
 
 	if (n < 2)
@@ -131,18 +135,25 @@ static int sort_symbols(const struct eh_elf *elf, const struct eh_elf_symbol **v
 	k = eh_alloc_array(n, sizeof(*k));
 	if (!k)
 		return EH_ENOMEM;
+	for (i = 0; one && i < n; i++) {
+		differ |= v[i]->value ^ v[0]->value;
+		one = v[i]->shndx <= 0xffff;
+	}
+	one = one && !(differ >> 48);
 	for (i = 0; i < n; i++)
 		if (by_hash)
 			k[i] = (struct eh_sort_pair){ name_hash(v[i]->name), (uint64_t)(v[i] - elf->symbols) };
 		else if (v[i]->bind == STB_GLOBAL)
-			k[m++] = (struct eh_sort_pair){ v[i]->value, (uint64_t)(v[i] - elf->symbols) };
+			k[m++] = (struct eh_sort_pair){ one ? (uint64_t)v[i]->shndx << 48 | (v[i]->value & low48) : v[i]->value,
+							(uint64_t)(v[i] - elf->symbols) };
 	for (i = 0; !by_hash && i < n; i++)
 		if (v[i]->bind != STB_GLOBAL)
-			k[m++] = (struct eh_sort_pair){ v[i]->value, (uint64_t)(v[i] - elf->symbols) };
+			k[m++] = (struct eh_sort_pair){ one ? (uint64_t)v[i]->shndx << 48 | (v[i]->value & low48) : v[i]->value,
+							(uint64_t)(v[i] - elf->symbols) };
 	rc = eh_sort_pairs(k, n);
-	for (i = 0; !rc && !by_hash && i < n; i++)
+	for (i = 0; !rc && !by_hash && !one && i < n; i++)
 		k[i].key = elf->symbols[k[i].val].shndx;
-	if (!rc && !by_hash)
+	if (!rc && !by_hash && !one)
 		rc = eh_sort_pairs(k, n);
 	for (i = 0; !rc && i < n; i++)
 		v[i] = &elf->symbols[k[i].val];
@@ -350,6 +361,11 @@ int eh_elf__index(struct eh_elf *elf, struct eh_error *err)
 		for (i = 0; i < elf->nby_addr; i++)  /* in by_addr's order, as the one sort would give */
 			if (elf->by_addr[i]->size)
 				elf->sized[elf->nsized++] = elf->by_addr[i];
+		/* Sized for every symbol, they hold fewer: the rest goes back to the heap the audit fills next. */
+		elf->by_addr = eh_shrink(elf->by_addr, elf->nby_addr * sizeof(*elf->by_addr));
+		elf->sized = eh_shrink(elf->sized, elf->nsized * sizeof(*elf->sized));
+		elf->mapping = eh_shrink(elf->mapping, elf->nmapping * sizeof(*elf->mapping));
+		elf->by_name = eh_shrink(elf->by_name, elf->nby_name * sizeof(*elf->by_name));
 		elf->lookup = eh_alloc(sizeof(*elf->lookup));
 		rc = elf->lookup ? index_sections(elf, elf->lookup) : EH_ENOMEM;
 	}

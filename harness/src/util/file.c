@@ -102,11 +102,18 @@ out:
 	return rc;
 }
 
+/*
+ * A transparent huge page. A mapping starts on one and reaches one past the file's end (pages
+ * there are never touched), so that each part eh_file_map_load reads can be huge pages throughout.
+ */
+#define HUGE ((size_t)2 << 20)
+
 int eh_file_map(const char *path, size_t max, const char *what, uint8_t **data, size_t *len,
 		struct eh_error *err)
 {
+	const size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	size_t size;
-	void *p;
+	uint8_t *p, *at = NULL, *end;
 	int fd, rc;
 
 	*data = NULL;
@@ -122,13 +129,26 @@ int eh_file_map(const char *path, size_t max, const char *what, uint8_t **data, 
 	 * those pages alone; the file is opened read-only and never changes. Pages are read when first
 	 * touched, so the parts of the file nobody looks at (DWARF) cost neither reads nor memory.
 	 */
-	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
-	rc = p == MAP_FAILED ? errno : 0;
+	p = mmap(NULL, size + 2 * HUGE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED) {
+		rc = errno;
+	} else {
+		at = p + (HUGE - (uintptr_t)p % HUGE) % HUGE;
+		rc = mmap(at, size + HUGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED, fd, 0) == MAP_FAILED ? errno : 0;
+		if (rc)
+			munmap(p, size + 2 * HUGE);
+	}
 	close(fd);
 	if (rc)
 		return eh_error_set(err, rc == ENOMEM ? EH_ENOMEM : EH_EIO, "%s: cannot map %zu bytes: %s", path,
 				    size, strerror(rc));
-	*data = p;
+	/* The reservation's ends around the mapping (to its last page) given back. */
+	end = at + (size + HUGE + page - 1) / page * page;
+	if (at > p)
+		munmap(p, (size_t)(at - p));
+	if (p + size + 2 * HUGE > end)
+		munmap(end, (size_t)(p + size + 2 * HUGE - end));
+	*data = at;
 	*len = size;
 	return 0;
 }
@@ -136,7 +156,7 @@ int eh_file_map(const char *path, size_t max, const char *what, uint8_t **data, 
 void eh_file_unmap(uint8_t *data, size_t len)
 {
 	if (data)
-		munmap(data, len);
+		munmap(data, len + HUGE);
 }
 
 static int cmp_range(const void *a, const void *b)
@@ -177,8 +197,7 @@ static int load_pages(const char *path, int fd, uint8_t *data, size_t len, size_
 int eh_file_map_load(const char *path, uint8_t *data, size_t len, struct eh_file_range *r, size_t nr,
 		     struct eh_error *err)
 {
-	const size_t huge = (size_t)2 << 20, page = (size_t)sysconf(_SC_PAGESIZE);
-	const size_t base = (uintptr_t)data % huge, top = (len + page - 1) / page * page;
+	const size_t huge = HUGE, base = (uintptr_t)data % huge, top = len + HUGE;
 	size_t i, lo, hi;
 	int fd, rc = 0;
 
