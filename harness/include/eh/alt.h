@@ -33,6 +33,7 @@ struct eh_alt_site {
 	unsigned cap;           /* capability number (without the callback bit) */
 	unsigned cb_index;      /* a callback's number among the parse's callbacks, in entry order */
 	unsigned orig_rank;     /* its place among the parse's sites by original address */
+	unsigned rank_site;     /* ... and the other way: the index of the site whose orig_rank is this one's index */
 	const char *cap_name;   /* from the cpucaps table; NULL if it has none */
 	const char *cb_name;    /* callback: its symbol, when the ELF names it */
 	/*

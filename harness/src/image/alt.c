@@ -43,6 +43,7 @@ static int rank_sites(const struct eh_elf *elf, struct eh_alt_site *sites, size_
 		char da[128], db[128];
 
 		sites[sorted[i].val].orig_rank = (unsigned)i;
+		sites[i].rank_site = (unsigned)sorted[i].val;
 		if (a && a->orig + a->orig_len > b->orig)
 			rc = eh_error_set(err, EH_EINPUT,
 					  "%s: alternative sites overlap: %s (%u bytes) and %s",

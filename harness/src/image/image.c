@@ -251,7 +251,6 @@ static int image_new(struct eh_image **out, const struct eh_elf *elf, const stru
 	bool *asked = NULL;
 	struct patching p = { 0 };
 	struct eh_image *img;
-	uint32_t *order = NULL;
 	size_t i, ncallbacks = 0;
 	int rc;
 
@@ -277,22 +276,18 @@ static int image_new(struct eh_image **out, const struct eh_elf *elf, const stru
 		img->nsites = nparsed;
 		rc = 0;
 	}
-	order = eh_alloc_array(img->nsites + 1, sizeof(*order));
-	for (i = 0; order && i < img->nsites; i++) {
-		order[img->sites[i].orig_rank] = (uint32_t)i;
-		if (img->sites[i].callback && img->sites[i].cb_index >= ncallbacks)
-			ncallbacks = img->sites[i].cb_index + 1;
-	}
 	img->decided = eh_alloc((caps->ncaps + 1) * sizeof(*img->decided));
-	img->callbacks = eh_alloc_array(ncallbacks + 1, sizeof(*img->callbacks));
+	/* By cb_index, fewer than the sites: cut to the callbacks' number once they are known. */
+	img->callbacks = eh_alloc_array(img->nsites + 1, sizeof(*img->callbacks));
 	img->applied = eh_alloc_array(img->nsites + 1, sizeof(*img->applied));
 	asked = eh_alloc((caps->ncaps + 1) * sizeof(*asked));
-	if (!rc && (!order || !img->decided || !img->callbacks || !img->applied || !asked))
+	if (!rc && (!img->decided || !img->callbacks || !img->applied || !asked))
 		rc = eh_error_set(err, EH_ENOMEM, "%s: out of memory", elf->path);
 	if (rc)
 		goto fail;
 	if (img->nsites) {  /* sorted by address: the first and last by rank bound them */
-		const struct eh_alt_site *lo = &img->sites[order[0]], *hi = &img->sites[order[img->nsites - 1]];
+		const struct eh_alt_site *lo = &img->sites[img->sites[0].rank_site];
+		const struct eh_alt_site *hi = &img->sites[img->sites[img->nsites - 1].rank_site];
 
 		img->patch_base = lo->orig;
 		if (hi->orig - lo->orig > UINT32_MAX - hi->orig_len) {
@@ -302,7 +297,8 @@ static int image_new(struct eh_image **out, const struct eh_elf *elf, const stru
 		}
 	}
 	for (i = 0; i < img->nsites && !rc; i++) {
-		const struct eh_alt_site *s = &img->sites[order[i]];
+		const uint32_t k = img->sites[i].rank_site;
+		const struct eh_alt_site *s = &img->sites[k];
 		struct eh_alt_outcome o;
 		const struct eh_alt_outcome *d = &o;
 		bool run;
@@ -321,10 +317,12 @@ static int image_new(struct eh_image **out, const struct eh_elf *elf, const stru
 		if (!s->callback) {
 			if (d->state == EH_CAP_DETECTED) {
 				rc = apply_site(&p, s, err);
-				img->applied[img->napplied++] = order[i];
+				img->applied[img->napplied++] = k;
 			}
 			continue;
 		}
+		if (s->cb_index >= ncallbacks)
+			ncallbacks = s->cb_index + 1;
 		/* 5.x calls every callback (its capability is ARM64_NCAPS); 6.x those of detected ones. */
 		run = caps->cb_style == EH_ALT_CB_NCAPS || d->state == EH_CAP_DETECTED;
 		if (!run && d != &o && d == p.kept_from) {  /* the outcome a site of its capability kept */
@@ -336,7 +334,7 @@ static int image_new(struct eh_image **out, const struct eh_elf *elf, const stru
 		if (run)
 			rc = run_callback(&p, s, &o, err);
 		if (o.applied)
-			img->applied[img->napplied++] = order[i];
+			img->applied[img->napplied++] = k;
 		rc = rc ? rc : keep_outcome(&p, s, &o, err);
 		p.kept_from = run ? NULL : d;
 	}
@@ -345,13 +343,12 @@ static int image_new(struct eh_image **out, const struct eh_elf *elf, const stru
 	/* A report keeps every image: what the arrays hold, not what they grew to or were sized for. */
 	img->patches = eh_shrink(img->patches, img->npatches * sizeof(*img->patches));
 	img->applied = eh_shrink(img->applied, img->napplied * sizeof(*img->applied));
+	img->callbacks = eh_shrink(img->callbacks, ncallbacks * sizeof(*img->callbacks));
 	eh_free(asked);
-	eh_free(order);
 	*out = img;
 	return 0;
 fail:
 	eh_free(asked);
-	eh_free(order);
 	eh_image_free(img);
 	return rc;
 }
