@@ -115,6 +115,12 @@ static void order_collisions(const struct eh_elf_symbol **v, const struct eh_sor
 	}
 }
 
+/* by_addr's first key of s: its value, or (one) its section above the low 48 bits of its value. */
+static uint64_t addr_key(const struct eh_elf_symbol *s, bool one)
+{
+	return one ? (uint64_t)s->shndx << 48 | (s->value & ((1ull << 48) - 1)) : s->value;
+}
+
 /*
  * Sort v[0..n), symbols of elf in table order: by_name's order (hash, then name, then
  * table order), or by_addr's (section, value, globals first, then table order), by stable
@@ -123,7 +129,6 @@ static void order_collisions(const struct eh_elf_symbol **v, const struct eh_sor
  */
 static int sort_symbols(const struct eh_elf *elf, const struct eh_elf_symbol **v, size_t n, bool by_hash)
 {
-	const uint64_t low48 = (1ull << 48) - 1;
 	struct eh_sort_pair *k;
 	size_t i, m = 0;
 	uint64_t differ = 0;
@@ -144,12 +149,10 @@ static int sort_symbols(const struct eh_elf *elf, const struct eh_elf_symbol **v
 		if (by_hash)
 			k[i] = (struct eh_sort_pair){ name_hash(v[i]->name), (uint64_t)(v[i] - elf->symbols) };
 		else if (v[i]->bind == STB_GLOBAL)
-			k[m++] = (struct eh_sort_pair){ one ? (uint64_t)v[i]->shndx << 48 | (v[i]->value & low48) : v[i]->value,
-							(uint64_t)(v[i] - elf->symbols) };
+			k[m++] = (struct eh_sort_pair){ addr_key(v[i], one), (uint64_t)(v[i] - elf->symbols) };
 	for (i = 0; !by_hash && i < n; i++)
 		if (v[i]->bind != STB_GLOBAL)
-			k[m++] = (struct eh_sort_pair){ one ? (uint64_t)v[i]->shndx << 48 | (v[i]->value & low48) : v[i]->value,
-							(uint64_t)(v[i] - elf->symbols) };
+			k[m++] = (struct eh_sort_pair){ addr_key(v[i], one), (uint64_t)(v[i] - elf->symbols) };
 	rc = eh_sort_pairs(k, n);
 	for (i = 0; !rc && !by_hash && !one && i < n; i++)
 		k[i].key = elf->symbols[k[i].val].shndx;
