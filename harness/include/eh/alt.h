@@ -32,8 +32,7 @@ struct eh_alt_site {
 	uint64_t repl;          /* replacement instructions, or the callback (0 if outside the ELF) */
 	unsigned cap;           /* capability number (without the callback bit) */
 	unsigned cb_index;      /* a callback's number among the parse's callbacks, in entry order */
-	unsigned orig_rank;     /* its place among the parse's sites by original address */
-	unsigned rank_site;     /* ... and the other way: the index of the site whose orig_rank is this one's index */
+	unsigned rank_site;     /* the index of the parse's site that is k-th by original address, k this one's index */
 	const char *cap_name;   /* from the cpucaps table; NULL if it has none */
 	const char *cb_name;    /* callback: its symbol, when the ELF names it */
 	/*

@@ -268,7 +268,7 @@ static int index_for(struct site_index *x, const struct eh_image *img)
 			return EH_ENOMEM;
 		}
 		for (i = 0; i < img->nsites; i++) {
-			x->by_orig[img->sites[i].orig_rank] = &img->sites[i];
+			x->by_orig[i] = &img->sites[img->sites[i].rank_site];
 			if (!img->sites[i].callback)
 				repl[x->nrepl++] = (struct eh_sort_pair){ img->sites[i].repl, i };
 		}

@@ -23,7 +23,7 @@ static int range_in_section(const struct eh_elf *elf, uint64_t addr, uint64_t le
 	return len <= s->size - (addr - s->addr);
 }
 
-/* Rank the sites by original address (orig_rank), and refuse two whose original ranges overlap. */
+/* Rank the sites by original address (rank_site), and refuse two whose original ranges overlap. */
 static int rank_sites(const struct eh_elf *elf, struct eh_alt_site *sites, size_t n, struct eh_error *err)
 {
 	struct eh_sort_pair *sorted = eh_alloc((n ? n : 1) * sizeof(*sorted));
@@ -42,7 +42,6 @@ static int rank_sites(const struct eh_elf *elf, struct eh_alt_site *sites, size_
 		const struct eh_alt_site *a = i ? &sites[sorted[i - 1].val] : NULL, *b = &sites[sorted[i].val];
 		char da[128], db[128];
 
-		sites[sorted[i].val].orig_rank = (unsigned)i;
 		sites[i].rank_site = (unsigned)sorted[i].val;
 		if (a && a->orig + a->orig_len > b->orig)
 			rc = eh_error_set(err, EH_EINPUT,
