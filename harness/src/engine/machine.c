@@ -63,12 +63,10 @@ static void notify(struct eh_machine *m, const struct eh_event *ev)
 	uint32_t skip = ev->kind == EH_EV_INSN ? ~(uint32_t)m->threads[ev->thread].cur_wants : 0;
 
 	for (i = 0; i < n; i++) {
-		unsigned k = m->hear[ev->kind][i];
-		const struct eh_behaviour *b = m->active[k].b;
+		const struct eh_hearer *h = &m->hear[ev->kind][i];
 
-		if (skip >> i & 1)
-			continue;
-		b->on_event(m, m->active[k].state + ev->thread * b->thread_state, ev);
+		if (!(skip >> i & 1))
+			h->on_event(m, h->state + ev->thread * h->stride, ev);
 	}
 	if (m->opts.hooks->event)
 		m->opts.hooks->event(m, ev, m->opts.hooks_ctx);
@@ -117,40 +115,59 @@ static bool timed_out(const struct eh_machine *m)
 	       (now.tv_sec == m->deadline.tv_sec && now.tv_nsec >= m->deadline.tv_nsec);
 }
 
-static bool in_code(struct eh_thread *t, uint64_t addr)
-{
-	const struct eh_elf_section *s;
-	const struct eh_machine_opts *o = &t->m->opts;
-	const uint8_t *host;
-
-	if (o->code_hi > o->code_lo && (addr < o->code_lo || addr >= o->code_hi))
-		return false;
-	if (addr >= t->code_lo && addr < t->code_hi)
-		return true;
-	s = eh_elf_section_at(t->m->img->elf, addr);
-	if (!s || !(s->flags & SHF_EXECINSTR) || !(host = eh_machine__host_ptr(t->m, s->addr, s->size)))
-		return false;
-	t->code_lo = s->addr;
-	t->code_hi = s->addr + s->size;
-	t->code_host = host;
-	return true;
-}
-
-/* Stop before the current instruction; run_slice makes the change before running on. */
-/* A register an erratum corrupts once the instruction that wrote it has run (eh_machine_set_after). */
+/*
+ * A register an erratum corrupts once the instruction that wrote it has run (eh_machine_set_after),
+ * written when t->after_pending.
+ */
 static void apply_after(struct eh_thread *t)
 {
-	if (!t->after_pending)
-		return;
 	t->after_pending = false;
 	if (uc_reg_write(t->uc, eh_machine__xreg_id(t->after_reg), &t->after_value))
 		eh_machine__hook_fail(t->m, EH_EEMU, "unicorn: cannot write x%u of thread %u", t->after_reg, t->id);
 }
 
+/* Stop before the current instruction; run_slice makes the change before running on. */
 static void request_hyp(struct eh_thread *t, enum hyp_req req)
 {
 	t->hyp_req = req;
 	uc_emu_stop(t->uc);
+}
+
+/*
+ * Called for an instruction outside the executable span the thread ran last (t->code_lo to
+ * code_hi, clipped to opts.code_lo and code_hi): whether it may run, with that span moved to the
+ * section holding it. A harness stub (which lies past every section) is the hypervisor's to run;
+ * anything else outside an executable section, or outside the machine's code range, stops the thread.
+ */
+static bool enter_code(struct eh_thread *t, uint64_t addr)
+{
+	const struct eh_machine_opts *o = &t->m->opts;
+	const struct eh_elf_section *s;
+	const uint8_t *host;
+	uint64_t lo, hi;
+
+	if (eh_elf_stub_at(t->m->img->elf, addr)) {
+		t->res.executed++;  /* counted, so that a stub returning to itself meets the budget */
+		request_hyp(t, HYP_STUB);
+		return false;
+	}
+	s = eh_elf_section_at(t->m->img->elf, addr);
+	lo = s ? s->addr : 0;
+	hi = s ? s->addr + s->size : 0;
+	if (o->code_hi > o->code_lo) {
+		lo = lo > o->code_lo ? lo : o->code_lo;
+		hi = hi < o->code_hi ? hi : o->code_hi;
+	}
+	if (!s || !(s->flags & SHF_EXECINSTR) || addr < lo || addr >= hi ||
+	    !(host = eh_machine__host_ptr(t->m, s->addr, s->size))) {
+		t->res.pc = addr;
+		eh_machine__request_stop(t, EH_STOP_LEFT_RANGE);
+		return false;
+	}
+	t->code_lo = lo;
+	t->code_hi = hi;
+	t->code_host = host + (lo - s->addr);
+	return true;
 }
 
 /* The instruction followers (bits of hear[EH_EV_INSN]) that want the instruction word at addr. */
@@ -160,7 +177,7 @@ static uint16_t wanted_by(const struct eh_machine *m, uint64_t addr, uint32_t wo
 	unsigned i;
 
 	for (i = 0; i < m->nhear[EH_EV_INSN]; i++) {
-		const struct eh_behaviour *b = m->active[m->hear[EH_EV_INSN][i]].b;
+		const struct eh_behaviour *b = m->hear[EH_EV_INSN][i].b;
 
 		if (!b->wants || b->wants(addr, word))
 			wants |= (uint16_t)(1u << i);
@@ -178,6 +195,73 @@ const struct eh_ran *eh_machine_ran(const struct eh_machine *m, unsigned thread,
 	return &t->ran[(t->nran - back) % EH_RAN_KEPT];
 }
 
+/* SYS (TLBI, DC, IC, AT): op0 1, L 0. */
+static bool is_sys(uint32_t word)
+{
+	return (word & 0xfff80000) == 0xd5080000;
+}
+
+/* Whether insn_events has anything to do for in. */
+static bool eventful(const struct eh_insn *in)
+{
+	return in->flags & (EH_INSN_MSR | EH_INSN_MRS | EH_INSN_ISB | EH_INSN_ERET | EH_INSN_PREFETCH |
+			    EH_INSN_DSB | EH_INSN_DMB) ||
+	       is_sys(in->word);
+}
+
+/*
+ * The events of an instruction that is more than computation (eventful): system register
+ * writes and their traps, context synchronisation, prefetches, barriers and SYS operations.
+ * Kept out of on_code, whose common path it would otherwise weigh down.
+ */
+static void __attribute__((noinline)) insn_events(struct eh_thread *t, const struct eh_insn *in, uint64_t addr)
+{
+	struct eh_machine *m = t->m;
+
+	if (in->flags & (EH_INSN_MSR | EH_INSN_MRS) && eh_machine__hcr_traps(t, in)) {
+		/* The access does not happen here (no window opens): EL2 performs it, or not. */
+		t->hyp_esr = eh_sysreg_trap_esr(in->sysreg, in->rt, in->flags & EH_INSN_MRS);
+		request_hyp(t, HYP_ENTER);
+	} else if (in->flags & EH_INSN_MSR && !EH_SYSREG_IS_EL2(in->sysreg)) {
+		struct eh_event ev = {
+			.kind = EH_EV_SYSREG_WRITE, .thread = (uint8_t)t->id, .pc = addr,
+			.sysreg = in->sysreg, .flags = in->flags,
+			.value = in->rt == 31 ? 0 : eh_machine__read_reg(t, eh_machine__xreg_id(in->rt)),
+		};
+
+		eh_machine__emit(m, &ev);
+	} else if (in->flags & (EH_INSN_ISB | EH_INSN_ERET)) {
+		struct eh_event ev = {
+			.kind = EH_EV_CTX_SYNC, .thread = (uint8_t)t->id, .pc = addr, .flags = in->flags,
+		};
+
+		eh_machine__emit(m, &ev);
+		/* Unicorn's ERET would use ELR_EL1/SPSR_EL1: at virtual EL2 the engine returns. */
+		if (t->el2 && in->flags & EH_INSN_ERET)
+			request_hyp(t, HYP_ERET);
+		else if (in->flags & EH_INSN_ERET && m->opts.stop_at_eret)
+			eh_machine__request_stop(t, EH_STOP_ERET);
+	} else if (in->flags & EH_INSN_PREFETCH) {
+		/* PRFM makes no memory access, so no memory hook sees it. */
+		eh_machine__record_access(t, EH_INSN_PREFETCH, eh_insn_prefetch_addr(in, xreg_base, t), 0, 0);
+	} else if (in->flags & (EH_INSN_DSB | EH_INSN_DMB)) {
+		struct eh_event ev = {
+			.kind = EH_EV_BARRIER, .thread = (uint8_t)t->id, .pc = addr, .flags = in->flags,
+			.value = EH_BARRIER_OPTION(in->word),
+		};
+
+		eh_machine__emit(m, &ev);
+	} else if (is_sys(in->word)) {
+		/* SYS: TLBI, DC, IC, AT, with the operation and the value of its operand. */
+		struct eh_event ev = {
+			.kind = EH_EV_SYS, .thread = (uint8_t)t->id, .pc = addr, .flags = in->flags,
+			.sysreg = in->sysreg, .value = in->rt == 31 ? 0 : eh_machine__read_reg(t, eh_machine__xreg_id(in->rt)),
+		};
+
+		eh_machine__emit(m, &ev);
+	}
+}
+
 static void on_code(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
 {
 	struct eh_thread *t = user;
@@ -189,7 +273,8 @@ static void on_code(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
 
 	(void)uc;
 	(void)size;
-	apply_after(t);
+	if (t->after_pending)
+		apply_after(t);
 	if (t->cur && t->cur->flags & EH_INSN_ERET)
 		eh_machine__complete_eret(t);
 	if (t->break_req) {
@@ -219,16 +304,8 @@ static void on_code(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
 		eh_machine__request_stop(t, EH_STOP_UNTIL);
 		return;
 	}
-	if (eh_elf_stub_at(m->img->elf, addr)) {
-		t->res.executed++;  /* counted, so that a stub returning to itself meets the budget */
-		request_hyp(t, HYP_STUB);
+	if ((addr < t->code_lo || addr >= t->code_hi) && !enter_code(t, addr))
 		return;
-	}
-	if (!in_code(t, addr)) {
-		t->res.pc = addr;
-		eh_machine__request_stop(t, EH_STOP_LEFT_RANGE);
-		return;
-	}
 	t->res.executed++;
 	/* Within the section's page-rounded region: PCs are 4-aligned, so 4 bytes are there. */
 	p = t->code_host + (addr - t->code_lo);
@@ -264,48 +341,8 @@ static void on_code(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
 		}
 	}
 
-	if (in->flags & (EH_INSN_MSR | EH_INSN_MRS) && eh_machine__hcr_traps(t, in)) {
-		/* The access does not happen here (no window opens): EL2 performs it, or not. */
-		t->hyp_esr = eh_sysreg_trap_esr(in->sysreg, in->rt, in->flags & EH_INSN_MRS);
-		request_hyp(t, HYP_ENTER);
-	} else if (in->flags & EH_INSN_MSR && !EH_SYSREG_IS_EL2(in->sysreg)) {
-		struct eh_event ev = {
-			.kind = EH_EV_SYSREG_WRITE, .thread = (uint8_t)t->id, .pc = addr,
-			.sysreg = in->sysreg, .flags = in->flags,
-			.value = in->rt == 31 ? 0 : eh_machine__read_reg(t, eh_machine__xreg_id(in->rt)),
-		};
-
-		eh_machine__emit(m, &ev);
-	} else if (in->flags & (EH_INSN_ISB | EH_INSN_ERET)) {
-		struct eh_event ev = {
-			.kind = EH_EV_CTX_SYNC, .thread = (uint8_t)t->id, .pc = addr, .flags = in->flags,
-		};
-
-		eh_machine__emit(m, &ev);
-		/* Unicorn's ERET would use ELR_EL1/SPSR_EL1: at virtual EL2 the engine returns. */
-		if (t->el2 && in->flags & EH_INSN_ERET)
-			request_hyp(t, HYP_ERET);
-		else if (in->flags & EH_INSN_ERET && m->opts.stop_at_eret)
-			eh_machine__request_stop(t, EH_STOP_ERET);
-	} else if (in->flags & EH_INSN_PREFETCH) {
-		/* PRFM makes no memory access, so no memory hook sees it. */
-		eh_machine__record_access(t, EH_INSN_PREFETCH, eh_insn_prefetch_addr(in, xreg_base, t), 0, 0);
-	} else if (in->flags & (EH_INSN_DSB | EH_INSN_DMB)) {
-		struct eh_event ev = {
-			.kind = EH_EV_BARRIER, .thread = (uint8_t)t->id, .pc = addr, .flags = in->flags,
-			.value = EH_BARRIER_OPTION(in->word),
-		};
-
-		eh_machine__emit(m, &ev);
-	} else if ((in->word & 0xfff80000) == 0xd5080000) {
-		/* SYS: TLBI, DC, IC, AT, with the operation and the value of its operand. */
-		struct eh_event ev = {
-			.kind = EH_EV_SYS, .thread = (uint8_t)t->id, .pc = addr, .flags = in->flags,
-			.sysreg = in->sysreg, .value = in->rt == 31 ? 0 : eh_machine__read_reg(t, eh_machine__xreg_id(in->rt)),
-		};
-
-		eh_machine__emit(m, &ev);
-	}
+	if (eventful(in))
+		insn_events(t, in, addr);
 }
 
 static void on_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value,
@@ -446,7 +483,8 @@ static void finish(struct eh_thread *t, enum eh_stop why, uint64_t pc)
 	void *vals[31];
 	unsigned i;
 
-	apply_after(t);
+	if (t->after_pending)
+		apply_after(t);
 	eh_machine__close_window(t, 0);
 	t->running = false;
 	t->res.stop = why;
@@ -648,6 +686,8 @@ int eh_machine_new(struct eh_machine **out, const struct eh_model *model, const 
 {
 	struct eh_machine *m;
 	const struct eh_erratum *const *e;
+	const struct eh_behaviour *b;
+	uint8_t *state;
 	unsigned i, first, kind;
 	int rc = 0;
 
@@ -682,14 +722,17 @@ int eh_machine_new(struct eh_machine **out, const struct eh_model *model, const 
 					  EH_MACHINE_ERRATA_MAX);
 			break;
 		}
-		for (kind = 0; kind < EH_EV_KINDS; kind++)
-			if (kind == EH_EV_INSN ? (*e)->behaviour->insns
-					       : !(*e)->behaviour->events || (*e)->behaviour->events & EH_EV_BIT(kind))
-				m->hear[kind][m->nhear[kind]++] = (uint8_t)m->nactive;
-		m->active[m->nactive].b = (*e)->behaviour;
-		m->active[m->nactive].state = eh_alloc(EH_MAX_THREADS * (*e)->behaviour->thread_state + 1);
-		if (!m->active[m->nactive++].state)
+		b = (*e)->behaviour;
+		state = m->state[m->nactive++] = eh_alloc(EH_MAX_THREADS * b->thread_state + 1);
+		if (!state) {
 			rc = eh_error_set(err, EH_ENOMEM, "out of memory for the state of erratum %s", (*e)->id);
+			break;
+		}
+		for (kind = 0; kind < EH_EV_KINDS; kind++)
+			if (kind == EH_EV_INSN ? b->insns : !b->events || b->events & EH_EV_BIT(kind))
+				m->hear[kind][m->nhear[kind]++] = (struct eh_hearer){
+					.b = b, .on_event = b->on_event, .state = state, .stride = b->thread_state,
+				};
 	}
 	if (!rc)
 		rc = eh_decoder_new(&m->dec, err);
@@ -732,7 +775,7 @@ void eh_machine_free(struct eh_machine *m)
 	eh_free(m->trace.events);
 	eh_free(m->call_args);
 	for (i = 0; i < m->nactive; i++)
-		eh_free(m->active[i].state);
+		eh_free(m->state[i]);
 	eh_free(m);
 }
 

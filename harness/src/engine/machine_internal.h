@@ -151,17 +151,20 @@ struct eh_machine {
 	uint64_t rng;
 	struct { uint32_t reg; uint64_t value; } el2[EH_EL2_REGS];
 	uint64_t *hcr;              /* HCR_EL2 in el2[], read at every guest instruction */
-	/* The errata that show on the model and act here, each with its state for every thread. */
-	struct {
-		const struct eh_behaviour *b;
-		uint8_t *state;         /* b->thread_state bytes per thread */
-	} active[EH_MACHINE_ERRATA_MAX];
+	/* The errata that act here: the state of each for every thread (its thread_state bytes a thread). */
+	uint8_t *state[EH_MACHINE_ERRATA_MAX];
 	unsigned nactive;
 	/*
-	 * Those that hear each kind of event (indices, in the table's order), EH_EV_INSN the ones that
-	 * follow every instruction: a load or store is then no call to errata that ignore it.
+	 * Those that hear each kind of event, in the table's order, EH_EV_INSN the ones that follow
+	 * every instruction: a load or store is then no call to errata that ignore it. Each is its
+	 * behaviour with its state, so that an event costs one indirect call a hearer.
 	 */
-	uint8_t hear[EH_EV_KINDS][EH_MACHINE_ERRATA_MAX];
+	struct eh_hearer {
+		const struct eh_behaviour *b;
+		void (*on_event)(struct eh_machine *m, void *state, const struct eh_event *ev);
+		uint8_t *state;
+		size_t stride;          /* b->thread_state */
+	} hear[EH_EV_KINDS][EH_MACHINE_ERRATA_MAX];
 	uint8_t nhear[EH_EV_KINDS];
 	struct timespec deadline;
 	struct eh_machine_cost cost;
