@@ -1,5 +1,9 @@
-/* Reading an input file: only regular files within their limit, refused before a byte is read, named. */
+/*
+ * Reading an input file: only regular files within their limit, refused before a byte is read, named;
+ * and a mapped file's parts read whole (eh_file_map_load), then given back (eh_file_map_drop).
+ */
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -12,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "eh/error.h"
 #include "eh/file.h"
 #include "reports/rows.h"
 
@@ -112,11 +117,88 @@ static void run_row(void **state)
 	eh_free(buf);
 }
 
+#define MIB ((size_t)1 << 20)
+#define MAPPED (6 * MIB)    /* the mapped file's size */
+
+/* A part of the mapped file read whole, a byte written in it, then part of it dropped. */
+struct drop_row {
+	const char *name;
+	size_t load_off, load_n;
+	size_t poke;            /* the offset written to before the drop */
+	size_t drop_off, drop_n;
+	bool poke_kept;         /* the write outlives the drop (its page is not wholly in the dropped part) */
+};
+
+static const struct drop_row drop_rows[] = {
+	{ "a part dropped whole reads the file again, a write in it undone", MIB, 4 * MIB, 3 * MIB, MIB, 4 * MIB, false },
+	{ "the partial pages at a dropped part's ends are kept", MIB, 4 * MIB, MIB + 100, MIB + 100, 2 * MIB, true },
+	{ "a part running past the file's end is dropped up to it", 4 * MIB, 2 * MIB, 5 * MIB, 4 * MIB, 8 * MIB, false },
+	{ "a part past the file's end changes nothing", MIB, MIB, MIB + 8, MAPPED, MIB, true },
+};
+
+static uint8_t pattern(size_t off)
+{
+	return (uint8_t)(off * 7 + off / 4096);
+}
+
+/* Whether the page at p is backed by the file (/proc/self/pagemap bit 61: file page or shared), touching it. */
+static bool file_page(const volatile uint8_t *p)
+{
+	uint64_t entry = 0;
+	int fd = open("/proc/self/pagemap", O_RDONLY);
+
+	(void)*p;
+	assert_true(fd >= 0);
+	assert_int_equal(pread(fd, &entry, sizeof(entry), (off_t)((uintptr_t)p / 4096 * sizeof(entry))), sizeof(entry));
+	close(fd);
+	return entry >> 61 & 1;
+}
+
+static void run_drop_row(void **state)
+{
+	const struct drop_row *r = *state;
+	char dir[] = "/tmp/eh-test-file-XXXXXX", path[64];
+	struct eh_file_range part = { r->load_off, r->load_n };
+	struct eh_error err = { 0 };
+	uint8_t *buf = malloc(MAPPED), *data;
+	size_t len, i, lo, hi;
+	FILE *f;
+
+	assert_non_null(buf);
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/mapped", dir);
+	for (i = 0; i < MAPPED; i++)
+		buf[i] = pattern(i);
+	assert_non_null(f = fopen(path, "wb"));
+	assert_int_equal(fwrite(buf, 1, MAPPED, f), MAPPED);
+	fclose(f);
+	free(buf);
+	assert_int_equal(eh_file_map(path, MAPPED, "test input", &data, &len, &err), 0);
+	assert_int_equal(eh_file_map_load(path, data, len, &part, 1, &err), 0);
+	assert_false(file_page(data + r->load_off));  /* read whole: anonymous memory */
+	data[r->poke] ^= 0xff;
+	eh_file_map_drop(path, data, len, r->drop_off, r->drop_n);
+	unlink(path);
+	rmdir(dir);
+	for (i = 0; i < len; i++)
+		if (data[i] != (uint8_t)(pattern(i) ^ (i == r->poke && r->poke_kept ? 0xff : 0)))
+			fail_msg("%s: byte 0x%zx is 0x%02x, expected 0x%02x", r->name, i, data[i],
+				 (uint8_t)(pattern(i) ^ (i == r->poke && r->poke_kept ? 0xff : 0)));
+	/* Every whole page of the dropped part (within the file) is the file's again. */
+	lo = (r->drop_off + 4095) / 4096 * 4096;
+	hi = (r->drop_off + r->drop_n < len ? r->drop_off + r->drop_n : len) / 4096 * 4096;
+	for (i = lo; i < hi; i += 4096)
+		if (!file_page(data + i))
+			fail_msg("%s: page at 0x%zx is still anonymous memory", r->name, i);
+	eh_file_unmap(data, len);
+}
+
 int main(void)
 {
-	struct CMUnitTest tests[EH_COUNT(rows)];
+	struct CMUnitTest tests[EH_COUNT(rows) + EH_COUNT(drop_rows)];
 	size_t n = 0;
 
 	EH_ADD_ROWS(tests, n, rows, run_row);
+	EH_ADD_ROWS(tests, n, drop_rows, run_drop_row);
 	return EH_RUN_TESTS("file", tests, n);
 }

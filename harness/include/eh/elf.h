@@ -101,6 +101,12 @@ int eh_elf_open(struct eh_elf **out, const char *path, struct eh_error *err);
 void eh_elf_free(struct eh_elf *elf);
 
 const struct eh_elf_section *eh_elf_section_by_name(const struct eh_elf *elf, const char *name);
+/*
+ * Give back the memory of section s of a file eh_elf_open read whole (see its load_whole) once
+ * nothing reads it end to end again: the symbol table once indexed, .BTF once libbpf has copied it.
+ * Its bytes stay as they were, read from the file again if touched.
+ */
+void eh_elf_section_drop(const struct eh_elf *elf, const struct eh_elf_section *s);
 /* The allocated section that holds addr, or NULL. */
 const struct eh_elf_section *eh_elf_section_at(const struct eh_elf *elf, uint64_t addr);
 const struct eh_elf_symbol *eh_elf_symbol_by_name(const struct eh_elf *elf, const char *name);

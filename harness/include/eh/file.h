@@ -47,6 +47,14 @@ struct eh_file_range {
 int eh_file_map_load(const char *path, uint8_t *data, size_t len, struct eh_file_range *r, size_t nr,
 		     struct eh_error *err);
 
+/*
+ * Give back the memory behind the n bytes at offset off of the mapping data (len bytes of path, from
+ * eh_file_map), once nobody reads them again: the whole pages within are the file's again, read
+ * from it if they are ever touched, and what eh_file_map_load or a write had put there is freed.
+ * Best effort: where path cannot be opened the pages stay as they are.
+ */
+void eh_file_map_drop(const char *path, uint8_t *data, size_t len, size_t off, size_t n);
+
 #define EH_SHA256_HEX 65   /* 64 hex digits and the NUL */
 
 /*

@@ -333,6 +333,9 @@ static int parse(struct eh_elf **out, const char *name, const void *buf, size_t 
 		goto out;
 	elf->map = map;
 	elf->map_len = len;
+	for (i = 0; i < elf->nsections; i++)  /* read into the symbols and their index */
+		if (elf->sections[i].type == SHT_SYMTAB)
+			eh_elf_section_drop(elf, &elf->sections[i]);
 	*out = elf;
 	elf = NULL;
 	rc = 0;
@@ -387,6 +390,12 @@ void eh_elf_free(struct eh_elf *elf)
 	eh_free(elf->externs);
 	eh_free(elf->stubs);
 	eh_free(elf);
+}
+
+void eh_elf_section_drop(const struct eh_elf *elf, const struct eh_elf_section *s)
+{
+	if (elf->map && s->data && s->size >= LOAD_MIN)
+		eh_file_map_drop(elf->path, elf->map, elf->map_len, s->offset, s->size);
 }
 
 const struct eh_elf_section *eh_elf_section_by_name(const struct eh_elf *elf, const char *name)

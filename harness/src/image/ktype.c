@@ -200,6 +200,7 @@ static int read_btf(struct eh_ktypes *k, const struct eh_elf *elf, const struct 
 
 	if (!btf)
 		return eh_error_set(err, EH_EINPUT, "%s: its .BTF cannot be read: %s", elf->path, strerror(errno));
+	eh_elf_section_drop(elf, sec);  /* libbpf works on a copy of its own */
 	/* Type information of other code (a snippet's, a module's) says nothing of these layouts. */
 	id = btf__find_by_name_kind(btf, rows[0].type, BTF_KIND_STRUCT);
 	if (id <= 0) {

@@ -226,6 +226,22 @@ int eh_file_map_load(const char *path, uint8_t *data, size_t len, struct eh_file
 	return rc;
 }
 
+void eh_file_map_drop(const char *path, uint8_t *data, size_t len, size_t off, size_t n)
+{
+	const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t lo, hi;
+	int fd;
+
+	if (!data || off >= len)
+		return;
+	lo = (off + page - 1) / page * page;
+	hi = (n < len - off ? off + n : len) / page * page;
+	if (lo >= hi || (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return;
+	mmap(data + lo, hi - lo, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED, fd, (off_t)lo);
+	close(fd);
+}
+
 int eh_file_sha256(const char *path, char hex[EH_SHA256_HEX], struct eh_error *err)
 {
 	unsigned char chunk[1 << 16], md[EVP_MAX_MD_SIZE];
