@@ -66,7 +66,7 @@ static void notify(struct eh_machine *m, const struct eh_event *ev)
 		const struct eh_hearer *h = &m->hear[ev->kind][i];
 
 		if (!(skip >> i & 1))
-			h->on_event(m, h->state + ev->thread * h->stride, ev);
+			h->b->on_event(m, h->state + ev->thread * h->b->thread_state, ev);
 	}
 	if (m->opts.hooks->event)
 		m->opts.hooks->event(m, ev, m->opts.hooks_ctx);
@@ -730,9 +730,7 @@ int eh_machine_new(struct eh_machine **out, const struct eh_model *model, const 
 		}
 		for (kind = 0; kind < EH_EV_KINDS; kind++)
 			if (kind == EH_EV_INSN ? b->insns : !b->events || b->events & EH_EV_BIT(kind))
-				m->hear[kind][m->nhear[kind]++] = (struct eh_hearer){
-					.b = b, .on_event = b->on_event, .state = state, .stride = b->thread_state,
-				};
+				m->hear[kind][m->nhear[kind]++] = (struct eh_hearer){ .b = b, .state = state };
 	}
 	if (!rc)
 		rc = eh_decoder_new(&m->dec, err);

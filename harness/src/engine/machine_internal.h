@@ -157,13 +157,11 @@ struct eh_machine {
 	/*
 	 * Those that hear each kind of event, in the table's order, EH_EV_INSN the ones that follow
 	 * every instruction: a load or store is then no call to errata that ignore it. Each is its
-	 * behaviour with its state, so that an event costs one indirect call a hearer.
+	 * behaviour with its state (one of state[]).
 	 */
 	struct eh_hearer {
 		const struct eh_behaviour *b;
-		void (*on_event)(struct eh_machine *m, void *state, const struct eh_event *ev);
 		uint8_t *state;
-		size_t stride;          /* b->thread_state */
 	} hear[EH_EV_KINDS][EH_MACHINE_ERRATA_MAX];
 	uint8_t nhear[EH_EV_KINDS];
 	struct timespec deadline;
