@@ -47,11 +47,9 @@ static void on_event(struct eh_machine *m, void *state, const struct eh_event *e
 		if (eh_seq_event_dsb_full(ev) && s->tlbi)
 			s->done = true;
 		break;
-	case EH_EV_ACCESS:
-		if (ev->flags & (EH_INSN_LOAD | EH_INSN_STORE)) {
-			s->tlbi = s->done = false;
-			s->access_pc = ev->pc;
-		}
+	case EH_EV_ACCESS:  /* a load or a store (.accesses) */
+		s->tlbi = s->done = false;
+		s->access_pc = ev->pc;
 		break;
 	case EH_EV_CTX_SYNC:
 		/* SPSR_EL1.M[3:2] is the exception level the ERET returns to: 0b00 is EL0. */
@@ -73,6 +71,7 @@ static const struct eh_behaviour behaviour = {
 	.thread_state = sizeof(struct thread_state),
 	.events = EH_EV_BIT(EH_EV_SYS) | EH_EV_BIT(EH_EV_BARRIER) | EH_EV_BIT(EH_EV_ACCESS) |
 		  EH_EV_BIT(EH_EV_CTX_SYNC),
+	.accesses = EH_INSN_LOAD | EH_INSN_STORE,
 	.on_event = on_event,
 };
 

@@ -64,8 +64,10 @@ static void on_event(struct eh_machine *m, void *state, const struct eh_event *e
 		if (eh_seq_event_dsb_broadcast(ev) && s->tlbi)
 			s->desc_addr = 0;
 		break;
-	case EH_EV_ACCESS:
-		if (!(ev->flags & EH_INSN_STORE) || ev->size != 8 || eh_machine_read(m, ev->addr, &old, 8, NULL))
+	case EH_EV_ACCESS:  /* a store (.accesses) */
+		/* A valid executable descriptor stored anywhere but over the broken one changes nothing. */
+		if (ev->size != 8 || (ev->addr != s->desc_addr && (ev->value & (DESC_VALID | DESC_UXN)) == DESC_VALID) ||
+		    eh_machine_read(m, ev->addr, &old, 8, NULL))
 			break;
 		if (ev->addr == s->desc_addr) {
 			if (ev->value & DESC_VALID) {
@@ -92,6 +94,7 @@ static const struct eh_behaviour behaviour = {
 		   "would report the corrupt ESR and FAR cannot be taken",
 	.thread_state = sizeof(struct thread_state),
 	.events = EH_EV_BIT(EH_EV_SYS) | EH_EV_BIT(EH_EV_BARRIER) | EH_EV_BIT(EH_EV_ACCESS),
+	.accesses = EH_INSN_STORE,
 	.on_event = on_event,
 };
 

@@ -53,7 +53,7 @@ static void on_event(struct eh_machine *m, void *state, const struct eh_event *e
 		}
 		s->par = true;
 		s->par_pc = ev->pc;
-	} else if (ev->kind == EH_EV_ACCESS && ev->flags & EH_INSN_LOAD) {
+	} else if (ev->kind == EH_EV_ACCESS) {  /* a load (.accesses) */
 		if (s->par) {
 			s->par = false;
 			eh_machine_hazard(m, &eh_erratum_a77_1508412, ev, s->par_pc);
@@ -70,6 +70,7 @@ static const struct eh_behaviour behaviour = {
 	.insns = true,      /* an MRS of PAR_EL1 is no event of its own: the model serves no such register */
 	.events = EH_EV_BIT(EH_EV_INSN) | EH_EV_BIT(EH_EV_BARRIER) | EH_EV_BIT(EH_EV_ACCESS),
 	.wants = wants_par,
+	.accesses = EH_INSN_LOAD,
 	.on_event = on_event,
 };
 

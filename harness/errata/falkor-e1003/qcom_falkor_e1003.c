@@ -63,8 +63,8 @@ static void on_event(struct eh_machine *m, void *state, const struct eh_event *e
 		if (ev->flags & EH_INSN_ERET)
 			s->due = false;
 		break;
-	case EH_EV_ACCESS:
-		if (s->due && ev->flags & (EH_INSN_LOAD | EH_INSN_STORE)) {
+	case EH_EV_ACCESS:  /* a load or a store (.accesses) */
+		if (s->due) {
 			eh_machine_hazard(m, &eh_erratum_falkor_e1003, ev, s->anchor);
 			s->due = false;
 		}
@@ -84,6 +84,7 @@ static const struct eh_behaviour behaviour = {
 	.thread_state = sizeof(struct eh_seq_state),
 	.events = EH_EV_BIT(EH_EV_SYSREG_WRITE) | EH_EV_BIT(EH_EV_CTX_SYNC) | EH_EV_BIT(EH_EV_SYS) |
 		  EH_EV_BIT(EH_EV_BARRIER) | EH_EV_BIT(EH_EV_ACCESS) | EH_EV_BIT(EH_EV_EXCEPTION),
+	.accesses = EH_INSN_LOAD | EH_INSN_STORE,
 	.on_event = on_event,
 };
 

@@ -97,8 +97,8 @@ static void on_event(struct eh_machine *m, void *state, const struct eh_event *e
 		s->done_operand = s->operand;
 		s->issued = s->issued_new = false;
 		break;
-	case EH_EV_ACCESS:
-		if (!s->due || !(ev->flags & (EH_INSN_LOAD | EH_INSN_STORE)))
+	case EH_EV_ACCESS:  /* a load or a store (.accesses) */
+		if (!s->due)
 			break;
 		s->due = false;
 		eh_machine_hazard(m, &eh_erratum_repeat_tlbi, ev, s->dsb_pc);
@@ -113,6 +113,7 @@ static const struct eh_behaviour behaviour = {
 		   "TLBI;DSB is that repeat); recorded as a hazard: the other observers are not modelled",
 	.thread_state = sizeof(struct thread_state),
 	.events = EH_EV_BIT(EH_EV_SYS) | EH_EV_BIT(EH_EV_BARRIER) | EH_EV_BIT(EH_EV_ACCESS),
+	.accesses = EH_INSN_LOAD | EH_INSN_STORE,
 	.on_event = on_event,
 };
 

@@ -55,15 +55,21 @@ void eh_machine__hook_fail(struct eh_machine *m, int code, const char *fmt, ...)
 			uc_emu_stop(m->threads[i].uc);
 }
 
+/* The hearer list of an access of kind flags (EH_INSN_LOAD, _STORE or _PREFETCH). */
+static unsigned access_list(uint32_t flags)
+{
+	return flags & EH_INSN_STORE ? EH_HEAR_STORES : flags & EH_INSN_PREFETCH ? EH_HEAR_PREFETCHES : EH_EV_ACCESS;
+}
+
 /* The errata and the case hear of ev (recorded in the trace or not). */
 static void notify(struct eh_machine *m, const struct eh_event *ev)
 {
-	unsigned i, n = m->nhear[ev->kind];
+	unsigned list = ev->kind == EH_EV_ACCESS ? access_list(ev->flags) : ev->kind, i, n = m->nhear[list];
 	/* An instruction reaches the followers that want it (eh_behaviour.wants); other kinds, every hearer. */
 	uint32_t skip = ev->kind == EH_EV_INSN ? ~(uint32_t)m->threads[ev->thread].cur_wants : 0;
 
 	for (i = 0; i < n; i++) {
-		const struct eh_hearer *h = &m->hear[ev->kind][i];
+		const struct eh_hearer *h = &m->hear[list][i];
 
 		if (!(skip >> i & 1))
 			h->b->on_event(m, h->state + ev->thread * h->b->thread_state, ev);
@@ -681,6 +687,26 @@ static unsigned first_thread(const struct eh_model *model, unsigned core)
 	return model->cores[core] ? n : 0;
 }
 
+static void hear_on(struct eh_machine *m, unsigned list, const struct eh_behaviour *b, uint8_t *state)
+{
+	m->hear[list][m->nhear[list]++] = (struct eh_hearer){ .b = b, .state = state };
+}
+
+/* Put behaviour b (with its state) on the hearer list of kind; for an access, on those of the accesses it hears. */
+static void hear(struct eh_machine *m, unsigned kind, const struct eh_behaviour *b, uint8_t *state)
+{
+	static const uint32_t accesses[] = { EH_INSN_LOAD, EH_INSN_STORE, EH_INSN_PREFETCH };
+	unsigned i;
+
+	if (kind != EH_EV_ACCESS) {
+		hear_on(m, kind, b, state);
+		return;
+	}
+	for (i = 0; i < 3; i++)
+		if (!b->accesses || b->accesses & accesses[i])
+			hear_on(m, access_list(accesses[i]), b, state);
+}
+
 int eh_machine_new(struct eh_machine **out, const struct eh_model *model, const struct eh_image *img,
 		   const struct eh_machine_opts *opts, struct eh_error *err)
 {
@@ -730,7 +756,7 @@ int eh_machine_new(struct eh_machine **out, const struct eh_model *model, const 
 		}
 		for (kind = 0; kind < EH_EV_KINDS; kind++)
 			if (kind == EH_EV_INSN ? b->insns : !b->events || b->events & EH_EV_BIT(kind))
-				m->hear[kind][m->nhear[kind]++] = (struct eh_hearer){ .b = b, .state = state };
+				hear(m, kind, b, state);
 	}
 	if (!rc)
 		rc = eh_decoder_new(&m->dec, err);

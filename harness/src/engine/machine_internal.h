@@ -22,6 +22,8 @@
 #define EH_PAGE 0x1000ull
 #define EH_MAX_SECTION (1ull << 30)
 #define EH_EV_KINDS (EH_EV_HAZARD + 1)
+/* The hearer lists (struct eh_machine's hear): one a kind, loads on EH_EV_ACCESS's, then stores' and prefetches'. */
+enum { EH_HEAR_STORES = EH_EV_KINDS, EH_HEAR_PREFETCHES, EH_HEAR_LISTS };
 #define EH_RECENT_INSNS 4096u  /* a power of two: 16 KiB of code without two sharing a slot */
 
 /* ESR_ELx exception classes (Arm ARM D17.2.37). */
@@ -156,14 +158,14 @@ struct eh_machine {
 	unsigned nactive;
 	/*
 	 * Those that hear each kind of event, in the table's order, EH_EV_INSN the ones that follow
-	 * every instruction: a load or store is then no call to errata that ignore it. Each is its
-	 * behaviour with its state (one of state[]).
+	 * every instruction, and each kind of access its own (EH_HEAR_*): a load or store is then
+	 * no call to errata that ignore it. Each is its behaviour with its state (one of state[]).
 	 */
 	struct eh_hearer {
 		const struct eh_behaviour *b;
 		uint8_t *state;
-	} hear[EH_EV_KINDS][EH_MACHINE_ERRATA_MAX];
-	uint8_t nhear[EH_EV_KINDS];
+	} hear[EH_HEAR_LISTS][EH_MACHINE_ERRATA_MAX];
+	uint8_t nhear[EH_HEAR_LISTS];
 	struct timespec deadline;
 	struct eh_machine_cost cost;
 	int hook_rc;                /* an error met inside a hook, reported by eh_machine_run */

@@ -92,6 +92,8 @@ struct eh_behaviour {
 	bool (*wants)(uint64_t pc, uint32_t word);
 	uint32_t events;    /* the kinds it hears, EH_EV_BIT(kind) each (EH_EV_INSN only with insns);
 	                       0: every kind */
+	uint32_t accesses;  /* with EH_EV_ACCESS: the accesses it hears, of EH_INSN_LOAD, EH_INSN_STORE
+	                       and EH_INSN_PREFETCH (0: all three), so that the others cost it no call */
 	/* state: the thread_state bytes of ev->thread. */
 	void (*on_event)(struct eh_machine *m, void *state, const struct eh_event *ev);
 };
