@@ -242,11 +242,14 @@ static void __attribute__((noinline)) insn_events(struct eh_thread *t, const str
 		};
 
 		eh_machine__emit(m, &ev);
-		/* Unicorn's ERET would use ELR_EL1/SPSR_EL1: at virtual EL2 the engine returns. */
-		if (t->el2 && in->flags & EH_INSN_ERET)
-			request_hyp(t, HYP_ERET);
-		else if (in->flags & EH_INSN_ERET && m->opts.stop_at_eret)
-			eh_machine__request_stop(t, EH_STOP_ERET);
+		if (in->flags & EH_INSN_ERET) {
+			t->eret_ran = true;  /* completed before the next instruction (eh_machine__complete_eret) */
+			/* Unicorn's ERET would use ELR_EL1/SPSR_EL1: at virtual EL2 the engine returns. */
+			if (t->el2)
+				request_hyp(t, HYP_ERET);
+			else if (m->opts.stop_at_eret)
+				eh_machine__request_stop(t, EH_STOP_ERET);
+		}
 	} else if (in->flags & EH_INSN_PREFETCH) {
 		/* PRFM makes no memory access, so no memory hook sees it. */
 		eh_machine__record_access(t, EH_INSN_PREFETCH, eh_insn_prefetch_addr(in, xreg_base, t), 0, 0);
@@ -268,31 +271,85 @@ static void __attribute__((noinline)) insn_events(struct eh_thread *t, const str
 	}
 }
 
-static void on_code(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
+/* The decoder's answer for the word at addr, kept in slot with the followers that want it; NULL: out of memory. */
+static const struct eh_insn *__attribute__((noinline)) decode(struct eh_machine *m, unsigned slot, uint64_t addr,
+							      uint32_t word)
 {
-	struct eh_thread *t = user;
+	const struct eh_insn *in = m->recent[slot] = eh_decoder_get(m->dec, addr, word);
+
+	m->recent_wants[slot] = wanted_by(m, addr, word);
+	m->recent_quiet[slot] = in && !m->opts.trace_insns && !m->recent_wants[slot] && !eventful(in);
+	if (!in)
+		eh_machine__hook_fail(m, EH_ENOMEM, "out of memory decoding 0x%016" PRIx64, addr);
+	return in;
+}
+
+/*
+ * The EH_EV_INSN event of in (word): to the followers that want it, and to the trace with
+ * opts.trace_insns. Whether the instruction runs: a follower may drop it (eh_machine_skip).
+ */
+static bool __attribute__((noinline)) insn_event(struct eh_thread *t, const struct eh_insn *in, uint32_t word)
+{
+	struct eh_event ev = {
+		.kind = EH_EV_INSN, .thread = (uint8_t)t->id, .pc = in->addr, .flags = in->flags,
+		.in_window = eh_machine__in_window(t), .addr = (uint64_t)word,
+	};
+
+	/* Errata that follow instruction sequences see every one; the trace keeps them for replay. */
+	if (t->m->opts.trace_insns)
+		eh_machine__emit(t->m, &ev);
+	else
+		notify(t->m, &ev);
+	if (!t->skip_req)
+		return true;
+	request_hyp(t, HYP_SKIP);
+	return false;
+}
+
+/*
+ * Before the instruction at addr, what t->attention holds: a corrupted register to write, an ERET
+ * to complete, a stop asked for, the hypervisor's exit to the host. Whether the instruction may run.
+ */
+static bool __attribute__((noinline)) attend(struct eh_thread *t, uint64_t addr)
+{
+	if (t->after_pending)
+		apply_after(t);
+	if (t->eret_ran) {
+		t->eret_ran = false;
+		eh_machine__complete_eret(t);
+	}
+	if (t->break_req) {
+		t->break_req = false;
+		uc_emu_stop(t->uc);
+		return false;
+	}
+	if (t->el2 && addr == EH_HYP_HOST_ADDR) {
+		request_hyp(t, HYP_HOST);
+		return false;
+	}
+	return true;
+}
+
+/* What a thread keeps of the instruction it is about to run (t->cur, eh_machine_ran). */
+static inline void begin_insn(struct eh_thread *t, const struct eh_insn *in, uint16_t wants)
+{
+	t->res.executed++;
+	t->cur = in;
+	t->cur_in_window_counted = false;
+	t->cur_wants = wants;
+	t->ran[++t->nran % EH_RAN_KEPT] = (struct eh_ran){ .pc = in->addr, .word = in->word, .flags = in->flags };
+}
+
+/* The code hook's whole path (on_code): whether the instruction at addr runs, and its events. */
+static void __attribute__((noinline)) step(struct eh_thread *t, uint64_t addr)
+{
 	struct eh_machine *m = t->m;
-	const uint8_t *p;
 	const struct eh_insn *in;
 	uint32_t word;
 	unsigned slot;
 
-	(void)uc;
-	(void)size;
-	if (t->after_pending)
-		apply_after(t);
-	if (t->cur && t->cur->flags & EH_INSN_ERET)
-		eh_machine__complete_eret(t);
-	if (t->break_req) {
-		t->break_req = false;
-		uc_emu_stop(t->uc);
+	if (t->attention && !attend(t, addr))
 		return;
-	}
-	if (t->el2 && addr == EH_HYP_HOST_ADDR) {
-		request_hyp(t, HYP_HOST);
-		return;
-	}
-	/* VSE first, inline: it is clear but for the cases that pend a virtual SError. */
 	if (*m->hcr & EH_HCR_VSE && eh_machine__vserror_due(t)) {
 		request_hyp(t, HYP_VSERROR);
 		return;
@@ -312,43 +369,48 @@ static void on_code(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
 	}
 	if ((addr < t->code_lo || addr >= t->code_hi) && !enter_code(t, addr))
 		return;
-	t->res.executed++;
 	/* Within the section's page-rounded region: PCs are 4-aligned, so 4 bytes are there. */
-	p = t->code_host + (addr - t->code_lo);
-	word = eh_insn_word(p);
+	word = eh_insn_word(t->code_host + (addr - t->code_lo));
 	slot = (addr >> 2) & (EH_RECENT_INSNS - 1);
 	in = m->recent[slot];
-	if (!in || in->addr != addr || in->word != word) {
-		in = m->recent[slot] = eh_decoder_get(m->dec, addr, word);
-		m->recent_wants[slot] = wanted_by(m, addr, word);
-	}
-	t->cur = in;
+	if (!in || in->addr != addr || in->word != word)
+		in = decode(m, slot, addr, word);
 	if (!in) {
-		eh_machine__hook_fail(m, EH_ENOMEM, "out of memory decoding 0x%016" PRIx64, addr);
+		t->cur = NULL;
 		return;
 	}
-	t->cur_in_window_counted = false;
-	t->cur_wants = m->recent_wants[slot];
-	t->ran[++t->nran % EH_RAN_KEPT] = (struct eh_ran){ .pc = addr, .word = word, .flags = in->flags };
-	if (m->opts.trace_insns || t->cur_wants) {
-		struct eh_event ev = {
-			.kind = EH_EV_INSN, .thread = (uint8_t)t->id, .pc = addr, .flags = in->flags,
-			.in_window = eh_machine__in_window(t), .addr = (uint64_t)word,
-		};
-
-		/* Errata that follow instruction sequences see every one; the trace keeps them for replay. */
-		if (m->opts.trace_insns)
-			eh_machine__emit(m, &ev);
-		else
-			notify(m, &ev);
-		if (t->skip_req) {
-			request_hyp(t, HYP_SKIP);
-			return;
-		}
-	}
-
+	begin_insn(t, in, m->recent_wants[slot]);
+	if ((m->opts.trace_insns || t->cur_wants) && !insn_event(t, in, word))
+		return;
 	if (eventful(in))
 		insn_events(t, in, addr);
+}
+
+/*
+ * Most instructions need nothing of step: nothing is asked for (attention, a virtual SError),
+ * they are within the budget and between two looks at the clock, not opts.until, in the code
+ * span the thread ran last, decoded before, and without events (recent_quiet). Those are kept
+ * here, with no call, so that the hook costs them few host instructions (no registers to save);
+ * any other goes to step, which checks each thing in turn.
+ */
+static void on_code(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
+{
+	struct eh_thread *t = user;
+	const struct eh_machine *m = t->m;
+	unsigned slot = (addr >> 2) & (EH_RECENT_INSNS - 1);
+	const struct eh_insn *in = m->recent[slot];
+
+	(void)uc;
+	(void)size;
+	if (t->attention || *m->hcr & EH_HCR_VSE || t->res.executed >= m->opts.budget ||
+	    !((t->hook_calls + 1) & 0x3ff) || addr == m->opts.until || addr < t->code_lo || addr >= t->code_hi ||
+	    !in || in->addr != addr || in->word != eh_insn_word(t->code_host + (addr - t->code_lo)) ||
+	    !m->recent_quiet[slot]) {
+		step(t, addr);
+		return;
+	}
+	t->hook_calls++;
+	begin_insn(t, in, 0);
 }
 
 static void on_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value,
@@ -824,7 +886,8 @@ int eh_machine_start(struct eh_machine *m, unsigned tid, uint64_t addr, const ui
 		return EH_EEMU;
 	memset(&t->res, 0, sizeof(t->res));
 	t->stop_req = EH_STOP_NONE;
-	t->break_req = t->abort_pending = t->window_open = t->after_pending = t->skip_req = false;
+	t->attention = 0;  /* el2 is set below */
+	t->abort_pending = t->window_open = t->skip_req = false;
 	t->cur = NULL;
 	t->hyp_req = HYP_NONE;
 	sec = eh_elf_section_at(m->img->elf, addr);
@@ -851,6 +914,7 @@ static int run_slice(struct eh_machine *m, struct eh_thread *t, size_t count, st
 	if (t->abort_pending) {
 		t->abort_pending = false;
 		t->cur = NULL;
+		t->eret_ran = false;
 		eh_machine__take_exception(t, ESR_ELx((eh_machine__read_reg(t, UC_ARM64_REG_PSTATE) >> 2 & 3) ? ESR_EC_DABT_CUR
 										 : ESR_EC_DABT_LOW,
 					  DFSC_TRANSLATION_L3 | (t->abort_wnr ? ESR_ISS_WNR : 0)),

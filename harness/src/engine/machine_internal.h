@@ -98,7 +98,19 @@ struct eh_thread {
 	bool counted;               /* its last uc_emu_start had a count */
 	uint32_t hook_calls;        /* code-hook calls, for checking the clock now and then */
 	enum eh_stop stop_req;      /* set by a hook that called uc_emu_stop */
-	bool break_req;             /* stop before the next instruction (pending abort) */
+	/*
+	 * What the code hook must see to before the next instruction, tested at once (attention):
+	 * each is set where it is asked for and cleared where it is seen to.
+	 */
+	union {
+		struct {
+			bool break_req;     /* stop before the next instruction (pending abort) */
+			bool after_pending; /* a register an erratum corrupts (eh_machine_set_after) */
+			bool eret_ran;      /* the instruction run last was an ERET, for eh_machine__complete_eret */
+			bool el2;           /* in virtual EL2 mode (see machine.h) */
+		};
+		uint32_t attention;
+	};
 	bool skip_req;              /* an erratum drops the instruction about to run */
 	bool abort_pending;
 	uint64_t abort_far;
@@ -120,12 +132,10 @@ struct eh_thread {
 	uint8_t window_erratum;
 	uint32_t window_count, window_first_flags;
 	uint64_t window_first_pc, window_first_va;
-	/* What an erratum asked for the instruction now executing (eh_machine_skip, eh_machine_set_after). */
-	bool after_pending;
+	/* The register an erratum corrupts once the instruction now executing has run (after_pending). */
 	unsigned after_reg;
 	uint64_t after_value;
-	/* Virtual EL2 (see machine.h). */
-	bool el2;
+	/* Virtual EL2 (el2 above). */
 	enum hyp_req hyp_req;
 	uint64_t hyp_esr;           /* ESR_EL2 of the pending entry */
 	uint64_t sp_el1;            /* the guest's stack pointer while the thread is at EL2 */
@@ -143,6 +153,7 @@ struct eh_machine {
 	 */
 	const struct eh_insn *recent[EH_RECENT_INSNS];
 	uint16_t recent_wants[EH_RECENT_INSNS];  /* ... and the followers each one's events reach */
+	bool recent_quiet[EH_RECENT_INSNS];      /* ... and whether it has no events at all (on_code) */
 	struct region *regions;
 	size_t nregions;
 	uint8_t *fixed;             /* the fixed regions' block: the host thread's shared one, or fixed_raw's */
