@@ -91,10 +91,10 @@ static void run_eret_row(void **state)
 	struct eh_machine *m;
 	const struct eh_thread_result *res = run("thunderx2", "eret_el1_pstate", r->spsr, NULL, NULL, &img, &m);
 
-	if (res->stop != EH_STOP_RETURNED || res->x[0] != r->pan || res->x[1] != r->z)
+	if (res->stop != EH_STOP_RETURNED || eh_machine_xreg(m, 0, 0) != r->pan || eh_machine_xreg(m, 0, 1) != r->z)
 		fail_msg("%s: SPSR 0x%llx: stop %s, PAN 0x%llx (expected 0x%llx), Z %llu (expected %llu)", r->name,
-			 (unsigned long long)r->spsr, eh_stop_name(res->stop), (unsigned long long)res->x[0],
-			 (unsigned long long)r->pan, (unsigned long long)res->x[1], (unsigned long long)r->z);
+			 (unsigned long long)r->spsr, eh_stop_name(res->stop), (unsigned long long)eh_machine_xreg(m, 0, 0),
+			 (unsigned long long)r->pan, (unsigned long long)eh_machine_xreg(m, 0, 1), (unsigned long long)r->z);
 	eh_machine_free(m);
 	eh_image_free(img);
 }
@@ -130,7 +130,7 @@ static void test_el0_id_read_emulated(void **state)
 	assert_int_equal(eh_elf_resolve(elf, "el0_midr", &entry, NULL), 0);
 	res = run("cortex-a72", "el0_midr", 0, &hooks, &c, &img, &m);
 	assert_int_equal(res->stop, EH_STOP_RETURNED);
-	assert_int_equal(res->x[0], 0x1234);
+	assert_int_equal(eh_machine_xreg(m, 0, 0), 0x1234);
 	assert_int_equal(c.undef_pc, entry + 16);
 	eh_machine_free(m);
 	eh_image_free(img);
@@ -153,8 +153,8 @@ static void test_svc_hook_pc(void **state)
 	assert_int_equal(c.nsvc, 2);
 	assert_int_equal(c.svc_pc[0], entry + 4);
 	assert_int_equal(c.svc_pc[1], entry + 8);
-	assert_int_equal(res->x[0], 7);
-	assert_int_equal(res->x[1], 8);
+	assert_int_equal(eh_machine_xreg(m, 0, 0), 7);
+	assert_int_equal(eh_machine_xreg(m, 0, 1), 8);
 	eh_machine_free(m);
 	eh_image_free(img);
 }

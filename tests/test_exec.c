@@ -105,8 +105,8 @@ static void test_relocations_at_run_time(void **state)
 		const struct reloc_row *r = &reloc_rows[i];
 		uint64_t want = r->sym ? sym(x, r->sym) : r->value;
 
-		if (x->res->x[r->reg] != want)
-			fail_msg("%s: x%u = 0x%" PRIx64 ", expected 0x%" PRIx64, r->name, r->reg, x->res->x[r->reg],
+		if (eh_machine_xreg(x->machine, 0, r->reg) != want)
+			fail_msg("%s: x%u = 0x%" PRIx64 ", expected 0x%" PRIx64, r->name, r->reg, eh_machine_xreg(x->machine, 0, r->reg),
 				 want);
 	}
 	eh_exec_free(x);
@@ -134,7 +134,7 @@ static void test_stub_calls(void **state)
 		if (args[i] != i + 1)
 			fail_msg("ext_fn argument x%u = 0x%" PRIx64 ", expected %u", i, args[i], i + 1);
 	/* The stub returned 0: x22 = x0 + 5. */
-	assert_int_equal(x->res->x[22], 5);
+	assert_int_equal(eh_machine_xreg(x->machine, 0, 22), 5);
 	/* B ext_tail is a tail call: its stub returns to the harness. */
 	assert_string_equal(eh_elf_stub_at(x->elf, tail->pc)->symbol, "ext_tail");
 	assert_int_equal(tail->addr, EH_RETURN_ADDR);
@@ -159,12 +159,12 @@ static void test_zero_pages(void **state)
 	assert_int_equal(load->addr, 0x512340000ull);
 	assert_int_equal(store->addr, 0x512340008ull);
 	assert_int_equal(store->value, 0x77);
-	assert_int_equal(x->res->x[0], 0);
-	assert_int_equal(x->res->x[3], 0x77);
+	assert_int_equal(eh_machine_xreg(x->machine, 0, 0), 0);
+	assert_int_equal(eh_machine_xreg(x->machine, 0, 3), 0x77);
 	/* The undefined variable lives on its stub's page, which reads as zero. */
 	assert_non_null(stub);
 	assert_string_equal(eh_elf_stub_at(x->elf, stub->addr)->symbol, "ext_var");
-	assert_int_equal(x->res->x[5], 0);
+	assert_int_equal(eh_machine_xreg(x->machine, 0, 5), 0);
 	eh_exec_free(x);
 }
 
@@ -273,7 +273,7 @@ static void test_mem(void **state)
 	x = run(OBJ("exec"), "cortex-a72", &o, "relocs_run");
 	assert_int_equal(x->res->stop, EH_STOP_RETURNED);
 	/* LDST64 read the file's bytes, little-endian. */
-	assert_int_equal(x->res->x[5], 0xfedcba9876543210ull);
+	assert_int_equal(eh_machine_xreg(x->machine, 0, 5), 0xfedcba9876543210ull);
 	assert_int_equal(eh_machine_read(x->machine, 0x600000ffcull, back, 4, NULL), 0);
 	assert_int_equal(eh_machine_read(x->machine, 0x600001000ull, back + 4, 4, NULL), 0);
 	assert_memory_equal(back, bytes, sizeof(bytes));

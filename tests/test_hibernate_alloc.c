@@ -26,6 +26,7 @@ static void run_slot_row(void **state)
 
 struct end_row {
 	struct eh_thread_result res;
+	uint64_t x0;
 	enum eh_hib_end want;
 };
 
@@ -33,7 +34,7 @@ static void run_end_row(void **state)
 {
 	const struct end_row *row = *state;
 
-	assert_int_equal(eh_hibernate_classify(&row->res), row->want);
+	assert_int_equal(eh_hibernate_classify(&row->res, row->x0), row->want);
 }
 
 #define END_ROW(name_, ...) \
@@ -76,12 +77,12 @@ static const struct CMUnitTest tests[] = {
 	SLOT_ROW("top of the lower half: index 255", .va = 0x00007fffffffffff, .want = 0x7f8),
 	SLOT_ROW("512G: index 1", .va = 0x0000008000000000, .want = 0x8),
 	SLOT_ROW("start of the linear map: index 0", .va = 0xffff000000000000, .want = 0),
-	END_ROW("returned 0", .res = { .stop = EH_STOP_RETURNED, .x = { 0 } }, .want = EH_HIB_OK),
-	END_ROW("returned -12", .res = { .stop = EH_STOP_RETURNED, .x = { 0xfffffffffffffff4 } },
+	END_ROW("returned 0", .res = { .stop = EH_STOP_RETURNED }, .x0 = 0, .want = EH_HIB_OK),
+	END_ROW("returned -12", .res = { .stop = EH_STOP_RETURNED }, .x0 = 0xfffffffffffffff4,
 		.want = EH_HIB_ENOMEM),
-	END_ROW("returned -12 in w0 only", .res = { .stop = EH_STOP_RETURNED, .x = { 0x00000000fffffff4 } },
+	END_ROW("returned -12 in w0 only", .res = { .stop = EH_STOP_RETURNED }, .x0 = 0x00000000fffffff4,
 		.want = EH_HIB_ENOMEM),
-	END_ROW("returned 1", .res = { .stop = EH_STOP_RETURNED, .x = { 1 } }, .want = EH_HIB_OTHER),
+	END_ROW("returned 1", .res = { .stop = EH_STOP_RETURNED }, .x0 = 1, .want = EH_HIB_OTHER),
 	END_ROW("fault at 0x800: the NULL page", .res = { .stop = EH_STOP_FAULT, .addr = 0x800 },
 		.want = EH_HIB_NULL_DEREF),
 	END_ROW("fault at 0xfff: still the NULL page", .res = { .stop = EH_STOP_FAULT, .addr = 0xfff },

@@ -139,8 +139,8 @@ static void test_tvm_fast_path(void **state)
 
 	assert_int_equal(eh_machine_sysreg(f->m, 0, EH_TTBR0_EL1, &ttbr0), 0);
 	assert_int_equal(ttbr0, 0x2000);
-	assert_int_equal(res->x[5], 0x77);  /* the guest's registers came back from the frame */
-	assert_int_equal(res->x[2], data(f));
+	assert_int_equal(eh_machine_xreg(f->m, 0, 5), 0x77);  /* the guest's registers came back from the frame */
+	assert_int_equal(eh_machine_xreg(f->m, 0, 2), data(f));
 }
 
 static void test_tvm_slow_path(void **state)
@@ -179,7 +179,8 @@ static void test_trvm_read(void **state)
 	eh_machine_set_sysreg(f->m, 0, EH_TTBR0_EL1, 0x4000);
 	eh_machine_el2_set(f->m, EH_VBAR_EL2, sym(f, "hyp_vectors_decline"));
 	eh_machine_el2_set(f->m, EH_HCR_EL2, EH_HCR_TRVM);
-	assert_int_equal(run(f, "guest_read_ttbr0", NULL, 0)->x[4], 0x4000);
+	run(f, "guest_read_ttbr0", NULL, 0);
+	assert_int_equal(eh_machine_xreg(f->m, 0, 4), 0x4000);
 	entry = find(f, EH_EV_EL2_ENTRY, 0);
 	assert_non_null(entry);
 	/* mrs x4, ttbr0_el1: Rt 4 (0x80), direction 1 (read). */
@@ -251,7 +252,7 @@ static void test_started_in_hyp_text(void **state)
 	const struct eh_event *start = find(f, EH_EV_START, 0);
 
 	assert_int_equal(res->stop, EH_STOP_RETURNED);
-	assert_int_equal(res->x[0], EH_HYP_FRAME(0));
+	assert_int_equal(eh_machine_xreg(f->m, 0, 0), EH_HYP_FRAME(0));
 	assert_non_null(start);
 	assert_true(start->el2);
 }
@@ -265,7 +266,7 @@ static void test_virtual_serror(void **state)
 	eh_machine_el2_set(f->m, EH_HCR_EL2, EH_HCR_VSE | EH_HCR_AMO);
 	res = run(f, "guest_unmask_serror", NULL, 0);
 	assert_int_equal(res->stop, EH_STOP_RETURNED);
-	assert_int_equal(res->x[7], 0x5e);
+	assert_int_equal(eh_machine_xreg(f->m, 0, 7), 0x5e);
 	assert_non_null(find(f, EH_EV_VSERROR, 0));
 	exc = find(f, EH_EV_EXCEPTION, 0);
 	assert_non_null(exc);
@@ -279,7 +280,8 @@ static void test_serror_needs_amo(void **state)
 	struct fixture *f = *state;
 
 	eh_machine_el2_set(f->m, EH_HCR_EL2, EH_HCR_VSE);
-	assert_int_equal(run(f, "guest_unmask_serror", NULL, 0)->x[7], 0);
+	run(f, "guest_unmask_serror", NULL, 0);
+	assert_int_equal(eh_machine_xreg(f->m, 0, 7), 0);
 	assert_null(find(f, EH_EV_VSERROR, 0));
 	assert_int_equal(eh_machine_el2_get(f->m, EH_HCR_EL2), EH_HCR_VSE);
 }

@@ -225,11 +225,10 @@ static void test_identity_from_model(void **state)
 {
 	struct eh_image *img;
 	struct eh_machine *m = run_symbol(&img, "thunderx2", "read_ids", 0, 0);
-	const struct eh_thread_result *res = eh_machine_result(m, 0);
 
 	(void)state;
-	assert_int_equal(res->x[0], 0x431f0af1);  /* Cavium, variant 1, part 0x0af, revision 1 */
-	assert_int_equal(res->x[1], 0x81000000);  /* RES1, MT, Aff0 = thread 0 */
+	assert_int_equal(eh_machine_xreg(m, 0, 0), 0x431f0af1);  /* Cavium, variant 1, part 0x0af, revision 1 */
+	assert_int_equal(eh_machine_xreg(m, 0, 1), 0x81000000);  /* RES1, MT, Aff0 = thread 0 */
 	eh_machine_free(m);
 	eh_image_free(img);
 }
@@ -242,7 +241,7 @@ static void test_virtual_el2(void **state)
 
 	(void)state;
 	assert_int_equal(eh_machine_result(m, 0)->stop, EH_STOP_RETURNED);
-	assert_int_equal(eh_machine_result(m, 0)->x[1], 1ull << 26);
+	assert_int_equal(eh_machine_xreg(m, 0, 1), 1ull << 26);
 	assert_int_equal(eh_machine_el2_get(m, EH_HCR_EL2), 1ull << 26);
 	assert_non_null(find_event(m, EH_EV_EL2_ACCESS, 1));
 	eh_machine_free(m);

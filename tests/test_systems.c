@@ -316,12 +316,13 @@ static void run_identity_row(void **state)
 	if (eh_machine_run(m, &err))
 		fail_msg("%s: %s", r->name, err.msg);
 	for (t = 0; t < 2; t++) {
-		const struct eh_thread_result *res = eh_machine_result(m, t);
+		uint64_t x[4] = { eh_machine_xreg(m, t, 0), eh_machine_xreg(m, t, 1), eh_machine_xreg(m, t, 2),
+				  eh_machine_xreg(m, t, 3) };
 
-		if (res->x[0] != r->midr[t] || res->x[1] != r->mpidr[t] || res->x[2] != 0 || res->x[3] != r->pfr1[t])
+		if (x[0] != r->midr[t] || x[1] != r->mpidr[t] || x[2] != 0 || x[3] != r->pfr1[t])
 			fail_msg("%s: thread %u read MIDR 0x%llx MPIDR 0x%llx REVIDR 0x%llx PFR1 0x%llx", r->name, t,
-				 (unsigned long long)res->x[0], (unsigned long long)res->x[1],
-				 (unsigned long long)res->x[2], (unsigned long long)res->x[3]);
+				 (unsigned long long)x[0], (unsigned long long)x[1], (unsigned long long)x[2],
+				 (unsigned long long)x[3]);
 		assert_ptr_equal(eh_machine_thread_core(m, t), cores[(t + r->first_core) % 2]);
 	}
 	eh_machine_free(m);

@@ -65,7 +65,7 @@ static void judge(struct eh_machine *m, const struct eh_variant *v, struct eh_ou
 	const struct eh_erratum *e = eh_erratum_find("a53-835769");
 	const struct eh_trace *tr = eh_machine_trace(m);
 	long p[2] = { EH_A53_835769_P0, 0 };
-	uint64_t x0 = eh_machine_result(m, 0)->x[0];
+	uint64_t x0 = eh_machine_xreg(m, 0, 0);
 	uint64_t right = (uint64_t)host_mac(p, EH_A53_835769_A, EH_A53_835769_B, EH_A53_835769_C);
 	const struct eh_event *hazard;
 	size_t hazards = eh_trace_hazards(tr, e, &hazard);

@@ -58,7 +58,7 @@ static void judge(struct eh_machine *m, const struct eh_variant *v, struct eh_ou
 {
 	const struct eh_erratum *e = eh_erratum_find("a53-843419");
 	const struct eh_trace *tr = eh_machine_trace(m);
-	uint64_t x0 = eh_machine_result(m, 0)->x[0];
+	uint64_t x0 = eh_machine_xreg(m, 0, 0);
 	const struct eh_event *hazard;
 	size_t hazards = eh_trace_hazards(tr, e, &hazard);
 	char from[128], to[128];

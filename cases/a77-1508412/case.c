@@ -40,7 +40,7 @@ static const struct eh_mutant mutants[] = {
 /* The scenario reads PAR_EL1 after an AT into a cleared x0: a run that returns no translation read nothing. */
 static void judge(struct eh_machine *m, const struct eh_variant *v, struct eh_outcome *out)
 {
-	uint64_t par = eh_machine_result(m, 0)->x[0];
+	uint64_t par = eh_machine_xreg(m, 0, 0);
 
 	(void)v;
 	if (!par || par & 1) {

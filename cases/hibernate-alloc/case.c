@@ -56,10 +56,10 @@ uint64_t eh_hibernate_pgd_slot(uint64_t va)
 	return ((va >> 39) & 0x1ff) * 8;
 }
 
-enum eh_hib_end eh_hibernate_classify(const struct eh_thread_result *res)
+enum eh_hib_end eh_hibernate_classify(const struct eh_thread_result *res, uint64_t x0)
 {
 	/* create_safe_exec_page returns an int: only w0 counts. */
-	int32_t rc = (int32_t)(uint32_t)res->x[0];
+	int32_t rc = (int32_t)(uint32_t)x0;
 
 	if (res->stop == EH_STOP_RETURNED)
 		return rc == 0 ? EH_HIB_OK : rc == -HIB_ENOMEM ? EH_HIB_ENOMEM : EH_HIB_OTHER;
@@ -140,7 +140,7 @@ static void report(struct eh_case_run *r, unsigned k, enum eh_hib_end end,
 		break;
 	default:
 		eh_outcome_append(&r->outcome, "%s at %s (x0 0x%" PRIx64 ")", eh_stop_name(res->stop), where,
-				  res->x[0]);
+				  eh_machine_xreg(r->machine, 0, 0));
 	}
 }
 
@@ -172,10 +172,10 @@ static int hib_run(struct eh_case_run *r, const struct eh_run_opts *opts, struct
 	rc = hib_call(r, &st, 0, zeros, &res, err);
 	if (rc)
 		goto out;
-	if (eh_hibernate_classify(res) != EH_HIB_OK || st.count != EH_HIB_ALLOCATIONS) {
+	if (eh_hibernate_classify(res, eh_machine_xreg(r->machine, 0, 0)) != EH_HIB_OK || st.count != EH_HIB_ALLOCATIONS) {
 		rc = eh_error_set(err, EH_EINPUT, "%s: with nothing failing, %s ended with %s, x0 0x%" PRIx64
 				  ", after %u allocations (empty tables need %d)", r->elf->path, r->v->entry,
-				  eh_stop_name(res->stop), res->x[0], st.count, EH_HIB_ALLOCATIONS);
+				  eh_stop_name(res->stop), eh_machine_xreg(r->machine, 0, 0), st.count, EH_HIB_ALLOCATIONS);
 		goto out;
 	}
 	n = st.count;
@@ -184,7 +184,7 @@ static int hib_run(struct eh_case_run *r, const struct eh_run_opts *opts, struct
 		rc = hib_call(r, &st, k, zeros, &res, err);
 		if (rc)
 			goto out;
-		end = eh_hibernate_classify(res);
+		end = eh_hibernate_classify(res, eh_machine_xreg(r->machine, 0, 0));
 		bug |= end != EH_HIB_ENOMEM;
 		report(r, k, end, res, dst_addr);
 	}

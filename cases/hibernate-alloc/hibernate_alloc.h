@@ -23,6 +23,7 @@ enum eh_hib_end {
 	EH_HIB_OTHER,       /* anything else: another return value, another stop */
 };
 
-enum eh_hib_end eh_hibernate_classify(const struct eh_thread_result *res);
+/* How a run of create_safe_exec_page ended: its stop (res) and x0 at the stop. */
+enum eh_hib_end eh_hibernate_classify(const struct eh_thread_result *res, uint64_t x0);
 
 #endif

@@ -167,7 +167,7 @@ static int run(struct eh_case_run *r, const struct eh_run_opts *opts, struct eh_
 					  ", expected 0x%016" PRIx64, p->va, p->what, st.ats, st.par, p->par);
 			break;
 		}
-		said = eh_machine_result(r->machine, 0)->x[0] & 0xff;  /* bool: only w0's low byte is defined */
+		said = eh_machine_xreg(r->machine, 0, 0) & 0xff;  /* bool: only w0's low byte is defined */
 		wrong += said != p->spurious;
 		eh_outcome_append(&r->outcome, "%s0x%016" PRIx64 " %s, PAR_EL1 0x%" PRIx64 " (%s): %s%s",
 				  i ? "; " : "", p->va, p->what, st.par,

@@ -307,7 +307,7 @@ static void print_text(const struct exec_args *a, const struct eh_exec *x,
 	eh_text_wrap(stdout, &style, 0, stop_line(x, line, sizeof(line)));
 	if (!a->summary)
 		for (i = 0; i < 31; i++)
-			printf("%s x%-2zu 0x%016" PRIx64 "%s", i % 4 ? "" : "  ", i, x->res->x[i],
+			printf("%s x%-2zu 0x%016" PRIx64 "%s", i % 4 ? "" : "  ", i, eh_machine_xreg(x->machine, 0, (unsigned)i),
 			       i % 4 == 3 || i == 30 ? "\n" : "");
 	eh_text_hang(stdout, &style, "summary:", 10, summary_line(x, line, sizeof(line)));
 }
@@ -359,7 +359,7 @@ static void print_json(const struct exec_args *a, const struct eh_exec *x, const
 	eh_json_object(&j, "registers", false);
 	for (k = 0; k < 31; k++) {
 		snprintf(reg, sizeof(reg), "x%u", k);
-		eh_json_hex(&j, reg, x->res->x[k]);
+		eh_json_hex(&j, reg, eh_machine_xreg(x->machine, 0, k));
 	}
 	eh_json_end(&j);
 	eh_json_end(&j);

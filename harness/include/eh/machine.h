@@ -61,13 +61,13 @@ struct eh_trace {
 	size_t dropped;     /* events past the cap, counted but not kept */
 };
 
+/* How a thread's run ended. Its registers as it stopped are eh_machine_xreg's, read when asked. */
 struct eh_thread_result {
 	bool started;
 	enum eh_stop stop;
 	uint64_t pc;        /* where it stopped */
 	uint64_t addr;      /* EH_STOP_FAULT: the address touched */
 	uint64_t executed;  /* instructions */
-	uint64_t x[31];     /* registers at the stop */
 };
 
 /*

@@ -547,9 +547,6 @@ static void change_el(struct eh_thread *t, uint64_t pc)
 static void finish(struct eh_thread *t, enum eh_stop why, uint64_t pc)
 {
 	struct eh_event ev = { .kind = EH_EV_STOP, .thread = (uint8_t)t->id, .pc = pc };
-	int ids[31];
-	void *vals[31];
-	unsigned i;
 
 	if (t->after_pending)
 		apply_after(t);
@@ -557,16 +554,6 @@ static void finish(struct eh_thread *t, enum eh_stop why, uint64_t pc)
 	t->running = false;
 	t->res.stop = why;
 	t->res.pc = pc;
-	/*
-	 * One call for the 31 registers: a run of a short snippet is otherwise mostly these
-	 * reads. Like eh_machine__read_reg it only fails for an unknown id, and then reads zeros as it does.
-	 */
-	for (i = 0; i < 31; i++) {
-		ids[i] = eh_machine__xreg_id(i);
-		vals[i] = &t->res.x[i];
-	}
-	if (uc_reg_read_batch(t->uc, ids, vals, 31) != UC_ERR_OK)
-		memset(t->res.x, 0, sizeof(t->res.x));
 	ev.stop = (uint8_t)why;
 	ev.addr = why == EH_STOP_FAULT ? t->res.addr : 0;
 	eh_machine__emit(t->m, &ev);

@@ -166,7 +166,10 @@ const struct eh_insn *eh_machine_insn(struct eh_machine *m, uint64_t addr);
 int eh_machine_read(struct eh_machine *m, uint64_t addr, void *buf, size_t len, struct eh_error *err);
 int eh_machine_write(struct eh_machine *m, uint64_t addr, const void *buf, size_t len,
 		     struct eh_error *err);
-/* General-purpose register n (0..30; 31 = SP) of thread t. */
+/*
+ * General-purpose register n (0..30; 31 = SP) of thread t: now, or after a run, as the thread
+ * stopped (the engine keeps them; nothing reads them at the stop).
+ */
 uint64_t eh_machine_xreg(struct eh_machine *m, unsigned t, unsigned n);
 /* An EL0/EL1 system register of thread t, through Unicorn (EH_SYSREG() encoding). */
 int eh_machine_sysreg(struct eh_machine *m, unsigned t, uint32_t sysreg, uint64_t *value);
