@@ -768,6 +768,7 @@ int eh_machine_new(struct eh_machine **out, const struct eh_model *model, const 
 
 	_Static_assert(EH_EV_KINDS <= 32, "eh_behaviour.events holds a bit a kind");
 	_Static_assert(EH_MACHINE_ERRATA_MAX <= 16, "recent_wants holds a bit an erratum");
+	_Static_assert(4 * sizeof(bool) == sizeof(uint32_t), "eh_thread's attention covers its four flags");
 	*out = NULL;
 	if (eh_model_threads(model) < 1 || eh_model_threads(model) > EH_MAX_THREADS)
 		return eh_error_set(err, EH_EINVAL, "model %s: %u hardware threads (1 to %d supported)",
