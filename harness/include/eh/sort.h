@@ -15,7 +15,8 @@ struct eh_sort_pair {
  * Sort v[0..n) by key, stably (equal keys keep their order): a least-significant-
  * digit radix sort that passes only over the 11-bit digits in which the keys differ,
  * so kernel addresses, which share their top bits, take three passes, not a
- * comparison sort's twenty. 0, or EH_ENOMEM (v is then left as it was).
+ * comparison sort's twenty (a few pairs are sorted by insertion). 0, or EH_ENOMEM (v is
+ * then left as it was).
  */
 int eh_sort_pairs(struct eh_sort_pair *v, size_t n);
 

@@ -92,8 +92,13 @@ struct eh_elf_lookup {
 	uint8_t *nrela_runs;
 };
 
-/* The most buckets of the section index: a sparse address space gets larger buckets, not more. */
+/*
+ * The most buckets of the section index: a sparse address space gets larger buckets, not more;
+ * nor more than BUCKETS_PER_SECTION a section, so that a snippet's few sections, however far
+ * apart, make a small table.
+ */
 #define BUCKETS_MAX (1u << 16)
+#define BUCKETS_PER_SECTION 64
 
 /* Within each run of one hash (k's keys), names in order, stably: a run of two names is a collision, and rare. */
 static void order_collisions(const struct eh_elf_symbol **v, const struct eh_sort_pair *k, size_t n)
@@ -206,7 +211,7 @@ static int index_sections(const struct eh_elf *elf, struct eh_elf_lookup *l)
 	l->nby_vaddr = n;
 	l->base = l->by_vaddr[0]->addr;
 	span = l->by_vaddr[n - 1]->addr + l->by_vaddr[n - 1]->size - l->base;
-	while (l->shift < 63 && span >> l->shift >= BUCKETS_MAX)
+	while (l->shift < 63 && (span >> l->shift >= BUCKETS_MAX || span >> l->shift >= BUCKETS_PER_SECTION * n))
 		l->shift++;
 	l->nbuckets = (size_t)(span >> l->shift) + 1;
 	l->bucket = eh_alloc(l->nbuckets * sizeof(*l->bucket));

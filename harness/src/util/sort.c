@@ -7,6 +7,22 @@
 
 #define DIGIT_BITS 11
 #define DIGITS (1u << DIGIT_BITS)
+/* Below this many pairs, insertion: a radix pass clears and sums its DIGITS counters whatever n is. */
+#define INSERTION_MAX 64
+
+/* Stably: a pair moves down past greater keys only. */
+static void insertion_sort(struct eh_sort_pair *v, size_t n)
+{
+	size_t i, j;
+
+	for (i = 1; i < n; i++) {
+		struct eh_sort_pair p = v[i];
+
+		for (j = i; j > 0 && v[j - 1].key > p.key; j--)
+			v[j] = v[j - 1];
+		v[j] = p;
+	}
+}
 
 int eh_sort_pairs(struct eh_sort_pair *v, size_t n)
 {
@@ -15,6 +31,10 @@ int eh_sort_pairs(struct eh_sort_pair *v, size_t n)
 	uint64_t differ = 0;
 	unsigned shift;
 
+	if (n <= INSERTION_MAX) {
+		insertion_sort(v, n);
+		return 0;
+	}
 	for (i = 1; i < n; i++)
 		differ |= v[i].key ^ v[0].key;
 	if (!differ)
