@@ -271,9 +271,11 @@ static void __attribute__((noinline)) insn_events(struct eh_thread *t, const str
 	}
 }
 
-/* The decoder's answer for the word at addr, kept in slot with the followers that want it; NULL: out of memory. */
-static const struct eh_insn *__attribute__((noinline)) decode(struct eh_machine *m, unsigned slot, uint64_t addr,
-							      uint32_t word)
+/*
+ * The decoder's answer for the word at addr, kept in slot with the followers that want it and
+ * whether it has no events at all; NULL: out of memory.
+ */
+static const struct eh_insn *decode(struct eh_machine *m, unsigned slot, uint64_t addr, uint32_t word)
 {
 	const struct eh_insn *in = m->recent[slot] = eh_decoder_get(m->dec, addr, word);
 
@@ -288,7 +290,7 @@ static const struct eh_insn *__attribute__((noinline)) decode(struct eh_machine 
  * The EH_EV_INSN event of in (word): to the followers that want it, and to the trace with
  * opts.trace_insns. Whether the instruction runs: a follower may drop it (eh_machine_skip).
  */
-static bool __attribute__((noinline)) insn_event(struct eh_thread *t, const struct eh_insn *in, uint32_t word)
+static bool insn_event(struct eh_thread *t, const struct eh_insn *in, uint32_t word)
 {
 	struct eh_event ev = {
 		.kind = EH_EV_INSN, .thread = (uint8_t)t->id, .pc = in->addr, .flags = in->flags,
@@ -310,7 +312,7 @@ static bool __attribute__((noinline)) insn_event(struct eh_thread *t, const stru
  * Before the instruction at addr, what t->attention holds: a corrupted register to write, an ERET
  * to complete, a stop asked for, the hypervisor's exit to the host. Whether the instruction may run.
  */
-static bool __attribute__((noinline)) attend(struct eh_thread *t, uint64_t addr)
+static bool attend(struct eh_thread *t, uint64_t addr)
 {
 	if (t->after_pending)
 		apply_after(t);
@@ -340,7 +342,7 @@ static inline void begin_insn(struct eh_thread *t, const struct eh_insn *in, uin
 	t->ran[++t->nran % EH_RAN_KEPT] = (struct eh_ran){ .pc = in->addr, .word = in->word, .flags = in->flags };
 }
 
-/* The code hook's whole path (on_code): whether the instruction at addr runs, and its events. */
+/* The code hook's whole path, out of on_code's line: whether the instruction at addr runs, and its events. */
 static void __attribute__((noinline)) step(struct eh_thread *t, uint64_t addr)
 {
 	struct eh_machine *m = t->m;
