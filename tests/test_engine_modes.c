@@ -90,11 +90,12 @@ static void run_eret_row(void **state)
 	struct eh_image *img;
 	struct eh_machine *m;
 	const struct eh_thread_result *res = run("thunderx2", "eret_el1_pstate", r->spsr, NULL, NULL, &img, &m);
+	uint64_t pan = eh_machine_xreg(m, 0, 0), z = eh_machine_xreg(m, 0, 1);
 
-	if (res->stop != EH_STOP_RETURNED || eh_machine_xreg(m, 0, 0) != r->pan || eh_machine_xreg(m, 0, 1) != r->z)
+	if (res->stop != EH_STOP_RETURNED || pan != r->pan || z != r->z)
 		fail_msg("%s: SPSR 0x%llx: stop %s, PAN 0x%llx (expected 0x%llx), Z %llu (expected %llu)", r->name,
-			 (unsigned long long)r->spsr, eh_stop_name(res->stop), (unsigned long long)eh_machine_xreg(m, 0, 0),
-			 (unsigned long long)r->pan, (unsigned long long)eh_machine_xreg(m, 0, 1), (unsigned long long)r->z);
+			 (unsigned long long)r->spsr, eh_stop_name(res->stop), (unsigned long long)pan,
+			 (unsigned long long)r->pan, (unsigned long long)z, (unsigned long long)r->z);
 	eh_machine_free(m);
 	eh_image_free(img);
 }

@@ -103,11 +103,10 @@ static void test_relocations_at_run_time(void **state)
 	assert_int_equal(x->res->stop, EH_STOP_RETURNED);
 	for (i = 0; i < sizeof(reloc_rows) / sizeof(reloc_rows[0]); i++) {
 		const struct reloc_row *r = &reloc_rows[i];
-		uint64_t want = r->sym ? sym(x, r->sym) : r->value;
+		uint64_t want = r->sym ? sym(x, r->sym) : r->value, got = eh_machine_xreg(x->machine, 0, r->reg);
 
-		if (eh_machine_xreg(x->machine, 0, r->reg) != want)
-			fail_msg("%s: x%u = 0x%" PRIx64 ", expected 0x%" PRIx64, r->name, r->reg, eh_machine_xreg(x->machine, 0, r->reg),
-				 want);
+		if (got != want)
+			fail_msg("%s: x%u = 0x%" PRIx64 ", expected 0x%" PRIx64, r->name, r->reg, got, want);
 	}
 	eh_exec_free(x);
 }

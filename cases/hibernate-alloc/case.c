@@ -153,7 +153,7 @@ static int hib_run(struct eh_case_run *r, const struct eh_run_opts *opts, struct
 	struct hib_state st = { 0 };
 	const struct eh_thread_result *res;
 	enum eh_hib_end end;
-	uint64_t dst_addr;
+	uint64_t dst_addr, x0;
 	void *zeros;
 	bool bug = false;
 	unsigned k, n;
@@ -172,10 +172,11 @@ static int hib_run(struct eh_case_run *r, const struct eh_run_opts *opts, struct
 	rc = hib_call(r, &st, 0, zeros, &res, err);
 	if (rc)
 		goto out;
-	if (eh_hibernate_classify(res, eh_machine_xreg(r->machine, 0, 0)) != EH_HIB_OK || st.count != EH_HIB_ALLOCATIONS) {
+	x0 = eh_machine_xreg(r->machine, 0, 0);
+	if (eh_hibernate_classify(res, x0) != EH_HIB_OK || st.count != EH_HIB_ALLOCATIONS) {
 		rc = eh_error_set(err, EH_EINPUT, "%s: with nothing failing, %s ended with %s, x0 0x%" PRIx64
 				  ", after %u allocations (empty tables need %d)", r->elf->path, r->v->entry,
-				  eh_stop_name(res->stop), eh_machine_xreg(r->machine, 0, 0), st.count, EH_HIB_ALLOCATIONS);
+				  eh_stop_name(res->stop), x0, st.count, EH_HIB_ALLOCATIONS);
 		goto out;
 	}
 	n = st.count;

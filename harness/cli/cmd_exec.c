@@ -307,8 +307,8 @@ static void print_text(const struct exec_args *a, const struct eh_exec *x,
 	eh_text_wrap(stdout, &style, 0, stop_line(x, line, sizeof(line)));
 	if (!a->summary)
 		for (i = 0; i < 31; i++)
-			printf("%s x%-2zu 0x%016" PRIx64 "%s", i % 4 ? "" : "  ", i, eh_machine_xreg(x->machine, 0, (unsigned)i),
-			       i % 4 == 3 || i == 30 ? "\n" : "");
+			printf("%s x%-2zu 0x%016" PRIx64 "%s", i % 4 ? "" : "  ", i,
+			       eh_machine_xreg(x->machine, 0, (unsigned)i), i % 4 == 3 || i == 30 ? "\n" : "");
 	eh_text_hang(stdout, &style, "summary:", 10, summary_line(x, line, sizeof(line)));
 }
 

@@ -66,7 +66,8 @@ static void on_event(struct eh_machine *m, void *state, const struct eh_event *e
 		break;
 	case EH_EV_ACCESS:  /* a store (.accesses) */
 		/* A valid executable descriptor stored anywhere but over the broken one changes nothing. */
-		if (ev->size != 8 || (ev->addr != s->desc_addr && (ev->value & (DESC_VALID | DESC_UXN)) == DESC_VALID) ||
+		if (ev->size != 8 ||
+		    (ev->addr != s->desc_addr && (ev->value & (DESC_VALID | DESC_UXN)) == DESC_VALID) ||
 		    eh_machine_read(m, ev->addr, &old, 8, NULL))
 			break;
 		if (ev->addr == s->desc_addr) {
