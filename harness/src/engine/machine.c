@@ -332,6 +332,38 @@ static bool attend(struct eh_thread *t, uint64_t addr)
 	return true;
 }
 
+/*
+ * The tests step makes and on_code predicts, one definition each. The clock is looked at every
+ * 1024th hook call, counted in calls, not instructions: a thread that keeps trapping executes none.
+ */
+static inline bool clock_due(uint32_t hook_calls)
+{
+	return !(hook_calls & 0x3ff);
+}
+
+/* Whether addr is in the code span the thread ran last (t->code_lo to code_hi). */
+static inline bool in_span(const struct eh_thread *t, uint64_t addr)
+{
+	return addr >= t->code_lo && addr < t->code_hi;
+}
+
+/* The word at addr, in the span: PCs are 4-aligned and the region page-rounded, so 4 bytes are there. */
+static inline uint32_t span_word(const struct eh_thread *t, uint64_t addr)
+{
+	return eh_insn_word(t->code_host + (addr - t->code_lo));
+}
+
+static inline unsigned recent_slot(uint64_t addr)
+{
+	return (addr >> 2) & (EH_RECENT_INSNS - 1);
+}
+
+/* Whether the decoder's answer in a slot (NULL: none) is the instruction word at addr. */
+static inline bool recent_is(const struct eh_insn *in, uint64_t addr, uint32_t word)
+{
+	return in && in->addr == addr && in->word == word;
+}
+
 /* What a thread keeps of the instruction it is about to run (t->cur, eh_machine_ran). */
 static inline void begin_insn(struct eh_thread *t, const struct eh_insn *in, uint16_t wants)
 {
@@ -360,8 +392,7 @@ static void __attribute__((noinline)) step(struct eh_thread *t, uint64_t addr)
 		eh_machine__request_stop(t, EH_STOP_BUDGET);
 		return;
 	}
-	/* Counted in hook calls, not instructions: a thread that keeps trapping executes none. */
-	if ((++t->hook_calls & 0x3ff) == 0 && timed_out(m)) {
+	if (clock_due(++t->hook_calls) && timed_out(m)) {
 		eh_machine__request_stop(t, EH_STOP_TIMEOUT);
 		return;
 	}
@@ -369,13 +400,12 @@ static void __attribute__((noinline)) step(struct eh_thread *t, uint64_t addr)
 		eh_machine__request_stop(t, EH_STOP_UNTIL);
 		return;
 	}
-	if ((addr < t->code_lo || addr >= t->code_hi) && !enter_code(t, addr))
+	if (!in_span(t, addr) && !enter_code(t, addr))
 		return;
-	/* Within the section's page-rounded region: PCs are 4-aligned, so 4 bytes are there. */
-	word = eh_insn_word(t->code_host + (addr - t->code_lo));
-	slot = (addr >> 2) & (EH_RECENT_INSNS - 1);
+	word = span_word(t, addr);
+	slot = recent_slot(addr);
 	in = m->recent[slot];
-	if (!in || in->addr != addr || in->word != word)
+	if (!recent_is(in, addr, word))
 		in = decode(m, slot, addr, word);
 	if (!in) {
 		t->cur = NULL;
@@ -399,20 +429,18 @@ static void on_code(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
 {
 	struct eh_thread *t = user;
 	const struct eh_machine *m = t->m;
-	unsigned slot = (addr >> 2) & (EH_RECENT_INSNS - 1);
-	const struct eh_insn *in = m->recent[slot];
+	unsigned slot = recent_slot(addr);
 
 	(void)uc;
 	(void)size;
 	if (t->attention || *m->hcr & EH_HCR_VSE || t->res.executed >= m->opts.budget ||
-	    !((t->hook_calls + 1) & 0x3ff) || addr == m->opts.until || addr < t->code_lo || addr >= t->code_hi ||
-	    !in || in->addr != addr || in->word != eh_insn_word(t->code_host + (addr - t->code_lo)) ||
-	    !m->recent_quiet[slot]) {
+	    clock_due(t->hook_calls + 1) || addr == m->opts.until || !in_span(t, addr) ||
+	    !recent_is(m->recent[slot], addr, span_word(t, addr)) || !m->recent_quiet[slot]) {
 		step(t, addr);
 		return;
 	}
 	t->hook_calls++;
-	begin_insn(t, in, 0);
+	begin_insn(t, m->recent[slot], 0);
 }
 
 static void on_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value,
