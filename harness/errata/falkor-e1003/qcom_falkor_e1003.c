@@ -4,6 +4,7 @@
  * tables under the old ASID. The KPTI trampoline, which switches TTBR1_EL1 from the trampoline's tables
  * and user ASID to the kernel's, invalidates the walk-cache entries of its own page by VA afterwards.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "eh/sys/behaviour.h"
@@ -85,8 +86,10 @@ static const struct eh_behaviour behaviour = {
 	.events = EH_EV_BIT(EH_EV_SYSREG_WRITE) | EH_EV_BIT(EH_EV_CTX_SYNC) | EH_EV_BIT(EH_EV_SYS) |
 		  EH_EV_BIT(EH_EV_BARRIER) | EH_EV_BIT(EH_EV_ACCESS) | EH_EV_BIT(EH_EV_EXCEPTION),
 	.accesses = EH_INSN_LOAD | EH_INSN_STORE,
+	.gated = true,      /* an access matters only while the workaround is due */
 	.on_event = on_event,
 };
+_Static_assert(offsetof(struct eh_seq_state, due) == 0, ".gated: the thread state starts with its bool");
 
 /*
  * The KPTI trampoline: section .entry.tramp.text in an object, and between the

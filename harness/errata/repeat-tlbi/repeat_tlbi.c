@@ -3,6 +3,8 @@
  * list): a broadcast TLBI;DSB can complete before the memory accesses that used the invalidated
  * entries are globally observed, so the kernel follows it with a second broadcast TLBI;DSB.
  */
+#include <stddef.h>
+
 #include "eh/sys/behaviour.h"
 #include "eh/sys/erratum.h"
 #include "eh/sys/rule.h"
@@ -49,10 +51,10 @@ static bool tlbi_is_repeat(uint32_t op, unsigned rt)
 }
 
 struct thread_state {
+	bool due;           /* a DSB completed a broadcast TLBI that invalidated something: the next TLBI;DSB
+			       must come first (first: .gated) */
 	bool issued;        /* broadcast TLBIs issued since the last completing DSB */
 	bool issued_new;    /* ... one of them invalidating something the last completed ones did not */
-	bool due;           /* a DSB completed a broadcast TLBI that invalidated something: the next TLBI;DSB
-			       must come first */
 	uint64_t dsb_pc;    /* that DSB */
 	uint32_t op;        /* the last broadcast TLBI issued that invalidates something: its operation */
 	uint64_t operand;   /* ... and operand */
@@ -114,8 +116,10 @@ static const struct eh_behaviour behaviour = {
 	.thread_state = sizeof(struct thread_state),
 	.events = EH_EV_BIT(EH_EV_SYS) | EH_EV_BIT(EH_EV_BARRIER) | EH_EV_BIT(EH_EV_ACCESS),
 	.accesses = EH_INSN_LOAD | EH_INSN_STORE,
+	.gated = true,      /* an access matters only while the repeat is due */
 	.on_event = on_event,
 };
+_Static_assert(offsetof(struct thread_state, due) == 0, ".gated: the thread state starts with its bool");
 
 /* TLBI: SYS with CRn 8 (Arm ARM C5.5). */
 static const struct eh_rule_trigger tlbi_words[] = { { 0xfff8f000, 0xd5088000 }, { 0 } };

@@ -70,9 +70,11 @@ static void notify(struct eh_machine *m, const struct eh_event *ev)
 
 	for (i = 0; i < n; i++) {
 		const struct eh_hearer *h = &m->hear[list][i];
+		uint8_t *state = h->state + ev->thread * h->b->thread_state;
 
-		if (!(skip >> i & 1))
-			h->b->on_event(m, h->state + ev->thread * h->b->thread_state, ev);
+		/* A gated hearer of an access is waiting for nothing while its state's first bool is false. */
+		if (!(skip >> i & 1) && !(h->gated && !*(const bool *)state))
+			h->b->on_event(m, state, ev);
 	}
 	if (m->opts.hooks->event)
 		m->opts.hooks->event(m, ev, m->opts.hooks_ctx);
@@ -766,9 +768,10 @@ static unsigned first_thread(const struct eh_model *model, unsigned core)
 	return model->cores[core] ? n : 0;
 }
 
-static void hear_on(struct eh_machine *m, unsigned list, const struct eh_behaviour *b, uint8_t *state)
+static void hear_on(struct eh_machine *m, unsigned list, const struct eh_behaviour *b, uint8_t *state,
+		    bool gated)
 {
-	m->hear[list][m->nhear[list]++] = (struct eh_hearer){ .b = b, .state = state };
+	m->hear[list][m->nhear[list]++] = (struct eh_hearer){ .b = b, .state = state, .gated = gated };
 }
 
 /* Put behaviour b (with its state) on the hearer list of kind; for an access, on those of the accesses it hears. */
@@ -778,12 +781,12 @@ static void hear(struct eh_machine *m, unsigned kind, const struct eh_behaviour 
 	unsigned i;
 
 	if (kind != EH_EV_ACCESS) {
-		hear_on(m, kind, b, state);
+		hear_on(m, kind, b, state, false);
 		return;
 	}
 	for (i = 0; i < 3; i++)
 		if (!b->accesses || b->accesses & accesses[i])
-			hear_on(m, access_list(accesses[i]), b, state);
+			hear_on(m, access_list(accesses[i]), b, state, b->gated);
 }
 
 int eh_machine_new(struct eh_machine **out, const struct eh_model *model, const struct eh_image *img,

@@ -175,6 +175,7 @@ struct eh_machine {
 	struct eh_hearer {
 		const struct eh_behaviour *b;
 		uint8_t *state;
+		bool gated;  /* on an access list, of a .gated behaviour */
 	} hear[EH_HEAR_LISTS][EH_MACHINE_ERRATA_MAX];
 	uint8_t nhear[EH_HEAR_LISTS];
 	struct timespec deadline;

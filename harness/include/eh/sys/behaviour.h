@@ -94,6 +94,9 @@ struct eh_behaviour {
 	                       0: every kind */
 	uint32_t accesses;  /* with EH_EV_ACCESS: the accesses it hears, of EH_INSN_LOAD, EH_INSN_STORE
 	                       and EH_INSN_PREFETCH (0: all three), so that the others cost it no call */
+	bool gated;         /* with EH_EV_ACCESS: its thread state starts with a bool, true while a
+	                       hazard is due at the next access; the accesses made while it is false
+	                       do not reach it (a behaviour waiting for nothing costs them no call) */
 	/* state: the thread_state bytes of ev->thread. */
 	void (*on_event)(struct eh_machine *m, void *state, const struct eh_event *ev);
 };
