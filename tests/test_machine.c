@@ -233,6 +233,28 @@ static void test_identity_from_model(void **state)
 	eh_image_free(img);
 }
 
+/* The engine serves a model's registers only in the ID space (on_mrs): every table keeps to it. */
+static void check_id_space(const struct eh_model *model)
+{
+	const struct eh_id_reg *r;
+
+	for (r = model->id_regs; r && r->reg; r++)
+		if (EH_SYSREG_OP0(r->reg) != 3 || EH_SYSREG_CRN(r->reg) != 0)
+			fail_msg("%s: register 0x%x is outside op0 = 3, CRn = 0", model->name, r->reg);
+}
+
+static void test_id_regs_in_id_space(void **state)
+{
+	const struct eh_model *const *m, *const *c;
+
+	(void)state;
+	for (m = eh_models; *m; m++) {
+		check_id_space(*m);
+		for (c = (*m)->cores; c && *c; c++)
+			check_id_space(*c);
+	}
+}
+
 /* HCR_EL2 is not Unicorn's: the write and the read go to the virtual EL2 file. */
 static void test_virtual_el2(void **state)
 {
@@ -401,6 +423,7 @@ int main(void)
 		cmocka_unit_test(test_injected_abort_registers),
 		cmocka_unit_test(test_stop_conditions),
 		cmocka_unit_test(test_identity_from_model),
+		cmocka_unit_test(test_id_regs_in_id_space),
 		cmocka_unit_test(test_virtual_el2),
 		cmocka_unit_test(test_seed_determinism),
 		cmocka_unit_test(test_fresh_stacks),

@@ -457,7 +457,9 @@ static void on_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int
 
 /*
  * Identity and ID registers come from the thread's core (MPIDR per thread, MIDR, REVIDR and the
- * ID registers of the core it belongs to on a system of cores); the rest from Unicorn.
+ * ID registers of the core it belongs to on a system of cores); the rest from Unicorn. All of
+ * them are in the op0 = 3, CRn = 0 space (Arm ARM D17.2), so a read of any other register is
+ * Unicorn's at once.
  */
 static uint32_t on_mrs(uc_engine *uc, uc_arm64_reg reg, const uc_arm64_cp_reg *cp, void *user)
 {
@@ -466,6 +468,8 @@ static uint32_t on_mrs(uc_engine *uc, uc_arm64_reg reg, const uc_arm64_cp_reg *c
 	uint64_t value;
 	struct eh_event ev;
 
+	if (cp->op0 != 3 || cp->crn != 0)
+		return 0;
 	/*
 	 * ID registers are not accessible at EL0 (Arm ARM D17.2: MRS at EL0 is
 	 * UNDEFINED); the UDEF that follows lets a case model the kernel's emulation.
