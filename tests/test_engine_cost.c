@@ -93,6 +93,46 @@ static void test_engines_reused(void **state)
 	assert_int_equal(r.cost.engines, 0);
 }
 
+/* Run thread 0 of m from entry to its return; its x0. */
+static uint64_t run_x0(struct eh_machine *m, uint64_t entry)
+{
+	struct eh_error err = { 0 };
+
+	assert_int_equal(eh_machine_start(m, 0, entry, NULL, 0, &err), 0);
+	assert_int_equal(eh_machine_run(m, &err), 0);
+	assert_int_equal(eh_machine_result(m, 0)->stop, EH_STOP_RETURNED);
+	return eh_machine_xreg(m, 0, 0);
+}
+
+/*
+ * Code written into a machine whose engine has run it drops what the engine translated, so the
+ * new words run; data written (here the stack) drops nothing, so a sweep's inputs cost no
+ * translation again.
+ */
+static void test_writes_drop_only_code(void **state)
+{
+	struct eh_machine_opts opts = { .seed = 1 };
+	struct eh_machine *m;
+	struct eh_error err = { 0 };
+	uint64_t spin, zero = 0;
+	uint8_t code[8];
+
+	(void)state;
+	assert_int_equal(eh_snippet_machine(&opts, &m, &spin), 0);
+	write_word(code, MOVZ_X0(1));
+	write_word(code + 4, RET);
+	assert_int_equal(eh_machine_write(m, spin, code, sizeof(code), &err), 0);
+	assert_int_equal(run_x0(m, spin), 1);
+	assert_int_equal(eh_machine_write(m, EH_STACK_TOP - 8, &zero, 8, &err), 0);
+	assert_int_equal(eh_machine_cost(m)->cache_drops, 0);
+	assert_int_equal(run_x0(m, spin), 1);
+	write_word(code, MOVZ_X0(2));
+	assert_int_equal(eh_machine_write(m, spin, code, 4, &err), 0);
+	assert_int_equal(eh_machine_cost(m)->cache_drops, 1);
+	assert_int_equal(run_x0(m, spin), 2);
+	eh_machine_free(m);
+}
+
 /*
  * The wall-clock limit backs the budget: a runaway with no budget to speak of stops at
  * timeout_us, stepping or alone (the limit is 1 ms; no test here measures how long it took).
@@ -160,11 +200,12 @@ static void test_regressions(void **state)
 
 int main(void)
 {
-	struct CMUnitTest tests[EH_COUNT(loop_rows) + 3];
+	struct CMUnitTest tests[EH_COUNT(loop_rows) + 4];
 	size_t n = 0;
 
 	EH_ADD_ROWS(tests, n, loop_rows, run_loop_row);
 	EH_ADD_TEST(tests, n, test_engines_reused);
+	EH_ADD_TEST(tests, n, test_writes_drop_only_code);
 	EH_ADD_TEST(tests, n, test_timeout_stops_a_runaway);
 	EH_ADD_TEST(tests, n, test_regressions);
 	return EH_RUN_TESTS("engine_cost", tests, n);

@@ -93,11 +93,13 @@ bool eh_machine__on_unmapped(uc_engine *uc, uc_mem_type type, uint64_t addr, int
  * Unicorn translates a block ahead of running it, and some encodings abort the
  * process while being translated (eh_insn_emulator_unsafe). They are UNDEFINED on
  * every modelled CPU, so they are replaced by UDF #0, which is too, before any
- * thread can reach them, and the trace says where.
+ * thread can reach them, and the trace says where. Whether addr..+len holds any
+ * executable section's words.
  */
-static void screen_code(struct eh_machine *m, uint64_t addr, uint64_t len)
+static bool screen_code(struct eh_machine *m, uint64_t addr, uint64_t len)
 {
 	uint64_t a = addr & ~3ull, end = addr + len;
+	bool code = false;
 
 	while (a + 4 <= end) {
 		const struct eh_elf_section *s = eh_elf_section_at(m->img->elf, a);
@@ -113,6 +115,7 @@ static void screen_code(struct eh_machine *m, uint64_t addr, uint64_t len)
 			a = (stop + 3) & ~3ull;
 			continue;
 		}
+		code = true;
 		for (; a < stop && a + 4 <= end; a += 4) {
 			uint8_t *p = eh_machine__host_ptr(m, a, 4);
 			uint32_t w;
@@ -128,6 +131,7 @@ static void screen_code(struct eh_machine *m, uint64_t addr, uint64_t len)
 			}
 		}
 	}
+	return code;
 }
 
 /*
@@ -268,6 +272,7 @@ int eh_machine_write(struct eh_machine *m, uint64_t addr, const void *buf, size_
 {
 	size_t done, n;
 	unsigned i;
+	bool code;
 
 	/* Page by page: the range may span regions (a section and the zero pages after it). */
 	for (done = 0; done < len; done += n) {
@@ -283,9 +288,12 @@ int eh_machine_write(struct eh_machine *m, uint64_t addr, const void *buf, size_
 			n = len - done;
 		memcpy(eh_machine__host_ptr(m, addr + done, n), (const uint8_t *)buf + done, n);
 	}
-	screen_code(m, addr, len);
-	/* Code may have been written: drop what the threads translated from it. */
-	for (i = 0; i < m->nthreads; i++)
+	/*
+	 * Code written: drop what the threads translated from it. Only an executable section's words
+	 * run (on_code stops a thread anywhere else), so a write of data alone keeps the translations.
+	 */
+	code = screen_code(m, addr, len);
+	for (i = 0; code && i < m->nthreads; i++)
 		if (m->threads[i].uc) {
 			m->cost.cache_drops++;
 			uc_ctl_remove_cache(m->threads[i].uc, addr & ~(EH_PAGE - 1),
