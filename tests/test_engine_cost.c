@@ -1,4 +1,4 @@
-/* The engine's cost is linear in the instructions a run executes (counted in uc_emu_start calls, never timed), and a runaway meets the wall-clock backstop. */
+/* The engine's cost is linear in the instructions a run executes (counted in uc_emu_start calls, never timed), a data write costs no retranslation, and a runaway meets the wall-clock backstop. */
 #include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
