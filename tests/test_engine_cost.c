@@ -1,4 +1,4 @@
-/* The engine's cost is linear in the instructions a run executes (counted in uc_emu_start calls, never timed), a data write costs no retranslation, and a runaway meets the wall-clock backstop. */
+/* The engine's cost is linear in the instructions a run executes (counted in uc_emu_start calls, never timed), a data write costs no retranslation, the next machine keeps what was translated from the same words only, and a runaway meets the wall-clock backstop. */
 #include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -134,6 +134,34 @@ static void test_writes_drop_only_code(void **state)
 }
 
 /*
+ * A machine whose image lies where the last one's did takes over the engine that kept it, and
+ * what the engine translated from words that are still the same: the same words run as they did,
+ * words that changed run as they are now (a stale translation would return the x0 before).
+ */
+static void test_next_machine_keeps_only_same_code(void **state)
+{
+	static const unsigned x0s[] = { 1, 1, 2, 1 };
+	struct eh_machine_opts opts = { .seed = 1 };
+	struct eh_machine *m;
+	struct eh_error err = { 0 };
+	uint64_t spin;
+	uint8_t code[8];
+	unsigned i;
+
+	(void)state;
+	for (i = 0; i < sizeof(x0s) / sizeof(x0s[0]); i++) {
+		assert_int_equal(eh_snippet_machine(&opts, &m, &spin), 0);
+		write_word(code, MOVZ_X0(x0s[i]));
+		write_word(code + 4, RET);
+		assert_int_equal(eh_machine_write(m, spin, code, sizeof(code), &err), 0);
+		assert_int_equal(run_x0(m, spin), x0s[i]);
+		if (i)  /* the first may take an engine an earlier test left */
+			assert_int_equal(eh_machine_cost(m)->kept_code, 1);
+		eh_machine_free(m);
+	}
+}
+
+/*
  * The wall-clock limit backs the budget: a runaway with no budget to speak of stops at
  * timeout_us, stepping or alone (the limit is 1 ms; no test here measures how long it took).
  */
@@ -200,12 +228,13 @@ static void test_regressions(void **state)
 
 int main(void)
 {
-	struct CMUnitTest tests[EH_COUNT(loop_rows) + 4];
+	struct CMUnitTest tests[EH_COUNT(loop_rows) + 5];
 	size_t n = 0;
 
 	EH_ADD_ROWS(tests, n, loop_rows, run_loop_row);
 	EH_ADD_TEST(tests, n, test_engines_reused);
 	EH_ADD_TEST(tests, n, test_writes_drop_only_code);
+	EH_ADD_TEST(tests, n, test_next_machine_keeps_only_same_code);
 	EH_ADD_TEST(tests, n, test_timeout_stops_a_runaway);
 	EH_ADD_TEST(tests, n, test_regressions);
 	return EH_RUN_TESTS("engine_cost", tests, n);

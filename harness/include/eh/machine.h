@@ -144,6 +144,9 @@ struct eh_machine_cost {
 	uint64_t emu_starts;    /* uc_emu_start calls */
 	uint64_t engines;       /* Unicorn instances created */
 	uint64_t cache_drops;   /* ranges of translated code dropped (after eh_machine_write) */
+	uint64_t kept_code;     /* engines that came with an earlier machine's image regions mapped
+	                           at the same places, and what they translated from the words that
+	                           are still the same */
 	uint64_t tb_flushes;    /* whole-cache flushes Unicorn 2.0.1 makes: a uc_emu_start without
 	                           an instruction count after one with a count (see run_slice) */
 };

@@ -429,7 +429,7 @@ static void __attribute__((noinline)) step(struct eh_thread *t, uint64_t addr)
  */
 static void on_code(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
 {
-	struct eh_thread *t = user;
+	struct eh_thread *t = ((const struct engine *)user)->t;
 	const struct eh_machine *m = t->m;
 	unsigned slot = recent_slot(addr);
 
@@ -448,7 +448,7 @@ static void on_code(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
 static void on_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value,
 		   void *user)
 {
-	struct eh_thread *t = user;
+	struct eh_thread *t = ((const struct engine *)user)->t;
 
 	(void)uc;
 	eh_machine__record_access(t, type == UC_MEM_WRITE ? EH_INSN_STORE : EH_INSN_LOAD, addr, (unsigned)size,
@@ -463,7 +463,7 @@ static void on_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int
  */
 static uint32_t on_mrs(uc_engine *uc, uc_arm64_reg reg, const uc_arm64_cp_reg *cp, void *user)
 {
-	struct eh_thread *t = user;
+	struct eh_thread *t = ((const struct engine *)user)->t;
 	uint32_t sysreg = EH_SYSREG(cp->op0, cp->op1, cp->crn, cp->crm, cp->op2);
 	uint64_t value;
 	struct eh_event ev;
@@ -492,7 +492,7 @@ static uint32_t on_mrs(uc_engine *uc, uc_arm64_reg reg, const uc_arm64_cp_reg *c
 
 static void on_intr(uc_engine *uc, uint32_t intno, void *user)
 {
-	struct eh_thread *t = user;
+	struct eh_thread *t = ((const struct engine *)user)->t;
 	const struct eh_machine_hooks *hooks = t->m->opts.hooks;
 	uint64_t pc = eh_machine__read_reg(t, UC_ARM64_REG_PC);
 	const uint8_t *p;
@@ -541,12 +541,12 @@ static void on_intr(uc_engine *uc, uint32_t intno, void *user)
 
 static uint32_t on_sys(uc_engine *uc, uc_arm64_reg reg, const uc_arm64_cp_reg *cp, void *user)
 {
-	struct eh_thread *t = user;
+	struct eh_thread *t = ((const struct engine *)user)->t;
 
 	(void)uc;
 	(void)reg;
 	(void)cp;
-	return t->cur && t->m->opts.hooks->sys(t->m, t->id, t->cur, t->m->opts.hooks_ctx);
+	return t->cur && t->m->opts.hooks->sys && t->m->opts.hooks->sys(t->m, t->id, t->cur, t->m->opts.hooks_ctx);
 }
 
 uint64_t eh_machine_random(struct eh_machine *m)
@@ -598,155 +598,200 @@ static void finish(struct eh_thread *t, enum eh_stop why, uint64_t pc)
 /*
  * Engines of finished machines, kept for the next machine on the same Unicorn CPU: setting one up
  * (uc_open, the CPU model, TCG's code buffer) costs more than most scenarios run, and a matrix
- * runs hundreds of machines on a few CPUs. Each holds its CPU state as it was when new, for the
- * reset; one pool per host thread, as an engine runs on one thread at a time.
+ * runs hundreds of machines on a few CPUs. One pool per host thread, as an engine runs on one
+ * thread at a time.
  */
 #define EH_ENGINE_POOL 16
-static _Thread_local struct pooled {
-	uc_engine *uc;
-	int cpu;
-	uc_context *fresh;
-	const uint8_t *fixed;  /* the fixed block it keeps mapped, or NULL */
-	bool stepped;
-} pool[EH_ENGINE_POOL];
+static _Thread_local struct engine *pool[EH_ENGINE_POOL];
 static _Thread_local unsigned npool;
 
-/* An engine on the thread's CPU from the pool, or a new one: 0, or EH_EEMU. */
+static void close_engine(struct engine *e)
+{
+	if (e->fresh)
+		uc_context_free(e->fresh);
+	if (e->uc)
+		uc_close(e->uc);
+	eh_machine__kept_free(&e->kept);
+	eh_free(e);
+}
+
+/* Every hook of the harness on e, each given e. */
+static uc_err add_hooks(struct engine *e)
+{
+	uc_hook h;
+	uc_err u;
+
+	if ((u = uc_hook_add(e->uc, &h, UC_HOOK_CODE, on_code, e, 1, 0)) != UC_ERR_OK ||
+	    (u = uc_hook_add(e->uc, &h, UC_HOOK_MEM_READ | UC_HOOK_MEM_WRITE, on_mem, e, 1, 0)) != UC_ERR_OK ||
+	    (u = uc_hook_add(e->uc, &h, UC_HOOK_MEM_UNMAPPED, eh_machine__on_unmapped, e, 1, 0)) != UC_ERR_OK ||
+	    (u = uc_hook_add(e->uc, &h, UC_HOOK_INTR, on_intr, e, 1, 0)) != UC_ERR_OK ||
+	    (u = uc_hook_add(e->uc, &h, UC_HOOK_INSN, on_mrs, e, 1, 0, UC_ARM64_INS_MRS)) != UC_ERR_OK)
+		return u;
+	return uc_hook_add(e->uc, &h, UC_HOOK_INSN, on_sys, e, 1, 0, UC_ARM64_INS_SYS);
+}
+
+/* A new engine on Unicorn CPU cpu, with its hooks: 0, EH_ENOMEM or EH_EEMU. */
+static int open_engine(struct engine **out, int cpu, struct eh_error *err)
+{
+	struct engine *e = eh_alloc(sizeof(*e));
+	const char *what = "uc_open";
+	uc_err u;
+
+	*out = NULL;
+	if (!e)
+		return eh_error_set(err, EH_ENOMEM, "out of memory for an engine");
+	e->cpu = cpu;
+	u = uc_open(UC_ARCH_ARM64, UC_MODE_ARM, &e->uc);
+	if (u != UC_ERR_OK)
+		e->uc = NULL;
+	if (u == UC_ERR_OK && (u = uc_ctl_set_cpu_model(e->uc, cpu)) != UC_ERR_OK)
+		what = "setting the CPU model";
+	if (u == UC_ERR_OK && ((u = uc_context_alloc(e->uc, &e->fresh)) != UC_ERR_OK ||
+			       (u = uc_context_save(e->uc, e->fresh)) != UC_ERR_OK))
+		what = "saving the CPU state";
+	if (u == UC_ERR_OK && (u = add_hooks(e)) != UC_ERR_OK)
+		what = "adding hooks";
+	if (u != UC_ERR_OK) {
+		close_engine(e);
+		return uc_fail(err, u, what, 0);
+	}
+	*out = e;
+	return 0;
+}
+
+/* The thread's engine: the one in the pool that kept its machine's image regions, else the last given back, else a new one. */
 static int take_engine(struct eh_thread *t, struct eh_error *err)
 {
-	unsigned i;
-	uc_err e;
+	unsigned i, pick = npool;
+	struct engine *e;
+	int rc;
 
 	for (i = npool; i--;)
-		if (pool[i].cpu == t->core->uc_cpu) {
-			t->uc = pool[i].uc;
-			t->fresh = pool[i].fresh;
-			t->fixed = pool[i].fixed;
-			t->stepped = t->counted = pool[i].stepped;
-			pool[i] = pool[--npool];
-			return 0;
+		if (pool[i]->cpu == t->core->uc_cpu) {
+			if (eh_machine__kept_fits(t->m, &pool[i]->kept)) {
+				pick = i;
+				break;
+			}
+			pick = pick == npool ? i : pick;
 		}
-	e = uc_open(UC_ARCH_ARM64, UC_MODE_ARM, &t->uc);
-	if (e != UC_ERR_OK) {
-		t->uc = NULL;
-		return uc_fail(err, e, "uc_open", 0);
+	if (pick < npool) {
+		e = pool[pick];
+		pool[pick] = pool[--npool];
+	} else {
+		rc = open_engine(&e, t->core->uc_cpu, err);
+		if (rc)
+			return rc;
+		t->m->cost.engines++;
 	}
-	t->m->cost.engines++;
-	t->fresh = NULL;
-	t->fixed = NULL;
-	t->stepped = t->counted = false;
-	if ((e = uc_ctl_set_cpu_model(t->uc, t->core->uc_cpu)) != UC_ERR_OK)
-		uc_fail(err, e, "setting the CPU model", 0);
-	else if ((e = uc_context_alloc(t->uc, &t->fresh)) != UC_ERR_OK ||
-		 (e = uc_context_save(t->uc, t->fresh)) != UC_ERR_OK)
-		uc_fail(err, e, "saving the CPU state", 0);
-	if (e == UC_ERR_OK)
-		return 0;
-	if (t->fresh)
-		uc_context_free(t->fresh);
-	uc_close(t->uc);
+	e->t = t;
+	t->eng = e;
+	t->uc = e->uc;
+	t->counted = e->stepped;
+	return 0;
+}
+
+/* Close the thread's engine, with whatever it maps. */
+static void drop_engine(struct eh_thread *t)
+{
+	close_engine(t->eng);
+	t->eng = NULL;
 	t->uc = NULL;
-	return EH_EEMU;
 }
 
 /* Whether region r of m is mapped in t's engine and stays so when the engine goes back to the pool. */
 static bool kept_mapped(const struct eh_thread *t, const struct region *r)
 {
-	return r->fixed && t->fixed && t->fixed == t->m->fixed && !t->m->fixed_raw;
+	return r->fixed && t->eng->fixed && t->eng->fixed == t->m->fixed && !t->m->fixed_raw;
 }
 
 /*
  * Give the thread's engine back for another machine, as new but for what Unicorn keeps of its
- * count hook (see run_slice) and the fixed regions of the host thread's shared block: the hooks
- * go, the other regions' translations are dropped while they are still mapped (a later machine
- * maps other code at the same addresses), those regions are unmapped and the CPU state is reset.
- * The fixed regions keep their translations: no ELF section lies there, so on_code stops a thread
- * before it runs any instruction from them. An engine that cannot be reset, or finds no room, is
- * closed.
+ * count hook (see run_slice), the fixed regions of the host thread's shared block and, when keep
+ * says so, the image's regions (struct kept_code): the other regions' translations are dropped
+ * while they are still mapped (a later machine maps other code at the same addresses), those
+ * regions are unmapped and the CPU state is reset. The fixed regions keep their translations: no
+ * ELF section lies there, so on_code stops a thread before it runs any instruction from them. An
+ * engine that cannot be reset, or finds no room, is closed.
  */
-static void give_back_engine(struct eh_thread *t)
+static void give_back_engine(struct eh_thread *t, bool keep)
 {
 	struct eh_machine *m = t->m;
+	struct engine *e = t->eng;
 	bool ok = npool < EH_ENGINE_POOL;
 	size_t i;
 
-	for (i = 0; ok && i < t->nhooks; i++)
-		ok = uc_hook_del(t->uc, t->hooks[i]) == UC_ERR_OK;
+	keep = ok && keep && eh_machine__keep(m, &e->kept);
 	/* Only code can have been translated: zero pages are not executable (and are mapped last). */
 	for (i = 0; ok && i < t->nmapped && i < m->nregions - m->nzero; i++)
-		ok = kept_mapped(t, &m->regions[i]) ||
-		     uc_ctl_remove_cache(t->uc, m->regions[i].addr,
+		ok = kept_mapped(t, &m->regions[i]) || (keep && eh_machine__image_region(m, i)) ||
+		     uc_ctl_remove_cache(e->uc, m->regions[i].addr,
 					 m->regions[i].addr + m->regions[i].size) == UC_ERR_OK;
 	for (i = 0; ok && i < t->nmapped; i++)
-		ok = kept_mapped(t, &m->regions[i]) ||
-		     uc_mem_unmap(t->uc, m->regions[i].addr, m->regions[i].size) == UC_ERR_OK;
-	if (ok && uc_context_restore(t->uc, t->fresh) == UC_ERR_OK) {
-		pool[npool++] = (struct pooled){ .uc = t->uc, .cpu = t->core->uc_cpu, .fresh = t->fresh,
-						 .fixed = m->fixed_raw ? NULL : t->fixed, .stepped = t->stepped };
+		ok = kept_mapped(t, &m->regions[i]) || (keep && eh_machine__image_region(m, i)) ||
+		     uc_mem_unmap(e->uc, m->regions[i].addr, m->regions[i].size) == UC_ERR_OK;
+	if (ok && uc_context_restore(e->uc, e->fresh) == UC_ERR_OK) {
+		if (m->fixed_raw)
+			e->fixed = NULL;
+		e->t = NULL;
+		pool[npool++] = e;
+		t->eng = NULL;
+		t->uc = NULL;
 	} else {
-		uc_context_free(t->fresh);
-		uc_close(t->uc);
+		drop_engine(t);
 	}
-	t->uc = NULL;
 }
 
 /*
  * A thread's Unicorn engine, taken when the thread is first started or looked at: most scenarios
  * on an SMT model start one thread of several. It maps every region the machine has by then,
- * zero pages included (readable and writable only).
+ * zero pages included (readable and writable only): 0, EH_ENOMEM or EH_EEMU.
  */
 static int thread_engine(struct eh_thread *t, struct eh_error *err)
 {
 	struct eh_machine *m = t->m;
+	struct engine *eng;
 	uc_err e = UC_ERR_OK;
+	bool adopted;
 	size_t i;
+	int rc;
 
 	if (t->uc)
 		return 0;
-	if (take_engine(t, err))
-		return EH_EEMU;
-	t->nhooks = t->nmapped = 0;
+	rc = take_engine(t, err);
+	if (rc)
+		return rc;
+	eng = t->eng;
+	t->nmapped = 0;
 	/* A pooled engine maps the shared fixed block: a machine with a block of its own maps that instead. */
-	for (i = 0; t->fixed && t->fixed != m->fixed && i < m->nregions; i++)
-		if (m->regions[i].fixed && (e = uc_mem_unmap(t->uc, m->regions[i].addr, m->regions[i].size))) {
-			uc_context_free(t->fresh);  /* some of its fixed regions mapped: of no use to a machine */
-			uc_close(t->uc);
-			t->uc = NULL;
+	for (i = 0; eng->fixed && eng->fixed != m->fixed && i < m->nregions; i++)
+		if (m->regions[i].fixed && (e = uc_mem_unmap(eng->uc, m->regions[i].addr, m->regions[i].size))) {
+			drop_engine(t);  /* some of its fixed regions mapped: of no use to a machine */
 			return uc_fail(err, e, "unmapping memory", m->regions[i].addr);
 		}
-	if (t->fixed != m->fixed)
-		t->fixed = NULL;
+	if (eng->fixed != m->fixed)
+		eng->fixed = NULL;
+	/* Another machine's image regions: this one's memory if they are at its places, else unmapped. */
+	adopted = eh_machine__kept_fits(m, &eng->kept) && !eh_machine__adopt(m, eng->uc, &eng->kept);
+	if (eng->kept.n && (e = eh_machine__kept_unmap(eng->uc, &eng->kept))) {
+		drop_engine(t);
+		return uc_fail(err, e, "unmapping memory", 0);
+	}
+	eh_machine__kept_free(&eng->kept);
+	m->regions_mapped = true;
 	for (i = 0; i < m->nregions; i++, t->nmapped++) {
-		if (m->regions[i].fixed && t->fixed)
+		if ((m->regions[i].fixed && eng->fixed) || (adopted && eh_machine__image_region(m, i)))
 			continue;
-		e = uc_mem_map_ptr(t->uc, m->regions[i].addr, m->regions[i].size,
+		e = uc_mem_map_ptr(eng->uc, m->regions[i].addr, m->regions[i].size,
 				   i < m->nregions - m->nzero ? UC_PROT_ALL : UC_PROT_READ | UC_PROT_WRITE,
 				   m->regions[i].host);
 		if (e != UC_ERR_OK) {
 			uc_fail(err, e, "mapping memory", m->regions[i].addr);
-			goto fail;
+			give_back_engine(t, false);
+			return EH_EEMU;
 		}
 	}
-	t->fixed = m->fixed;
-	/*
-	 * Hooks go in before this machine's first uc_emu_start: later ones may miss translated code
-	 * (a pooled engine has none left of the regions it had mapped).
-	 */
-	if ((e = uc_hook_add(t->uc, &t->hooks[t->nhooks++], UC_HOOK_CODE, on_code, t, 1, 0)) ||
-	    (e = uc_hook_add(t->uc, &t->hooks[t->nhooks++], UC_HOOK_MEM_READ | UC_HOOK_MEM_WRITE, on_mem, t, 1, 0)) ||
-	    (e = uc_hook_add(t->uc, &t->hooks[t->nhooks++], UC_HOOK_MEM_UNMAPPED, eh_machine__on_unmapped, t, 1, 0)) ||
-	    (e = uc_hook_add(t->uc, &t->hooks[t->nhooks++], UC_HOOK_INTR, on_intr, t, 1, 0)) ||
-	    (e = uc_hook_add(t->uc, &t->hooks[t->nhooks++], UC_HOOK_INSN, on_mrs, t, 1, 0, UC_ARM64_INS_MRS)) ||
-	    (m->opts.hooks->sys &&
-	     (e = uc_hook_add(t->uc, &t->hooks[t->nhooks++], UC_HOOK_INSN, on_sys, t, 1, 0, UC_ARM64_INS_SYS)))) {
-		t->nhooks--;  /* the one that failed */
-		uc_fail(err, e, "adding hooks", 0);
-		goto fail;
-	}
+	eng->fixed = m->fixed;
 	return 0;
-fail:
-	give_back_engine(t);
-	return EH_EEMU;
 }
 
 /* Thread t (modulo the core's threads) with its engine; NULL if Unicorn cannot create one. */
@@ -871,13 +916,17 @@ fail:
 
 void eh_machine_free(struct eh_machine *m)
 {
-	size_t i;
+	size_t i, keeper;
 
 	if (!m)
 		return;
-	for (i = 0; i < m->nthreads; i++)
-		if (m->threads[i].uc)
-			give_back_engine(&m->threads[i]);
+	/* The first thread whose engine maps the whole image keeps it (struct kept_code). */
+	for (i = 0, keeper = m->nthreads; i < m->nthreads; i++)
+		if (m->threads[i].uc) {
+			if (keeper == m->nthreads && m->threads[i].nmapped >= m->nregions - m->nzero)
+				keeper = i;
+			give_back_engine(&m->threads[i], i == keeper);
+		}
 	for (i = 0; m->regions && i < m->nregions; i++)
 		eh_free(m->regions[i].raw);
 	eh_free(m->regions);
@@ -898,6 +947,7 @@ int eh_machine_start(struct eh_machine *m, unsigned tid, uint64_t addr, const ui
 	uint64_t sp, lr = EH_RETURN_ADDR;
 	unsigned i;
 	struct eh_event ev;
+	int rc;
 
 	if (tid >= m->nthreads)
 		return eh_error_set(err, EH_EINVAL, "model %s has no thread %u (it has %u)",
@@ -907,8 +957,9 @@ int eh_machine_start(struct eh_machine *m, unsigned tid, uint64_t addr, const ui
 	t = &m->threads[tid];
 	if (t->running)
 		return eh_error_set(err, EH_EINVAL, "thread %u is already running", tid);
-	if (thread_engine(t, err))
-		return EH_EEMU;
+	rc = thread_engine(t, err);
+	if (rc)
+		return rc;
 	memset(&t->res, 0, sizeof(t->res));
 	t->stop_req = EH_STOP_NONE;
 	t->attention = 0;  /* el2 is set below */
@@ -976,8 +1027,8 @@ static int run_slice(struct eh_machine *m, struct eh_thread *t, size_t count, st
 	 * it never reaches, and the hook stays; the budget is on_code's to enforce either way.
 	 */
 	if (count)
-		t->stepped = true;
-	else if (t->stepped)
+		t->eng->stepped = true;
+	else if (t->eng->stepped)
 		count = SIZE_MAX;
 	m->cost.emu_starts++;
 	m->cost.tb_flushes += t->counted && !count;  /* what Unicorn would then do */

@@ -74,6 +74,35 @@ struct region {
 };
 
 /*
+ * The image's regions an engine keeps mapped when it goes back to the pool, with their memory and
+ * what Unicorn translated from them: translating a snippet again is a tenth of a matrix run, and
+ * the matrix runs each snippet on every model in turn. The next machine that maps the same
+ * regions takes that memory over (eh_machine__adopt); only pages whose words differ lose their
+ * translations.
+ */
+#define EH_KEPT_REGIONS 4  /* a snippet has one or two: code and data, and the stubs */
+struct kept_code {
+	struct region regions[EH_KEPT_REGIONS];  /* held in place: freeing a machine allocates nothing */
+	size_t n;
+};
+
+/*
+ * A Unicorn instance and what it keeps from one machine to the next (machine.c's pool): its CPU
+ * state when new, for the reset, the regions it keeps mapped, and its hooks. Unicorn 2.0.1 drops
+ * every block it translated under a hook when the hook is deleted, so the hooks stay on the
+ * engine for its life; they are given the engine, which names the thread it runs for.
+ */
+struct engine {
+	uc_engine *uc;
+	int cpu;                    /* UC_CPU_ARM64_* */
+	uc_context *fresh;
+	const uint8_t *fixed;       /* the fixed block it maps at the fixed regions, or NULL */
+	struct kept_code kept;      /* in the pool: the image regions it keeps mapped */
+	bool stepped;               /* has run with an instruction count (see run_slice) */
+	struct eh_thread *t;        /* the thread it runs for; NULL in the pool */
+};
+
+/*
  * The regions at the addresses every machine maps, in one page-aligned block: virtual EL2's
  * stacks, then the threads' stacks (adjacent, below EH_STACK_TOP), then the return page.
  */
@@ -87,14 +116,11 @@ struct eh_thread {
 	unsigned id;
 	const struct eh_model *core;  /* the core it belongs to: the model, or one of a system's cores */
 	uint64_t mpidr;               /* its MPIDR_EL1 */
-	uc_engine *uc;
-	uc_context *fresh;          /* its CPU state when new, to reset it for another machine */
-	const uint8_t *fixed;       /* the fixed block its engine maps at the fixed regions, or NULL */
-	uc_hook hooks[6];           /* this machine's hooks on it */
-	size_t nhooks, nmapped;     /* ... and how many of m->regions it maps */
+	struct engine *eng;         /* its engine, taken when it first runs or is looked at */
+	uc_engine *uc;              /* eng's Unicorn instance, NULL without one */
+	size_t nmapped;             /* how many of m->regions the engine maps */
 	struct eh_thread_result res;
 	bool running;
-	bool stepped;               /* has run with an instruction count (see run_slice) */
 	bool counted;               /* its last uc_emu_start had a count */
 	uint32_t hook_calls;        /* code-hook calls, for checking the clock now and then */
 	enum eh_stop stop_req;      /* set by a hook that called uc_emu_stop */
@@ -156,6 +182,7 @@ struct eh_machine {
 	bool recent_quiet[EH_RECENT_INSNS];      /* ... and whether it has no events at all (on_code) */
 	struct region *regions;
 	size_t nregions;
+	bool regions_mapped;        /* an engine maps them: no kept memory can take their place now */
 	uint8_t *fixed;             /* the fixed regions' block: the host thread's shared one, or fixed_raw's */
 	void *fixed_raw;            /* a block of its own, when another machine holds the shared one */
 	struct eh_thread threads[EH_MAX_THREADS];
@@ -201,6 +228,16 @@ uint8_t *eh_machine__host_ptr(struct eh_machine *m, uint64_t addr, uint64_t len)
 bool eh_machine__on_unmapped(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value,
 		void *user);
 int eh_machine__map_image(struct eh_machine *m, struct eh_error *err);
+/* Whether region i of m is the image's (a section's or the stubs'): not fixed, not a zero page. */
+static inline bool eh_machine__image_region(const struct eh_machine *m, size_t i)
+{
+	return !m->regions[i].fixed && i < m->nregions - m->nzero;
+}
+bool eh_machine__keep(struct eh_machine *m, struct kept_code *kept);
+bool eh_machine__kept_fits(const struct eh_machine *m, const struct kept_code *kept);
+int eh_machine__adopt(struct eh_machine *m, uc_engine *uc, struct kept_code *kept);
+uc_err eh_machine__kept_unmap(uc_engine *uc, const struct kept_code *kept);
+void eh_machine__kept_free(struct kept_code *kept);
 void eh_machine__fixed_release(struct eh_machine *m);
 
 /* The exceptions (machine_exception.c): entry to EL1 vectors, ERET completion. */

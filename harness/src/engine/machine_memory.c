@@ -63,7 +63,7 @@ static int map_zero_page(struct eh_machine *m, uint64_t page)
 bool eh_machine__on_unmapped(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value,
 			void *user)
 {
-	struct eh_thread *t = user;
+	struct eh_thread *t = ((const struct engine *)user)->t;
 	struct eh_event ev = {
 		.kind = EH_EV_PAGE, .thread = (uint8_t)t->id, .pc = t->cur ? t->cur->addr : 0,
 		.addr = addr & ~(EH_PAGE - 1),
@@ -181,6 +181,134 @@ void eh_machine__fixed_release(struct eh_machine *m)
 	eh_free(m->fixed_raw);
 	m->fixed = NULL;
 	m->fixed_raw = NULL;
+}
+
+/*
+ * The most memory of image regions an engine keeps: every snippet's fits many times over, and an
+ * image larger than this is not run often enough to be worth holding on to.
+ */
+#define EH_KEEP_MAX ((uint64_t)4 << 20)
+
+bool eh_machine__keep(struct eh_machine *m, struct kept_code *kept)
+{
+	size_t i, n = 0;
+	uint64_t bytes = 0;
+
+	kept->n = 0;
+	for (i = 0; i < m->nregions; i++)
+		if (eh_machine__image_region(m, i)) {
+			n++;
+			bytes += m->regions[i].size;
+		}
+	if (!n || n > EH_KEPT_REGIONS || bytes > EH_KEEP_MAX)
+		return false;
+	for (i = 0; i < m->nregions; i++)
+		if (eh_machine__image_region(m, i)) {
+			kept->regions[kept->n++] = m->regions[i];
+			m->regions[i].raw = NULL;  /* the engine's now */
+		}
+	return true;
+}
+
+bool eh_machine__kept_fits(const struct eh_machine *m, const struct kept_code *kept)
+{
+	size_t i, k = 0;
+
+	if (!kept->n || m->regions_mapped)
+		return false;
+	for (i = 0; i < m->nregions; i++) {
+		if (!eh_machine__image_region(m, i))
+			continue;
+		if (k == kept->n || kept->regions[k].addr != m->regions[i].addr ||
+		    kept->regions[k].size != m->regions[i].size)
+			return false;
+		k++;
+	}
+	return k == kept->n;
+}
+
+/* The bytes kept holds at addr..+size, or NULL. */
+static const uint8_t *kept_ptr(const struct kept_code *kept, uint64_t addr, uint64_t size)
+{
+	size_t i;
+
+	for (i = 0; i < kept->n; i++) {
+		const struct region *r = &kept->regions[i];
+
+		if (addr >= r->addr && addr - r->addr < r->size && size <= r->size - (addr - r->addr))
+			return r->host + (addr - r->addr);
+	}
+	return NULL;
+}
+
+/*
+ * Drop what uc translated from m's code (its executable sections and its stubs) wherever the words
+ * kept holds there differ. Nothing else needs to match: on_code stops a thread before it runs
+ * anything outside those, whatever was translated from it.
+ */
+static uc_err drop_changed(struct eh_machine *m, uc_engine *uc, const struct kept_code *kept)
+{
+	const struct eh_elf *elf = m->img->elf;
+	uc_err e = UC_ERR_OK;
+	size_t i;
+
+	for (i = 0; i <= elf->nsections && e == UC_ERR_OK; i++) {
+		const struct eh_elf_section *s = i < elf->nsections ? &elf->sections[i] : NULL;
+		uint64_t addr = s ? s->addr : elf->nstubs ? elf->stubs[0].addr : 0;
+		uint64_t size = s ? s->size : elf->nstubs * EH_ELF_STUB_SIZE;
+		const uint8_t *was = kept_ptr(kept, addr, size), *now = eh_machine__host_ptr(m, addr, size);
+
+		if (!size || (s && (s->flags & (SHF_ALLOC | SHF_EXECINSTR)) != (SHF_ALLOC | SHF_EXECINSTR)))
+			continue;
+		if (!was || !now || memcmp(was, now, size))
+			e = uc_ctl_remove_cache(uc, addr, addr + size);
+	}
+	return e;
+}
+
+int eh_machine__adopt(struct eh_machine *m, uc_engine *uc, struct kept_code *kept)
+{
+	size_t i, k;
+
+	/* What was translated from words that differ now goes first: nothing has changed if it cannot. */
+	if (drop_changed(m, uc, kept) != UC_ERR_OK)
+		return EH_EEMU;
+	for (i = 0, k = 0; i < m->nregions; i++) {
+		struct region *r = &m->regions[i], *o;
+
+		if (!eh_machine__image_region(m, i))
+			continue;
+		o = &kept->regions[k++];
+		memcpy(o->host, r->host, r->size);
+		eh_free(r->raw);
+		r->raw = o->raw;
+		r->host = o->host;
+	}
+	kept->n = 0;
+	m->cost.kept_code++;
+	return 0;
+}
+
+uc_err eh_machine__kept_unmap(uc_engine *uc, const struct kept_code *kept)
+{
+	uc_err e = UC_ERR_OK;
+	size_t i;
+
+	/* Translations first, while the words are mapped: unmapping leaves them for whatever maps there next. */
+	for (i = 0; i < kept->n && e == UC_ERR_OK; i++)
+		e = uc_ctl_remove_cache(uc, kept->regions[i].addr, kept->regions[i].addr + kept->regions[i].size);
+	for (i = 0; i < kept->n && e == UC_ERR_OK; i++)
+		e = uc_mem_unmap(uc, kept->regions[i].addr, kept->regions[i].size);
+	return e;
+}
+
+void eh_machine__kept_free(struct kept_code *kept)
+{
+	size_t i;
+
+	for (i = 0; i < kept->n; i++)
+		eh_free(kept->regions[i].raw);
+	kept->n = 0;
 }
 
 int eh_machine__map_image(struct eh_machine *m, struct eh_error *err)
