@@ -27,8 +27,13 @@ static inline s64 sign_extend64(u64 value, int index)
 void untagged_before_asm(const u64 *in, u64 *out, u64 n);
 void untagged_after_asm(const u64 *in, u64 *out, u64 n);
 
-/* Room for the addresses and both results; the harness splits it in three equal parts. */
-u64 untagged_buf[3 * 4096];
+/*
+ * Room for the addresses and both results; the harness splits it in three equal parts. A part is
+ * 36 KiB, not 32: Unicorn 2.0.1 runs arm64 with 1 KiB pages, and once a long-lived engine's TLB
+ * has shrunk to its 64 entries, parts 64 KiB apart would share one, so the C loop's load and
+ * store would evict each other at every address (a tenth of a matrix run).
+ */
+u64 untagged_buf[3 * 4608];
 
 void untagged_before(const u64 *in, u64 *out_asm, u64 *out_c, u64 n);
 void untagged_after(const u64 *in, u64 *out_asm, u64 *out_c, u64 n);
