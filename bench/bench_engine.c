@@ -3,9 +3,10 @@
  * snippets as bench_bare, the untagged_addr property sweep, and the same sweep in native C.
  *
  *   bench_engine scenarios CASES_DIR REPS           median of REPS runs of every (case, variant, model):
- *                                                   "scenario NAME NS GUEST_INSNS PASS ENGINES THREADS ELF":
+ *                                                   "scenario NAME NS GUEST_INSNS PASS ENGINES THREADS ELF ENTRY":
  *                                                   the Unicorn engines it set up (not taken from an earlier
- *                                                   machine), the threads it started, its snippet (for bench_bare)
+ *                                                   machine), the threads it started, its snippet and the
+ *                                                   variant's entry address (for bench_bare)
  *   bench_engine tramp ELF ENTRY MODEL SAMPLES      one trampoline call per iteration, machine reused
  *                                                   (BENCH_TRAMP_INNER iterations a sample)
  *   bench_engine untag ELF ENTRY MODEL SAMPLES N    one untagged_addr batch of N addresses per iteration
@@ -141,7 +142,7 @@ static int scenarios(const char *dir, unsigned reps)
 
 			for (m = eh_models; *m; m++) {
 				enum eh_verdict expected;
-				uint64_t insns = 0, made = 0, threads = 0;
+				uint64_t insns = 0, made = 0, threads = 0, entry = 0;
 				char path[4096];
 				unsigned i;
 				int pass = 1;
@@ -159,13 +160,16 @@ static int scenarios(const char *dir, unsigned reps)
 					ns[i] = bench_cpu_ns() - t0;
 					insns = guest_insns - before;
 					pass &= r->pass;
+					/* 0 for an entry that is no symbol (kcore-offset's names a family of them). */
+					if (eh_elf_resolve(r->elf, v->entry, &entry, NULL))
+						entry = 0;
 					eh_case_run_free(r);
 					made = engines - before_engines;
 					threads = started - before_started;
 				}
-				printf("scenario %s/%s/%s %" PRIu64 " %" PRIu64 " %d %" PRIu64 " %" PRIu64 " %s\n",
+				printf("scenario %s/%s/%s %" PRIu64 " %" PRIu64 " %d %" PRIu64 " %" PRIu64 " %s 0x%" PRIx64 "\n",
 				       (*c)->id, v->name, (*m)->name, bench_median(ns, reps), insns, pass, made, threads,
-				       eh_case_object_path(*c, v, &opts, path, sizeof(path)));
+				       eh_case_object_path(*c, v, &opts, path, sizeof(path)), entry);
 			}
 		}
 	}
