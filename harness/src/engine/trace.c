@@ -178,8 +178,12 @@ const char *eh_event_format(struct eh_machine *m, const struct eh_event *ev, cha
 		[EH_BARRIER_ISHLD] = "ISHLD", [EH_BARRIER_ISHST] = "ISHST", [EH_BARRIER_ISH] = "ISH",
 		[EH_BARRIER_LD] = "LD", [EH_BARRIER_ST] = "ST", [EH_BARRIER_SY] = "SY",
 	};
+	/* The kinds whose text names a system register: the look-up is theirs alone. */
+	static const uint32_t names_reg = EH_EV_BIT(EH_EV_SYSREG_WRITE) | EH_EV_BIT(EH_EV_SYSREG_READ) |
+					  EH_EV_BIT(EH_EV_EL2_ACCESS) | EH_EV_BIT(EH_EV_WINDOW_OPEN) |
+					  EH_EV_BIT(EH_EV_EL2_ENTRY) | EH_EV_BIT(EH_EV_HYP_SLOW);
 	char where[200], reg[32], culprit[200], esr[200];
-	const char *name = eh_sysreg_name(ev->sysreg, reg, sizeof(reg));
+	const char *name = names_reg >> ev->kind & 1 ? eh_sysreg_name(ev->sysreg, reg, sizeof(reg)) : "";
 	const struct eh_erratum *e = eh_event_erratum(ev);
 	const char *eid = e ? e->id : "?";
 
