@@ -77,8 +77,8 @@ struct region {
  * The image's regions an engine keeps mapped when it goes back to the pool, with their memory and
  * what Unicorn translated from them: translating a snippet again is a tenth of a matrix run, and
  * the matrix runs each snippet on every model in turn. The next machine that maps the same
- * regions takes that memory over (eh_machine__adopt); only pages whose words differ lose their
- * translations.
+ * regions takes that memory over (eh_machine__adopt); only its executable sections and stubs whose
+ * words differ lose their translations.
  */
 #define EH_KEPT_REGIONS 4  /* a snippet has one or two: code and data, and the stubs */
 struct kept_code {

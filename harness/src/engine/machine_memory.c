@@ -3,17 +3,18 @@
 
 #include <sys/mman.h>
 
-uint8_t *eh_machine__host_ptr(struct eh_machine *m, uint64_t addr, uint64_t len)
+/* The host bytes of addr..+len in one of the n regions from r, or NULL. */
+static uint8_t *region_ptr(const struct region *r, size_t n, uint64_t addr, uint64_t len)
 {
-	size_t i;
-
-	for (i = 0; i < m->nregions; i++) {
-		struct region *r = &m->regions[i];
-
+	for (; n--; r++)
 		if (addr >= r->addr && addr - r->addr < r->size && len <= r->size - (addr - r->addr))
 			return r->host + (addr - r->addr);
-	}
 	return NULL;
+}
+
+uint8_t *eh_machine__host_ptr(struct eh_machine *m, uint64_t addr, uint64_t len)
+{
+	return region_ptr(m->regions, m->nregions, addr, len);
 }
 
 static uint8_t *page_align(void *raw)
@@ -227,20 +228,6 @@ bool eh_machine__kept_fits(const struct eh_machine *m, const struct kept_code *k
 	return k == kept->n;
 }
 
-/* The bytes kept holds at addr..+size, or NULL. */
-static const uint8_t *kept_ptr(const struct kept_code *kept, uint64_t addr, uint64_t size)
-{
-	size_t i;
-
-	for (i = 0; i < kept->n; i++) {
-		const struct region *r = &kept->regions[i];
-
-		if (addr >= r->addr && addr - r->addr < r->size && size <= r->size - (addr - r->addr))
-			return r->host + (addr - r->addr);
-	}
-	return NULL;
-}
-
 /*
  * Drop what uc translated from m's code (its executable sections and its stubs) wherever the words
  * kept holds there differ. Nothing else needs to match: on_code stops a thread before it runs
@@ -256,10 +243,12 @@ static uc_err drop_changed(struct eh_machine *m, uc_engine *uc, const struct kep
 		const struct eh_elf_section *s = i < elf->nsections ? &elf->sections[i] : NULL;
 		uint64_t addr = s ? s->addr : elf->nstubs ? elf->stubs[0].addr : 0;
 		uint64_t size = s ? s->size : elf->nstubs * EH_ELF_STUB_SIZE;
-		const uint8_t *was = kept_ptr(kept, addr, size), *now = eh_machine__host_ptr(m, addr, size);
+		const uint8_t *was, *now;
 
 		if (!size || (s && (s->flags & (SHF_ALLOC | SHF_EXECINSTR)) != (SHF_ALLOC | SHF_EXECINSTR)))
 			continue;
+		was = region_ptr(kept->regions, kept->n, addr, size);
+		now = eh_machine__host_ptr(m, addr, size);
 		if (!was || !now || memcmp(was, now, size))
 			e = uc_ctl_remove_cache(uc, addr, addr + size);
 	}
