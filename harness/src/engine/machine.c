@@ -698,10 +698,17 @@ static void drop_engine(struct eh_thread *t)
 	t->uc = NULL;
 }
 
-/* Whether region r of m is mapped in t's engine and stays so when the engine goes back to the pool. */
-static bool kept_mapped(const struct eh_thread *t, const struct region *r)
+/*
+ * Whether region i of t's machine stays mapped in t's engine when it goes back to the pool: a fixed
+ * region of the host thread's shared block, and an image region when the engine keeps the image.
+ */
+static bool stays_mapped(const struct eh_thread *t, size_t i, bool keep)
 {
-	return r->fixed && t->eng->fixed && t->eng->fixed == t->m->fixed && !t->m->fixed_raw;
+	const struct eh_machine *m = t->m;
+
+	if (m->regions[i].fixed)
+		return t->eng->fixed && t->eng->fixed == m->fixed && !m->fixed_raw;
+	return keep && eh_machine__image_region(m, i);
 }
 
 /*
@@ -723,12 +730,10 @@ static void give_back_engine(struct eh_thread *t, bool keep)
 	keep = ok && keep && eh_machine__keep(m, &e->kept);
 	/* Only code can have been translated: zero pages are not executable (and are mapped last). */
 	for (i = 0; ok && i < t->nmapped && i < m->nregions - m->nzero; i++)
-		ok = kept_mapped(t, &m->regions[i]) || (keep && eh_machine__image_region(m, i)) ||
-		     uc_ctl_remove_cache(e->uc, m->regions[i].addr,
-					 m->regions[i].addr + m->regions[i].size) == UC_ERR_OK;
+		ok = stays_mapped(t, i, keep) || uc_ctl_remove_cache(e->uc, m->regions[i].addr,
+								     m->regions[i].addr + m->regions[i].size) == UC_ERR_OK;
 	for (i = 0; ok && i < t->nmapped; i++)
-		ok = kept_mapped(t, &m->regions[i]) || (keep && eh_machine__image_region(m, i)) ||
-		     uc_mem_unmap(e->uc, m->regions[i].addr, m->regions[i].size) == UC_ERR_OK;
+		ok = stays_mapped(t, i, keep) || uc_mem_unmap(e->uc, m->regions[i].addr, m->regions[i].size) == UC_ERR_OK;
 	if (ok && uc_context_restore(e->uc, e->fresh) == UC_ERR_OK) {
 		if (m->fixed_raw)
 			e->fixed = NULL;

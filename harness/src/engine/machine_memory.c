@@ -228,6 +228,17 @@ bool eh_machine__kept_fits(const struct eh_machine *m, const struct kept_code *k
 	return k == kept->n;
 }
 
+/* Drop what uc translated from addr..+size of m if kept holds other bytes there. */
+static uc_err drop_if_changed(struct eh_machine *m, uc_engine *uc, const struct kept_code *kept, uint64_t addr,
+			      uint64_t size)
+{
+	const uint8_t *was = region_ptr(kept->regions, kept->n, addr, size), *now = eh_machine__host_ptr(m, addr, size);
+
+	if (!size || (was && now && !memcmp(was, now, size)))
+		return UC_ERR_OK;
+	return uc_ctl_remove_cache(uc, addr, addr + size);
+}
+
 /*
  * Drop what uc translated from m's code (its executable sections and its stubs) wherever the words
  * kept holds there differ. Nothing else needs to match: on_code stops a thread before it runs
@@ -239,19 +250,14 @@ static uc_err drop_changed(struct eh_machine *m, uc_engine *uc, const struct kep
 	uc_err e = UC_ERR_OK;
 	size_t i;
 
-	for (i = 0; i <= elf->nsections && e == UC_ERR_OK; i++) {
-		const struct eh_elf_section *s = i < elf->nsections ? &elf->sections[i] : NULL;
-		uint64_t addr = s ? s->addr : elf->nstubs ? elf->stubs[0].addr : 0;
-		uint64_t size = s ? s->size : elf->nstubs * EH_ELF_STUB_SIZE;
-		const uint8_t *was, *now;
+	for (i = 0; i < elf->nsections && e == UC_ERR_OK; i++) {
+		const struct eh_elf_section *s = &elf->sections[i];
 
-		if (!size || (s && (s->flags & (SHF_ALLOC | SHF_EXECINSTR)) != (SHF_ALLOC | SHF_EXECINSTR)))
-			continue;
-		was = region_ptr(kept->regions, kept->n, addr, size);
-		now = eh_machine__host_ptr(m, addr, size);
-		if (!was || !now || memcmp(was, now, size))
-			e = uc_ctl_remove_cache(uc, addr, addr + size);
+		if ((s->flags & (SHF_ALLOC | SHF_EXECINSTR)) == (SHF_ALLOC | SHF_EXECINSTR))
+			e = drop_if_changed(m, uc, kept, s->addr, s->size);
 	}
+	if (e == UC_ERR_OK && elf->nstubs)
+		e = drop_if_changed(m, uc, kept, elf->stubs[0].addr, elf->nstubs * EH_ELF_STUB_SIZE);
 	return e;
 }
 
