@@ -211,13 +211,13 @@ static bool ends_sequence(const struct eh_machine *m, unsigned thread, unsigned 
 }
 
 /*
- * The instructions that can end a sequence: the third or fourth from an ADRP at page offset
- * 0xff8 or 0xffc, so at offset 0x000, 0x004 or 0x008 of the next page.
+ * The instructions that can end a sequence: a load or store (unsigned immediate), the third or
+ * fourth from an ADRP at page offset 0xff8 or 0xffc, so at offset 0x000, 0x004 or 0x008 of the
+ * next page.
  */
 static bool may_end(uint64_t pc, uint32_t word)
 {
-	(void)word;
-	return EH_A53_843419_AT(pc - 8) || EH_A53_843419_AT(pc - 12);
+	return ldst_uimm(word) && (EH_A53_843419_AT(pc - 8) || EH_A53_843419_AT(pc - 12));
 }
 
 /*
