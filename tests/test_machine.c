@@ -415,6 +415,37 @@ static void test_ran_history(void **state)
 	eh_image_free(img);
 }
 
+/*
+ * eh_machine_accessed counts win_isb's loads (offsets 4 and 16) and store (offset 8) and keeps
+ * where the last of each was; a thread that ran nothing has none.
+ */
+static void test_accessed_counts(void **state)
+{
+	struct eh_image *img;
+	struct eh_machine *m = run_symbol(&img, "cortex-a72", "win_isb", 0x4000, 0);
+	const struct eh_accessed *a = eh_machine_accessed(m, 0);
+	struct eh_error err = { 0 };
+	uint64_t entry;
+
+	(void)state;
+	if (eh_elf_resolve(engine_elf, "win_isb", &entry, &err))
+		fail_msg("%s", err.msg);
+	assert_int_equal(a->loads, 2);
+	assert_int_equal(a->stores, 1);
+	assert_int_equal(a->load_pc, entry + 16);
+	assert_int_equal(a->access_pc, entry + 16);
+	eh_machine_free(m);
+	eh_image_free(img);
+	m = run_symbol(&img, "cortex-a72", "win_isb", 0x4000, 3);
+	a = eh_machine_accessed(m, 0);
+	assert_int_equal(a->loads, 1);
+	assert_int_equal(a->stores, 1);
+	assert_int_equal(a->load_pc, entry + 4);
+	assert_int_equal(a->access_pc, entry + 8);
+	eh_machine_free(m);
+	eh_image_free(img);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -428,6 +459,7 @@ int main(void)
 		cmocka_unit_test(test_seed_determinism),
 		cmocka_unit_test(test_fresh_stacks),
 		cmocka_unit_test(test_ran_history),
+		cmocka_unit_test(test_accessed_counts),
 	};
 
 	return cmocka_run_group_tests(tests, load, unload);

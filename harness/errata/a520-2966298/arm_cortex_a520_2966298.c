@@ -19,17 +19,27 @@ static bool tlbi_local(uint32_t op)
 }
 
 struct thread_state {
-	bool tlbi;          /* a local TLBI since the last explicit access */
-	bool done;          /* ... completed by a DSB since */
-	uint64_t access_pc; /* the last explicit access */
+	bool tlbi;          /* a local TLBI since the last return to EL0 */
+	bool done;          /* ... the last of them completed by a DSB, with no access between */
+	uint64_t accesses;  /* the thread's loads and stores when that TLBI ran (eh_machine_accessed) */
 };
+
+/* The loads and stores thread has made. */
+static uint64_t accesses(const struct eh_machine *m, unsigned thread)
+{
+	const struct eh_accessed *a = eh_machine_accessed(m, thread);
+
+	return a->loads + a->stores;
+}
 
 /*
  * Per thread: at an ERET to EL0 (SPSR_EL1.M[3:2] = 0, read as the ERET is about to
  * run), the workaround is in place when a local TLBI and a DSB completing it came
- * after the last load or store. Anything else is the hazard: a leak through the
- * cache, which leaves no architectural trace, so it is recorded, on every model,
- * blamed on the ERET, its value the PC of the last access (0: none was made).
+ * after the last load or store: no access since the TLBI, by the thread's count.
+ * Anything else is the hazard: a leak through the cache, which leaves no architectural
+ * trace, so it is recorded, on every model, blamed on the ERET, its value the PC of
+ * the last access (0: none was made). The accesses are counted by the engine, not
+ * heard, so they cost this nothing.
  */
 static void on_event(struct eh_machine *m, void *state, const struct eh_event *ev)
 {
@@ -41,23 +51,21 @@ static void on_event(struct eh_machine *m, void *state, const struct eh_event *e
 		if (ev->flags & EH_INSN_TLBI && tlbi_local(ev->sysreg)) {
 			s->tlbi = true;
 			s->done = false;
+			s->accesses = accesses(m, ev->thread);
 		}
 		break;
 	case EH_EV_BARRIER:
-		if (eh_seq_event_dsb_full(ev) && s->tlbi)
+		if (eh_seq_event_dsb_full(ev) && s->tlbi && s->accesses == accesses(m, ev->thread))
 			s->done = true;
-		break;
-	case EH_EV_ACCESS:  /* a load or a store (.accesses) */
-		s->tlbi = s->done = false;
-		s->access_pc = ev->pc;
 		break;
 	case EH_EV_CTX_SYNC:
 		/* SPSR_EL1.M[3:2] is the exception level the ERET returns to: 0b00 is EL0. */
 		if (!(ev->flags & EH_INSN_ERET) || ev->el2 || eh_machine_sysreg(m, ev->thread, EH_SPSR_EL1, &spsr) ||
 		    (spsr >> 2) & 3)
 			break;
-		if (!s->done)
-			eh_machine_hazard(m, &eh_erratum_a520_2966298, ev, s->access_pc);
+		if (!s->done || s->accesses != accesses(m, ev->thread))
+			eh_machine_hazard(m, &eh_erratum_a520_2966298, ev,
+					  eh_machine_accessed(m, ev->thread)->access_pc);
 		s->tlbi = s->done = false;
 		break;
 	default:
@@ -69,9 +77,7 @@ static const struct eh_behaviour behaviour = {
 	.summary = "an ERET to EL0 with no local TLBI and DSB completing it after the last load or store; recorded "
 		   "as a hazard: a cache leak has no architectural trace",
 	.thread_state = sizeof(struct thread_state),
-	.events = EH_EV_BIT(EH_EV_SYS) | EH_EV_BIT(EH_EV_BARRIER) | EH_EV_BIT(EH_EV_ACCESS) |
-		  EH_EV_BIT(EH_EV_CTX_SYNC),
-	.accesses = EH_INSN_LOAD | EH_INSN_STORE,
+	.events = EH_EV_BIT(EH_EV_SYS) | EH_EV_BIT(EH_EV_BARRIER) | EH_EV_BIT(EH_EV_CTX_SYNC),
 	.on_event = on_event,
 };
 

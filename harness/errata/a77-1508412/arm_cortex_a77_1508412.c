@@ -2,6 +2,8 @@
  * Arm Cortex-A77 erratum 1508412 (r0p0, r1p0): a read of PAR_EL1 close to a load with Device or
  * Non-cacheable attributes can deadlock the core; the kernel brackets every read with DMB SY.
  */
+#include <stddef.h>
+
 #include "eh/sys/behaviour.h"
 #include "eh/sys/erratum.h"
 #include "eh/sys/rule.h"
@@ -18,10 +20,12 @@ static bool par_read(uint32_t word)
 }
 
 struct thread_state {
-	bool loaded;        /* a load since the last DMB SY */
-	bool par;           /* a PAR_EL1 read since the last DMB SY */
-	uint64_t load_pc, par_pc;
+	bool par;           /* a PAR_EL1 read since the last DMB SY, and no load since: first (.gated) */
+	uint64_t loads;     /* the thread's loads at the last DMB SY or PAR_EL1 read (eh_machine_accessed) */
+	uint64_t par_pc;
 };
+
+_Static_assert(offsetof(struct thread_state, par) == 0, ".gated: the thread state starts with its bool");
 
 /*
  * Per thread, a PAR_EL1 read and a load with no DMB SY between them, in either
@@ -30,7 +34,9 @@ struct thread_state {
  * first DMB and the read makes loads of its own). The engine does not know memory
  * types, so every load stands for one that may be Device or Non-cacheable; and a
  * deadlock has no architectural trace, so the hazard is recorded on every model,
- * blamed on the second of the pair, its value the PC of the first.
+ * blamed on the second of the pair, its value the PC of the first. A load before
+ * the read is known by the thread's count of loads; a load after it is heard, and
+ * only while a read waits for one (.gated).
  */
 /* The instructions it follows: MRS of PAR_EL1. */
 static bool wants_par(uint64_t pc, uint32_t word)
@@ -42,24 +48,21 @@ static bool wants_par(uint64_t pc, uint32_t word)
 static void on_event(struct eh_machine *m, void *state, const struct eh_event *ev)
 {
 	struct thread_state *s = state;
+	const struct eh_accessed *a = eh_machine_accessed(m, ev->thread);
 
 	/* The barrier the workaround uses: DMB SY, or DSB SY, which orders at least as much. */
 	if (eh_seq_event_barrier_sy(ev)) {
-		s->loaded = s->par = false;
+		s->par = false;
+		s->loads = a->loads;
 	} else if (ev->kind == EH_EV_INSN && par_read((uint32_t)ev->addr)) {
-		if (s->loaded) {
-			s->loaded = false;
-			eh_machine_hazard(m, &eh_erratum_a77_1508412, ev, s->load_pc);
-		}
+		if (a->loads != s->loads)
+			eh_machine_hazard(m, &eh_erratum_a77_1508412, ev, a->load_pc);
+		s->loads = a->loads;
 		s->par = true;
 		s->par_pc = ev->pc;
-	} else if (ev->kind == EH_EV_ACCESS) {  /* a load (.accesses) */
-		if (s->par) {
-			s->par = false;
-			eh_machine_hazard(m, &eh_erratum_a77_1508412, ev, s->par_pc);
-		}
-		s->loaded = true;
-		s->load_pc = ev->pc;
+	} else if (ev->kind == EH_EV_ACCESS) {  /* a load (.accesses) while par (.gated) */
+		s->par = false;
+		eh_machine_hazard(m, &eh_erratum_a77_1508412, ev, s->par_pc);
 	}
 }
 
@@ -71,6 +74,7 @@ static const struct eh_behaviour behaviour = {
 	.events = EH_EV_BIT(EH_EV_INSN) | EH_EV_BIT(EH_EV_BARRIER) | EH_EV_BIT(EH_EV_ACCESS),
 	.wants = wants_par,
 	.accesses = EH_INSN_LOAD,
+	.gated = true,      /* a load matters here only while a read waits for one */
 	.on_event = on_event,
 };
 

@@ -203,6 +203,57 @@ const struct eh_ran *eh_machine_ran(const struct eh_machine *m, unsigned thread,
 	return &t->ran[(t->nran - back) % EH_RAN_KEPT];
 }
 
+const struct eh_accessed *eh_machine_accessed(const struct eh_machine *m, unsigned thread)
+{
+	return &m->threads[thread % m->nthreads].accessed;
+}
+
+/* Whether an access of thread t now is inside its window: made at the level the window was opened at. */
+static bool in_window(const struct eh_thread *t)
+{
+	return t->window_open && t->el2 == t->window_el2;
+}
+
+/*
+ * A load, store or prefetch of thread t (on_mem; insn_events for a prefetch, which makes no
+ * access the memory hook sees): counted (eh_machine_accessed), added to the span of the
+ * instruction running now (eh_machine_ran), marked and counted in an open window, and emitted.
+ */
+static void record_access(struct eh_thread *t, uint32_t flags, uint64_t addr, unsigned size, uint64_t value)
+{
+	struct eh_event ev = {
+		.kind = EH_EV_ACCESS, .thread = (uint8_t)t->id, .flags = flags, .addr = addr,
+		.size = (uint8_t)size, .value = value, .pc = t->cur ? t->cur->addr : 0,
+		.in_window = in_window(t), .count = (uint32_t)t->res.executed,
+	};
+	struct eh_ran *now = &t->ran[t->nran % EH_RAN_KEPT];
+
+	if (flags & EH_INSN_LOAD) {
+		t->accessed.loads++;
+		t->accessed.load_pc = t->accessed.access_pc = ev.pc;
+	} else if (flags & EH_INSN_STORE) {
+		t->accessed.stores++;
+		t->accessed.access_pc = ev.pc;
+	}
+	/* A prefetch touches nothing. */
+	if (ev.pc == now->pc && ev.size) {
+		if (now->hi == now->lo || addr < now->lo)
+			now->lo = addr;
+		if (addr + ev.size > now->hi)
+			now->hi = addr + ev.size;
+		now->aflags |= flags & (EH_INSN_LOAD | EH_INSN_STORE);
+	}
+	if (ev.in_window && !t->cur_in_window_counted) {
+		t->cur_in_window_counted = true;
+		if (!t->window_count++) {
+			t->window_first_pc = ev.pc;
+			t->window_first_va = addr;
+			t->window_first_flags = t->cur ? t->cur->flags : flags;
+		}
+	}
+	eh_machine__emit(t->m, &ev);
+}
+
 /* SYS (TLBI, DC, IC, AT): op0 1, L 0. */
 static bool is_sys(uint32_t word)
 {
@@ -254,7 +305,7 @@ static void __attribute__((noinline)) insn_events(struct eh_thread *t, const str
 		}
 	} else if (in->flags & EH_INSN_PREFETCH) {
 		/* PRFM makes no memory access, so no memory hook sees it. */
-		eh_machine__record_access(t, EH_INSN_PREFETCH, eh_insn_prefetch_addr(in, xreg_base, t), 0, 0);
+		record_access(t, EH_INSN_PREFETCH, eh_insn_prefetch_addr(in, xreg_base, t), 0, 0);
 	} else if (in->flags & (EH_INSN_DSB | EH_INSN_DMB)) {
 		struct eh_event ev = {
 			.kind = EH_EV_BARRIER, .thread = (uint8_t)t->id, .pc = addr, .flags = in->flags,
@@ -296,7 +347,7 @@ static bool insn_event(struct eh_thread *t, const struct eh_insn *in, uint32_t w
 {
 	struct eh_event ev = {
 		.kind = EH_EV_INSN, .thread = (uint8_t)t->id, .pc = in->addr, .flags = in->flags,
-		.in_window = eh_machine__in_window(t), .addr = (uint64_t)word,
+		.in_window = in_window(t), .addr = (uint64_t)word,
 	};
 
 	/* Errata that follow instruction sequences see every one; the trace keeps them for replay. */
@@ -451,7 +502,7 @@ static void on_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int
 	struct eh_thread *t = ((const struct engine *)user)->t;
 
 	(void)uc;
-	eh_machine__record_access(t, type == UC_MEM_WRITE ? EH_INSN_STORE : EH_INSN_LOAD, addr, (unsigned)size,
+	record_access(t, type == UC_MEM_WRITE ? EH_INSN_STORE : EH_INSN_LOAD, addr, (unsigned)size,
 		      type == UC_MEM_WRITE ? (uint64_t)value : 0);
 }
 

@@ -15,42 +15,6 @@ void eh_machine__close_window(struct eh_thread *t, uint32_t why_flags)
 	eh_machine__emit(t->m, &ev);
 }
 
-/* Whether an access of thread t now is inside its window: made at the level the window was opened at. */
-bool eh_machine__in_window(const struct eh_thread *t)
-{
-	return t->window_open && t->el2 == t->window_el2;
-}
-
-void eh_machine__record_access(struct eh_thread *t, uint32_t flags, uint64_t addr, unsigned size,
-			  uint64_t value)
-{
-	struct eh_event ev = {
-		.kind = EH_EV_ACCESS, .thread = (uint8_t)t->id, .flags = flags, .addr = addr,
-		.size = (uint8_t)size, .value = value, .pc = t->cur ? t->cur->addr : 0,
-		.in_window = eh_machine__in_window(t), .count = (uint32_t)t->res.executed,
-	};
-
-	struct eh_ran *now = &t->ran[t->nran % EH_RAN_KEPT];
-
-	/* The span the instruction running now touched (eh_machine_ran); a prefetch touches nothing. */
-	if (ev.pc == now->pc && ev.size) {
-		if (now->hi == now->lo || addr < now->lo)
-			now->lo = addr;
-		if (addr + ev.size > now->hi)
-			now->hi = addr + ev.size;
-		now->aflags |= flags & (EH_INSN_LOAD | EH_INSN_STORE);
-	}
-	if (ev.in_window && !t->cur_in_window_counted) {
-		t->cur_in_window_counted = true;
-		if (!t->window_count++) {
-			t->window_first_pc = ev.pc;
-			t->window_first_va = addr;
-			t->window_first_flags = t->cur ? t->cur->flags : flags;
-		}
-	}
-	eh_machine__emit(t->m, &ev);
-}
-
 /* How an event names its erratum: 1 + the index in eh_errata, 0 for none. */
 static uint8_t erratum_tag(const struct eh_erratum *e)
 {

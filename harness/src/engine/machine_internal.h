@@ -145,6 +145,7 @@ struct eh_thread {
 	const struct eh_insn *cur;  /* the instruction executing now */
 	uint16_t cur_wants;         /* the instruction followers its EH_EV_INSN event reaches (bits of hear[EH_EV_INSN]) */
 	struct eh_ran ran[EH_RAN_KEPT];  /* what it ran, ran[nran % EH_RAN_KEPT] now (eh_machine_ran) */
+	struct eh_accessed accessed;     /* eh_machine_accessed */
 	unsigned nran;
 	bool cur_in_window_counted;
 	uint64_t code_lo, code_hi;  /* last executable section seen, for the range check */
@@ -248,9 +249,6 @@ void eh_machine__complete_eret(struct eh_thread *t);
 
 /* The errata (machine_errata.c): windows, hazards and effects errata ask for. */
 void eh_machine__close_window(struct eh_thread *t, uint32_t why_flags);
-bool eh_machine__in_window(const struct eh_thread *t);
-void eh_machine__record_access(struct eh_thread *t, uint32_t flags, uint64_t addr, unsigned size,
-		uint64_t value);
 
 /* The virtual EL2 (machine_el2.c): its register file, traps, KVM's host slow path, virtual SErrors. */
 bool eh_machine__hcr_traps(struct eh_thread *t, const struct eh_insn *in);

@@ -136,6 +136,18 @@ struct eh_ran {
  * machine's first), kept since the machine was made, or NULL past EH_RAN_KEPT - 1.
  */
 const struct eh_ran *eh_machine_ran(const struct eh_machine *m, unsigned thread, unsigned back);
+/*
+ * The loads and stores (not prefetches) a thread has made since the machine was made, counted as
+ * their EH_EV_ACCESS events are, each counted before it is heard: how many of each, and the PC of
+ * the latest (0: none). A behaviour that asks only whether one came since a point of its own, and
+ * where the last was, reads these there instead of hearing every access.
+ */
+struct eh_accessed {
+	uint64_t loads, stores;
+	uint64_t load_pc, access_pc;  /* the latest load; the latest load or store */
+};
+
+const struct eh_accessed *eh_machine_accessed(const struct eh_machine *m, unsigned thread);
 /* On an EH_EV_INSN event: the instruction does not run (a dropped write); the thread goes on after it. */
 void eh_machine_skip(struct eh_machine *m, unsigned thread);
 /* On an EH_EV_INSN event: once the instruction has run, x<reg> holds value instead (a corrupted result). */
