@@ -274,6 +274,7 @@ int main(int argc, char **argv)
 		n = strtoul(argv[6], NULL, 0);
 		if (!n || n * 24 > l.buf_size || !(io = calloc(3 * n, 8)))
 			die("no untagged_buf that large", NULL);
+		eh_machine_trace_keep(l.m, false);  /* as the case runs its random batches */
 	}
 	for (i = 0; i < iters; i++) {
 		uint64_t t0 = bench_cpu_ns(), k;

@@ -141,9 +141,9 @@ static void report(struct eh_outcome *out, const struct eh_untag_tally *edge,
 }
 
 /*
- * The random addresses go first, a buffer at a time, each batch's trace dropped; the edge
- * addresses go last, so that the trace left for replay shows each of them and its results.
- * A batch is one uc_emu_start for up to a buffer's worth of addresses.
+ * The random addresses go first, a buffer at a time, with no trace kept; the edge addresses go
+ * last, so that the trace left for replay shows each of them and its results. A batch is one
+ * uc_emu_start for up to a buffer's worth of addresses.
  */
 static int untag_run(struct eh_case_run *r, const struct eh_run_opts *opts, struct eh_error *err)
 {
@@ -163,16 +163,16 @@ static int untag_run(struct eh_case_run *r, const struct eh_run_opts *opts, stru
 	io.host = eh_alloc(io.cap * 24);
 	if (!io.host)
 		return eh_error_set(err, EH_ENOMEM, "out of memory for %zu addresses", io.cap);
+	eh_machine_trace_keep(r->machine, false);
 	for (done = 0; done < UNTAG_RANDOM; done += n) {
 		n = UNTAG_RANDOM - done < io.cap ? UNTAG_RANDOM - done : io.cap;
 		for (i = 0; i < n; i++)
 			io.host[i] = eh_machine_random(r->machine);
-		eh_machine_trace_clear(r->machine);
 		rc = run_batch(r, &io, n, &rnd, err);
 		if (rc)
 			goto out;
 	}
-	eh_machine_trace_clear(r->machine);
+	eh_machine_trace_keep(r->machine, true);
 	memcpy(io.host, edges, sizeof(edges));
 	rc = run_batch(r, &io, NEDGES, &edge, err);
 	if (!rc)

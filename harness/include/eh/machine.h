@@ -163,6 +163,12 @@ uint64_t eh_machine_pc(struct eh_machine *m, unsigned t);
 int eh_machine_set_sysreg(struct eh_machine *m, unsigned t, uint32_t sysreg, uint64_t value);
 /* Forget the events recorded so far (a sweep keeps only what it reports). */
 void eh_machine_trace_clear(struct eh_machine *m);
+/*
+ * Whether the trace records the events from now on, as it does when a machine is made. The
+ * errata and the hooks hear every event either way: a sweep judged by a tally of its own records
+ * none of the runs it does not report.
+ */
+void eh_machine_trace_keep(struct eh_machine *m, bool keep);
 /* The virtual EL2 register file (HCR_EL2, ESR_EL2, ...), shared by the core's threads. */
 uint64_t eh_machine_el2_get(const struct eh_machine *m, uint32_t sysreg);
 void eh_machine_el2_set(struct eh_machine *m, uint32_t sysreg, uint64_t value);

@@ -86,6 +86,10 @@ void eh_machine__emit(struct eh_machine *m, struct eh_event *ev)
 
 	ev->seq = (uint32_t)(tr->n + tr->dropped);
 	ev->el2 = m->threads[ev->thread].el2;
+	if (m->trace_paused) {
+		notify(m, ev);
+		return;
+	}
 	if (tr->n == tr->cap && tr->cap < m->opts.max_events) {
 		size_t cap = tr->cap ? tr->cap * 2 : 256;
 		struct eh_event *p;
@@ -1243,6 +1247,11 @@ void eh_machine_trace_clear(struct eh_machine *m)
 {
 	m->trace.n = 0;
 	m->trace.dropped = 0;
+}
+
+void eh_machine_trace_keep(struct eh_machine *m, bool keep)
+{
+	m->trace_paused = !keep;
 }
 
 const char *eh_stop_name(enum eh_stop stop)

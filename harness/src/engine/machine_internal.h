@@ -189,6 +189,7 @@ struct eh_machine {
 	struct eh_thread threads[EH_MAX_THREADS];
 	unsigned nthreads;
 	struct eh_trace trace;
+	bool trace_paused;          /* eh_machine_trace_keep(m, false) */
 	uint64_t rng;
 	struct { uint32_t reg; uint64_t value; } el2[EH_EL2_REGS];
 	uint64_t *hcr;              /* HCR_EL2 in el2[], read at every guest instruction */
