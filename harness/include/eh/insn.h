@@ -97,6 +97,8 @@ struct eh_decoder;
 
 int eh_decoder_new(struct eh_decoder **out, struct eh_error *err);
 void eh_decoder_free(struct eh_decoder *d);
+/* How many instructions d holds decoded. */
+size_t eh_decoder_size(const struct eh_decoder *d);
 
 /*
  * Decode one instruction; the result is cached by address (and re-decoded if the

@@ -877,6 +877,30 @@ static unsigned first_thread(const struct eh_model *model, unsigned core)
 	return model->cores[core] ? n : 0;
 }
 
+/*
+ * The decoder of the last machine freed on this host thread, for the next one made on it. Its
+ * cache is by address and decodes again a word that changed, so a matrix that runs one snippet on
+ * many models decodes it once, not once a model (Capstone's decoding was a thirtieth of the
+ * matrix). One machine holds it at a time; a large one is not kept.
+ */
+#define EH_DECODER_KEEP 65536  /* instructions */
+static _Thread_local struct eh_decoder *spare_decoder;
+
+static int take_decoder(struct eh_decoder **out, struct eh_error *err)
+{
+	*out = spare_decoder;
+	spare_decoder = NULL;
+	return *out ? 0 : eh_decoder_new(out, err);
+}
+
+static void give_back_decoder(struct eh_decoder *d)
+{
+	if (d && !spare_decoder && eh_decoder_size(d) <= EH_DECODER_KEEP)
+		spare_decoder = d;
+	else
+		eh_decoder_free(d);
+}
+
 static void hear_on(struct eh_machine *m, unsigned list, const struct eh_behaviour *b, uint8_t *state,
 		    bool gated)
 {
@@ -951,7 +975,7 @@ int eh_machine_new(struct eh_machine **out, const struct eh_model *model, const 
 				hear(m, kind, b, state);
 	}
 	if (!rc)
-		rc = eh_decoder_new(&m->dec, err);
+		rc = take_decoder(&m->dec, err);
 	if (rc)
 		goto fail;
 	rc = eh_machine__map_image(m, err);
@@ -991,7 +1015,7 @@ void eh_machine_free(struct eh_machine *m)
 		eh_free(m->regions[i].raw);
 	eh_free(m->regions);
 	eh_machine__fixed_release(m);
-	eh_decoder_free(m->dec);
+	give_back_decoder(m->dec);
 	eh_free(m->trace.events);
 	eh_free(m->call_args);
 	for (i = 0; i < m->nactive; i++)

@@ -76,6 +76,11 @@ void eh_decoder_free(struct eh_decoder *d)
 	eh_free(d);
 }
 
+size_t eh_decoder_size(const struct eh_decoder *d)
+{
+	return d->used;
+}
+
 static int64_t sext(uint64_t v, unsigned bits)
 {
 	uint64_t m = 1ull << (bits - 1);
