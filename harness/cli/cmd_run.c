@@ -111,6 +111,7 @@ static int run_matrix(struct cli *cli, const char *arg)
 	if (rc)
 		return rc;
 	cli_text_style(cli, out.f);
+	cli->run.keep_events = !cli->by_commit && eh_format_prints_events(cli->format);
 	if (check_cases_dir(cli, &err) ||
 	    eh_run_matrix(&res, &cli->sel, &cli->run, isatty(STDERR_FILENO) ? show_progress : NULL, NULL,
 			  &err)) {

@@ -365,6 +365,38 @@ static void test_series_table(void **state)
 }
 
 /*
+ * keep_events: the results of a matrix run with it hold each scenario's events, each with its
+ * text, and the snippet's SHA-256 (the JSON and JUnit reports print them); without, the outcome
+ * alone.
+ */
+static void test_keep_events(void **state)
+{
+	struct eh_selection sel = { 0 };
+	struct eh_run_opts opts = { .cases_dir = EH_CASES_DIR, .seed = 1 };
+	struct eh_results *bare = NULL, *kept = NULL;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(eh_selection_add(&sel, EH_SELECT_CASE, TX2, NULL), 0);
+	assert_int_equal(eh_run_matrix(&bare, &sel, &opts, NULL, NULL, NULL), 0);
+	opts.keep_events = true;
+	assert_int_equal(eh_run_matrix(&kept, &sel, &opts, NULL, NULL, NULL), 0);
+	assert_int_equal(bare->n, kept->n);
+	for (i = 0; i < kept->n; i++) {
+		assert_int_equal(bare->r[i].nevents, 0);
+		assert_null(bare->r[i].events);
+		assert_string_equal(bare->r[i].snippet_sha256, "");
+		assert_int_equal(bare->r[i].outcome.verdict, kept->r[i].outcome.verdict);
+		assert_string_equal(bare->r[i].outcome.evidence, kept->r[i].outcome.evidence);
+		assert_true(kept->r[i].nevents > 0);
+		assert_non_null(kept->r[i].events[0].text);
+		assert_int_equal(strlen(kept->r[i].snippet_sha256), 64);
+	}
+	eh_results_free(bare);
+	eh_results_free(kept);
+}
+
+/*
  * Every allocation of a run, failed in turn, either unwinds with EH_ENOMEM and
  * no results, or is one the engine may do without (a trace that cannot grow
  * drops events and counts them): then the run still completes.
@@ -372,7 +404,7 @@ static void test_series_table(void **state)
 static void test_run_allocation_failures(void **state)
 {
 	struct eh_selection sel = { 0 };
-	struct eh_run_opts opts = { .cases_dir = EH_CASES_DIR, .seed = 1 };
+	struct eh_run_opts opts = { .cases_dir = EH_CASES_DIR, .seed = 1, .keep_events = true };
 	struct eh_results *res = NULL;
 	struct eh_error err = { 0 };
 	unsigned long n, total;
@@ -408,12 +440,13 @@ static void test_run_allocation_failures(void **state)
 int main(void)
 {
 	struct CMUnitTest tests[EH_COUNT(select_rows) + EH_COUNT(shard_parse_rows) + EH_COUNT(partition_rows) +
-				EH_COUNT(commit_rows) + 5];
+				EH_COUNT(commit_rows) + 6];
 	size_t n = 0;
 
 	EH_ADD_ROWS(tests, n, select_rows, run_select_row);
 	EH_ADD_TEST(tests, n, test_commit_selects_its_cases);
 	EH_ADD_TEST(tests, n, test_too_many_names);
+	EH_ADD_TEST(tests, n, test_keep_events);
 	EH_ADD_ROWS(tests, n, shard_parse_rows, run_shard_parse_row);
 	EH_ADD_ROWS(tests, n, partition_rows, run_partition_row);
 	EH_ADD_TEST(tests, n, test_shard_contents);

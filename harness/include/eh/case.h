@@ -152,6 +152,9 @@ struct eh_run_opts {
 	uint64_t budget;         /* 0: the engine's default */
 	bool trace_insns;        /* record every instruction (replay) */
 	const struct eh_mutant *mutant;  /* run the snippet built with this mutant of the case */
+	bool keep_events;        /* eh_run_matrix: each result keeps its scenario's events, with their
+	                            text, and its snippet's SHA-256, for the reports that print them
+	                            (eh_format_prints_events); without, results hold the outcome alone */
 };
 
 /* One (case, variant, model) run: the machine stays for replay and reports. */

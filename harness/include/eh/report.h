@@ -21,6 +21,8 @@ enum eh_format {
 
 int eh_format_parse(const char *name, enum eh_format *out, struct eh_error *err);
 const char *eh_format_name(enum eh_format fmt);
+/* Whether fmt prints each scenario's events and its snippet's SHA-256 (eh_run_opts.keep_events). */
+bool eh_format_prints_events(enum eh_format fmt);
 
 /*
  * Write res to f. Every format names the tool version and the seed; only

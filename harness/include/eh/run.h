@@ -72,11 +72,11 @@ struct eh_result {
 	struct eh_outcome outcome;
 	bool pass;
 	double seconds;                  /* wall clock: only JUnit reports it */
-	struct eh_result_event *events;
+	struct eh_result_event *events;  /* (of a matrix: with eh_run_opts.keep_events) */
 	size_t nevents;
 	size_t dropped;                  /* events past the trace cap */
 	char *snippet;                   /* the snippet the run loaded, or NULL if it did not start */
-	char snippet_sha256[65];         /* ... the SHA-256 of its contents */
+	char snippet_sha256[65];         /* ... the SHA-256 of its contents (as events) */
 };
 
 /*

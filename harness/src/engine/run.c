@@ -255,8 +255,11 @@ int eh_matrix_select(struct eh_scenario **out, size_t *n, const struct eh_select
 	return 0;
 }
 
-/* eh_result_keep, the snippet's SHA-256 taken from same (a result of the same file) when not NULL. */
-static int keep(struct eh_result *res, struct eh_case_run *run, const struct eh_result *same,
+/*
+ * eh_result_keep, the snippet's SHA-256 taken from same (a result of the same file) when not
+ * NULL; without events (eh_run_opts.keep_events), the outcome alone: no event and no hash.
+ */
+static int keep(struct eh_result *res, struct eh_case_run *run, const struct eh_result *same, bool events,
 		struct eh_error *err)
 {
 	const struct eh_trace *tr = eh_machine_trace(run->machine);
@@ -271,6 +274,8 @@ static int keep(struct eh_result *res, struct eh_case_run *run, const struct eh_
 	res->snippet = eh_strdup(run->elf->path);
 	if (!res->snippet)
 		return eh_error_set(err, EH_ENOMEM, "out of memory");
+	if (!events)
+		return 0;
 	if (same)
 		memcpy(res->snippet_sha256, same->snippet_sha256, sizeof(res->snippet_sha256));
 	else if (eh_file_sha256(run->elf->path, res->snippet_sha256, err))
@@ -293,7 +298,7 @@ static int keep(struct eh_result *res, struct eh_case_run *run, const struct eh_
 
 int eh_result_keep(struct eh_result *res, struct eh_case_run *run, struct eh_error *err)
 {
-	return keep(res, run, NULL, err);
+	return keep(res, run, NULL, true, err);
 }
 
 /*
@@ -359,7 +364,7 @@ int eh_run_matrix(struct eh_results **out, const struct eh_selection *sel,
 			r->outcome.verdict = EH_VERDICT_INCOMPLETE;
 			snprintf(r->outcome.evidence, sizeof(r->outcome.evidence), "%s", run_err.msg);
 		} else {
-			rc = keep(r, run, same_snippet(res->r, i, run->elf->path), err);
+			rc = keep(r, run, same_snippet(res->r, i, run->elf->path), opts->keep_events, err);
 			eh_case_run_free(run);
 			if (rc)
 				goto fail;

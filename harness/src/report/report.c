@@ -32,6 +32,11 @@ const char *eh_format_name(enum eh_format fmt)
 	return (unsigned)fmt < EH_FORMAT_COUNT ? format_names[fmt] : "?";
 }
 
+bool eh_format_prints_events(enum eh_format fmt)
+{
+	return fmt == EH_FORMAT_JUNIT || fmt == EH_FORMAT_JSON;
+}
+
 /* "errata-harness 0.1.0 run, seed 1, shard 2/3": the first line of the text reports. */
 static void put_run_line(FILE *f, const char *what, const struct eh_results *res)
 {
