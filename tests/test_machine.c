@@ -446,6 +446,53 @@ static void test_accessed_counts(void **state)
 	eh_image_free(img);
 }
 
+static void count_event(struct eh_machine *m, const struct eh_event *ev, void *ctx)
+{
+	(void)m;
+	(void)ev;
+	++*(size_t *)ctx;
+}
+
+/*
+ * eh_machine_trace_keep: win_isb on ThunderX2 (a window, an injected abort, its exception) with
+ * the trace kept, then not. Not kept, the trace records nothing, and the hooks still hear every
+ * event the kept trace recorded, as the errata do (the same injection, so the same stop).
+ */
+static void test_trace_keep(void **state)
+{
+	const struct eh_machine_hooks hooks = { .event = count_event };
+	size_t heard[2] = { 0 }, recorded[2];
+	enum eh_stop stop[2];
+	unsigned keep;
+
+	(void)state;
+	for (keep = 0; keep < 2; keep++) {
+		struct eh_machine_opts opts = { .seed = 1, .hooks = &hooks, .hooks_ctx = &heard[keep] };
+		struct eh_image *img;
+		struct eh_machine *m;
+		struct eh_error err = { 0 };
+		uint64_t entry, arg = 0x4000;
+
+		if (eh_image_new(&img, engine_elf, eh_cpucaps_builtin("5.4"),
+				 &(struct eh_target){ .model = eh_model_find("thunderx2") }, &err) ||
+		    eh_elf_resolve(engine_elf, "win_isb", &entry, &err) ||
+		    eh_machine_new(&m, eh_model_find("thunderx2"), img, &opts, &err))
+			fail_msg("%s", err.msg);
+		eh_machine_trace_keep(m, keep);
+		if (eh_machine_start(m, 0, entry, &arg, 1, &err) || eh_machine_run(m, &err))
+			fail_msg("%s", err.msg);
+		recorded[keep] = eh_machine_trace(m)->n;
+		stop[keep] = eh_machine_result(m, 0)->stop;
+		eh_machine_free(m);
+		eh_image_free(img);
+	}
+	assert_int_equal(recorded[0], 0);
+	assert_true(recorded[1] > 0);
+	assert_int_equal(heard[1], recorded[1]);
+	assert_int_equal(heard[0], heard[1]);
+	assert_int_equal(stop[0], stop[1]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -460,6 +507,7 @@ int main(void)
 		cmocka_unit_test(test_fresh_stacks),
 		cmocka_unit_test(test_ran_history),
 		cmocka_unit_test(test_accessed_counts),
+		cmocka_unit_test(test_trace_keep),
 	};
 
 	return cmocka_run_group_tests(tests, load, unload);
