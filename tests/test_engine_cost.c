@@ -155,6 +155,8 @@ static void test_next_machine_keeps_only_same_code(void **state)
 		write_word(code + 4, RET);
 		assert_int_equal(eh_machine_write(m, spin, code, sizeof(code), &err), 0);
 		assert_int_equal(run_x0(m, spin), x0s[i]);
+		/* ... and the decoder the last machine handed on (take_decoder) saw it as it is now. */
+		assert_int_equal(eh_machine_ran(m, 0, 1)->word, MOVZ_X0(x0s[i]));
 		if (i)  /* the first may take an engine an earlier test left */
 			assert_int_equal(eh_machine_cost(m)->kept_code, 1);
 		eh_machine_free(m);
