@@ -102,9 +102,10 @@ void eh_elf_free(struct eh_elf *elf);
 
 const struct eh_elf_section *eh_elf_section_by_name(const struct eh_elf *elf, const char *name);
 /*
- * Give back the memory of section s of a file eh_elf_open read whole (see its load_whole) once
- * nothing reads it end to end again: the symbol table once indexed, .BTF once libbpf has copied it.
- * Its bytes stay as they were, read from the file again if touched.
+ * Give back the memory of section s of a file eh_elf_open mapped (read whole, see its load_whole, or
+ * touched page by page) once nothing reads it end to end again: the symbol table once indexed, a
+ * vmlinux's relocations once their runs are found, .BTF once libbpf has copied it. Its bytes stay
+ * as they were, read from the file again if touched. Sections under 1 MiB are left as they are.
  */
 void eh_elf_section_drop(const struct eh_elf *elf, const struct eh_elf_section *s);
 /* The allocated section that holds addr, or NULL. */

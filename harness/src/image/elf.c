@@ -333,8 +333,10 @@ static int parse(struct eh_elf **out, const char *name, const void *buf, size_t 
 		goto out;
 	elf->map = map;
 	elf->map_len = len;
-	for (i = 0; i < elf->nsections; i++)  /* read into the symbols and their index */
-		if (elf->sections[i].type == SHT_SYMTAB)
+	/* Read into the symbols and their index; a vmlinux's relocations, whose runs the index found, are searched from now on. */
+	for (i = 0; i < elf->nsections; i++)
+		if (elf->sections[i].type == SHT_SYMTAB ||
+		    (elf->sections[i].type == SHT_RELA && elf->sections[i].flags & SHF_ALLOC))
 			eh_elf_section_drop(elf, &elf->sections[i]);
 	*out = elf;
 	elf = NULL;
