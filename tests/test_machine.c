@@ -468,10 +468,10 @@ static void test_trace_keep(void **state)
 	(void)state;
 	for (keep = 0; keep < 2; keep++) {
 		struct eh_machine_opts opts = { .seed = 1, .hooks = &hooks, .hooks_ctx = &heard[keep] };
-		struct eh_image *img;
-		struct eh_machine *m;
+		struct eh_image *img = NULL;
+		struct eh_machine *m = NULL;  /* fail_msg does not return, which clang cannot see */
 		struct eh_error err = { 0 };
-		uint64_t entry, arg = 0x4000;
+		uint64_t entry = 0, arg = 0x4000;
 
 		if (eh_image_new(&img, engine_elf, eh_cpucaps_builtin("5.4"),
 				 &(struct eh_target){ .model = eh_model_find("thunderx2") }, &err) ||
