@@ -76,7 +76,7 @@ struct eh_result {
 	size_t nevents;
 	size_t dropped;                  /* events past the trace cap */
 	char *snippet;                   /* the snippet the run loaded, or NULL if it did not start */
-	char snippet_sha256[65];         /* ... the SHA-256 of its contents (as events) */
+	char snippet_sha256[65];         /* ... the SHA-256 of its contents (kept with the events) */
 };
 
 /*
