@@ -34,22 +34,30 @@ static int unload(void **state)
 	return 0;
 }
 
-/* Run symbol on thread 0 of model with x0 = arg and seed; the machine stays for inspection. */
-static struct eh_machine *run_seeded(struct eh_image **img, const char *model, const char *symbol,
-				     uint64_t arg, uint64_t budget, uint64_t seed)
+/* Run symbol on thread 0 of model with x0 = arg, opts, and the trace kept or not; the machine stays for inspection. */
+static struct eh_machine *run_opts(struct eh_image **img, const char *model, const char *symbol, uint64_t arg,
+				   const struct eh_machine_opts *opts, bool keep_trace)
 {
-	struct eh_machine_opts opts = { .seed = seed, .budget = budget };
 	struct eh_machine *m = NULL; /* fail_msg does not return, which clang cannot see */
 	struct eh_error err = { 0 };
-	uint64_t entry;
+	uint64_t entry = 0;
 
 	if (eh_image_new(img, engine_elf, eh_cpucaps_builtin("5.4"),
 			 &(struct eh_target){ .model = eh_model_find(model) }, &err) ||
 	    eh_elf_resolve(engine_elf, symbol, &entry, &err) ||
-	    eh_machine_new(&m, eh_model_find(model), *img, &opts, &err) ||
-	    eh_machine_start(m, 0, entry, &arg, 1, &err) || eh_machine_run(m, &err))
+	    eh_machine_new(&m, eh_model_find(model), *img, opts, &err))
+		fail_msg("%s on %s: %s", symbol, model, err.msg);
+	eh_machine_trace_keep(m, keep_trace);
+	if (eh_machine_start(m, 0, entry, &arg, 1, &err) || eh_machine_run(m, &err))
 		fail_msg("%s on %s: %s", symbol, model, err.msg);
 	return m;
+}
+
+/* Run symbol on thread 0 of model with x0 = arg and seed; the machine stays for inspection. */
+static struct eh_machine *run_seeded(struct eh_image **img, const char *model, const char *symbol,
+				     uint64_t arg, uint64_t budget, uint64_t seed)
+{
+	return run_opts(img, model, symbol, arg, &(struct eh_machine_opts){ .seed = seed, .budget = budget }, true);
 }
 
 static struct eh_machine *run_symbol(struct eh_image **img, const char *model, const char *symbol,
@@ -478,19 +486,9 @@ static void test_trace_keep(void **state)
 	(void)state;
 	for (keep = 0; keep < 2; keep++) {
 		struct eh_machine_opts opts = { .seed = 1, .hooks = &hooks, .hooks_ctx = &heard[keep] };
-		struct eh_image *img = NULL;
-		struct eh_machine *m = NULL;  /* fail_msg does not return, which clang cannot see */
-		struct eh_error err = { 0 };
-		uint64_t entry = 0, arg = 0x4000;
+		struct eh_image *img;
+		struct eh_machine *m = run_opts(&img, "thunderx2", "win_isb", 0x4000, &opts, keep);
 
-		if (eh_image_new(&img, engine_elf, eh_cpucaps_builtin("5.4"),
-				 &(struct eh_target){ .model = eh_model_find("thunderx2") }, &err) ||
-		    eh_elf_resolve(engine_elf, "win_isb", &entry, &err) ||
-		    eh_machine_new(&m, eh_model_find("thunderx2"), img, &opts, &err))
-			fail_msg("%s", err.msg);
-		eh_machine_trace_keep(m, keep);
-		if (eh_machine_start(m, 0, entry, &arg, 1, &err) || eh_machine_run(m, &err))
-			fail_msg("%s", err.msg);
 		recorded[keep] = eh_machine_trace(m)->n;
 		stop[keep] = eh_machine_result(m, 0)->stop;
 		eh_machine_free(m);
