@@ -1,6 +1,11 @@
-/* ELF loading: sections and symbols of a real snippet, and every kind of broken file answered cleanly. */
+/*
+ * ELF loading: sections and symbols of a real snippet, every kind of broken file answered cleanly,
+ * and a mapped file's code given back as a reader passes it (eh_elf_section_pass).
+ */
 #include <elf.h>
+#include <inttypes.h>
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -9,7 +14,11 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include "eh/elf.h"
+#include "reports/rows.h"
 #include "test_objects.h"
 
 #define SNIPPET EH_CASES_DIR "/tx2-219-prfm.elf"
@@ -235,16 +244,123 @@ static void test_missing_file(void **state)
 	assert_non_null(strstr(err.msg, "/nonexistent/vmlinux"));
 }
 
+#define MIB ((uint64_t)1 << 20)
+#define CODE (6 * MIB)        /* the size of the code section pass_rows read */
+#define CODE_OFF 0x10000      /* where it starts in the file */
+#define PAGE 4096
+
+/* A reader going through a file's code: where it passes, in order, and what that gives back. */
+struct pass_row {
+	const char *name;
+	uint16_t type;          /* ET_EXEC or ET_REL */
+	uint64_t offs[3];       /* the offsets passed, up to the first 0 */
+	uint64_t done;          /* where the reader is at the end */
+	uint64_t gone;          /* the pages below it given back; the rest kept */
+};
+
+static const struct pass_row pass_rows[] = {
+	{ "less than 2 MiB passed is kept", ET_EXEC, { MIB }, 0, 0 },
+	{ "2 MiB passed are given back", ET_EXEC, { 3 * MIB }, 3 * MIB, 3 * MIB },
+	{ "each further 2 MiB is given back", ET_EXEC, { 2 * MIB, 3 * MIB, 4 * MIB + PAGE }, 4 * MIB + PAGE, 4 * MIB + PAGE },
+	{ "a step back changes nothing", ET_EXEC, { 3 * MIB, MIB }, 3 * MIB, 3 * MIB },
+	{ "an object's code, relocated in memory, is kept", ET_REL, { 3 * MIB }, 3 * MIB, 0 },
+};
+
+static uint8_t code_byte(uint64_t off)
+{
+	return (uint8_t)(off * 13 + off / PAGE);
+}
+
+/* An AArch64 ELF of the given type at path: CODE bytes of .text and its section names. */
+static void write_code_elf(const char *path, uint16_t type)
+{
+	static const char names[] = "\0.text\0.shstrtab";
+	Elf64_Ehdr eh = { .e_ident = { ELFMAG0, ELFMAG1, ELFMAG2, ELFMAG3, ELFCLASS64, ELFDATA2LSB, EV_CURRENT },
+			  .e_type = type, .e_machine = EM_AARCH64, .e_version = EV_CURRENT,
+			  .e_shoff = CODE_OFF + CODE + sizeof(names), .e_ehsize = sizeof(Elf64_Ehdr),
+			  .e_shentsize = sizeof(Elf64_Shdr), .e_shnum = 3, .e_shstrndx = 2 };
+	Elf64_Shdr sh[3] = {
+		{ 0 },
+		{ .sh_name = 1, .sh_type = SHT_PROGBITS, .sh_flags = SHF_ALLOC | SHF_EXECINSTR,
+		  .sh_addr = type == ET_EXEC ? EH_ELF_PLACE_BASE : 0, .sh_offset = CODE_OFF, .sh_size = CODE, .sh_addralign = 4 },
+		{ .sh_name = 7, .sh_type = SHT_STRTAB, .sh_offset = CODE_OFF + CODE, .sh_size = sizeof(names), .sh_addralign = 1 },
+	};
+	uint8_t *buf = calloc(1, eh.e_shoff + sizeof(sh));
+	uint64_t i;
+	FILE *f;
+
+	assert_non_null(buf);
+	memcpy(buf, &eh, sizeof(eh));
+	for (i = 0; i < CODE; i++)
+		buf[CODE_OFF + i] = code_byte(i);
+	memcpy(buf + CODE_OFF + CODE, names, sizeof(names));
+	memcpy(buf + eh.e_shoff, sh, sizeof(sh));
+	assert_non_null(f = fopen(path, "wb"));
+	assert_int_equal(fwrite(buf, 1, eh.e_shoff + sizeof(sh), f), eh.e_shoff + sizeof(sh));
+	fclose(f);
+	free(buf);
+}
+
+/* Whether the page at p is in this process's page tables (/proc/self/pagemap bit 63), without touching it. */
+static bool present(const uint8_t *p)
+{
+	uint64_t entry = 0;
+	int fd = open("/proc/self/pagemap", O_RDONLY);
+
+	assert_true(fd >= 0);
+	assert_int_equal(pread(fd, &entry, sizeof(entry), (off_t)((uintptr_t)p / PAGE * sizeof(entry))), sizeof(entry));
+	close(fd);
+	return entry >> 63 & 1;
+}
+
+static void run_pass_row(void **state)
+{
+	const struct pass_row *r = *state;
+	char dir[] = "/tmp/eh-test-elf-XXXXXX", path[64];
+	const struct eh_elf_section *text;
+	struct eh_error err = { 0 };
+	struct eh_elf *elf;
+	uint64_t done = 0, off, kept;
+	size_t i;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/code.elf", dir);
+	write_code_elf(path, r->type);
+	if (eh_elf_open(&elf, path, &err))
+		fail_msg("%s: %s", r->name, err.msg);
+	assert_non_null(text = eh_elf_section_by_name(elf, ".text"));
+	for (off = 0; off < CODE; off += PAGE)  /* every page read once, as a scan would */
+		(void)*(const volatile uint8_t *)(text->data + off);
+	for (i = 0; i < EH_COUNT(r->offs) && r->offs[i]; i++)
+		eh_elf_section_pass(elf, text, &done, r->offs[i]);
+	if (done != r->done)
+		fail_msg("%s: the reader is at 0x%" PRIx64 ", expected 0x%" PRIx64, r->name, done, r->done);
+	/* Pages from the first 2 MiB boundary above what is given back are kept (a huge page cut into is given back whole). */
+	kept = r->gone ? ((uintptr_t)(text->data + r->gone) + 2 * MIB - 1) / (2 * MIB) * (2 * MIB) - (uintptr_t)text->data : 0;
+	for (off = 0; off < CODE; off += PAGE)
+		if (off < r->gone ? present(text->data + off) : off >= kept && !present(text->data + off))
+			fail_msg("%s: the page at 0x%" PRIx64 " is %s", r->name, off,
+				 off < r->gone ? "still held" : "given back");
+	for (off = 0; off < CODE; off++)  /* what was given back reads as the file has it */
+		if (text->data[off] != code_byte(off))
+			fail_msg("%s: byte 0x%" PRIx64 " is 0x%02x, expected 0x%02x", r->name, off, text->data[off],
+				 code_byte(off));
+	eh_elf_free(elf);
+	unlink(path);
+	rmdir(dir);
+}
+
 int main(void)
 {
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_snippet_sections_and_symbols),
-		cmocka_unit_test(test_names),
-		cmocka_unit_test(test_data_in_code),
-		cmocka_unit_test(test_bad_files),
-		cmocka_unit_test(test_truncation_sweep),
-		cmocka_unit_test(test_missing_file),
-	};
+	struct CMUnitTest tests[6 + EH_COUNT(pass_rows)];
+	size_t n = 0;
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	EH_ADD_TEST(tests, n, test_snippet_sections_and_symbols);
+	EH_ADD_TEST(tests, n, test_names);
+	EH_ADD_TEST(tests, n, test_data_in_code);
+	EH_ADD_TEST(tests, n, test_bad_files);
+	EH_ADD_TEST(tests, n, test_truncation_sweep);
+	EH_ADD_TEST(tests, n, test_missing_file);
+	EH_ADD_ROWS(tests, n, pass_rows, run_pass_row);
+	return EH_RUN_TESTS("elf", tests, n);
 }

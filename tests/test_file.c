@@ -157,9 +157,10 @@ static bool file_page(const volatile uint8_t *p)
 static void run_drop_row(void **state)
 {
 	const struct drop_row *r = *state;
-	char dir[] = "/tmp/eh-test-file-XXXXXX", path[64];
+	char dir[] = "/tmp/eh-test-file-XXXXXX", path[64], old[72];
 	struct eh_file_range part = { r->load_off, r->load_n };
 	struct eh_error err = { 0 };
+	struct eh_file_map m;
 	uint8_t *buf = malloc(MAPPED), *data;
 	size_t len, i, lo, hi;
 	FILE *f;
@@ -173,13 +174,24 @@ static void run_drop_row(void **state)
 	assert_int_equal(fwrite(buf, 1, MAPPED, f), MAPPED);
 	fclose(f);
 	free(buf);
-	assert_int_equal(eh_file_map(path, MAPPED, "test input", &data, &len, &err), 0);
-	assert_int_equal(eh_file_map_load(path, data, len, &part, 1, &err), 0);
+	assert_int_equal(eh_file_map(path, MAPPED, "test input", &m, &err), 0);
+	data = m.data;
+	len = m.len;
+	/*
+	 * The file replaced at its path by an empty one (a kernel rebuilt meanwhile): what is read again
+	 * comes from the one mapped. Not under valgrind (tests/run-valgrind.sh), whose 3.19 aborts in
+	 * aspacemgr-segnames.c (get_refcount) when a file renamed since it was mapped is mapped again.
+	 */
+	snprintf(old, sizeof(old), "%s.old", path);
+	if (!getenv("EH_UNDER_VALGRIND")) {
+		assert_int_equal(rename(path, old), 0);
+		assert_non_null(f = fopen(path, "wb"));
+		fclose(f);
+	}
+	assert_int_equal(eh_file_map_load(path, &m, &part, 1, &err), 0);
 	assert_false(file_page(data + r->load_off));  /* read whole: anonymous memory */
 	data[r->poke] ^= 0xff;
-	eh_file_map_drop(path, data, len, r->drop_off, r->drop_n);
-	unlink(path);
-	rmdir(dir);
+	eh_file_map_drop(&m, r->drop_off, r->drop_n);
 	for (i = 0; i < len; i++)
 		if (data[i] != (uint8_t)(pattern(i) ^ (i == r->poke && r->poke_kept ? 0xff : 0)))
 			fail_msg("%s: byte 0x%zx is 0x%02x, expected 0x%02x", r->name, i, data[i],
@@ -190,7 +202,10 @@ static void run_drop_row(void **state)
 	for (i = lo; i < hi; i += 4096)
 		if (!file_page(data + i))
 			fail_msg("%s: page at 0x%zx is still anonymous memory", r->name, i);
-	eh_file_unmap(data, len);
+	eh_file_unmap(&m);
+	unlink(path);
+	unlink(old);
+	rmdir(dir);
 }
 
 int main(void)

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "eh/error.h"
+#include "eh/file.h"
 
 struct eh_elf_section {
 	const char *name;
@@ -81,8 +82,7 @@ struct eh_elf {
 	const struct eh_elf_symbol **mapping;
 	size_t nmapping;
 	struct eh_elf_lookup *lookup;  /* image/elf_index.c's indexes by address, for eh_elf_section_at and eh_elf_symbol_at */
-	uint8_t *map;       /* the file as eh_elf_open mapped it, which sections' data point into; NULL: owned copies */
-	size_t map_len;
+	struct eh_file_map map;  /* the file as eh_elf_open mapped it, which sections' data point into; data NULL: owned copies */
 };
 
 /*
@@ -104,10 +104,19 @@ const struct eh_elf_section *eh_elf_section_by_name(const struct eh_elf *elf, co
 /*
  * Give back the memory of section s of a file eh_elf_open mapped (read whole, see its load_whole, or
  * touched page by page) once nothing reads it end to end again: the symbol table once indexed, a
- * vmlinux's relocations once their runs are found, .BTF once libbpf has copied it. Its bytes stay
- * as they were, read from the file again if touched. Sections under 1 MiB are left as they are.
+ * vmlinux's relocations once their runs are found, .BTF once libbpf has copied it, the code once a
+ * reader is through it. Its bytes stay as they were, read from the file again if touched. Sections
+ * under 1 MiB are left as they are, and so are an object's allocated ones (relocated in memory).
  */
 void eh_elf_section_drop(const struct eh_elf *elf, const struct eh_elf_section *s);
+/*
+ * For a reader that goes through s in address order (the audit's scan and visits, the
+ * alternatives' words): give back s's pages from *done up to offset off once they make 2 MiB,
+ * and move *done to off; an off below *done (a step back) changes nothing. The reader then
+ * holds a few megabytes of the code at a time, not all of it; eh_elf_section_drop gives back
+ * the rest when it is through. Sections eh_elf_section_drop keeps are kept.
+ */
+void eh_elf_section_pass(const struct eh_elf *elf, const struct eh_elf_section *s, uint64_t *done, uint64_t off);
 /* The allocated section that holds addr, or NULL. */
 const struct eh_elf_section *eh_elf_section_at(const struct eh_elf *elf, uint64_t addr);
 const struct eh_elf_symbol *eh_elf_symbol_by_name(const struct eh_elf *elf, const char *name);

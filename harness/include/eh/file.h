@@ -23,37 +23,46 @@
 int eh_file_read(const char *path, size_t max, const char *what, char **buf, size_t *len,
 		 struct eh_error *err);
 /*
- * The same checks, then path mapped into memory at *data (eh_file_unmap it), *len bytes; an empty
- * file maps to NULL, 0 bytes. The mapping is private: writing to it copies the page written, never
- * the file. Pages are read when first touched. It starts on a 2 MiB boundary and reserves 2 MiB past
- * the file's end, untouched (eh_file_map_load's huge pages).
+ * A file eh_file_map mapped: len bytes at data, and the file itself, held open so that what
+ * eh_file_map_load and eh_file_map_drop read again is the file that was mapped, whatever
+ * happens to its path meanwhile (a kernel rebuilt in place while its report runs).
  */
-int eh_file_map(const char *path, size_t max, const char *what, uint8_t **data, size_t *len,
-		struct eh_error *err);
-void eh_file_unmap(uint8_t *data, size_t len);
+struct eh_file_map {
+	uint8_t *data;
+	size_t len;
+	int fd;             /* -1 when nothing is mapped */
+};
+
+/*
+ * The same checks, then path mapped into memory (eh_file_unmap it); an empty file maps to
+ * NULL, 0 bytes. The mapping is private: writing to it copies the page written, never the
+ * file. Pages are read when first touched. It starts on a 2 MiB boundary and reserves 2 MiB
+ * past the file's end, untouched (eh_file_map_load's huge pages).
+ */
+int eh_file_map(const char *path, size_t max, const char *what, struct eh_file_map *m, struct eh_error *err);
+void eh_file_unmap(struct eh_file_map *m);
 /* A part of a file: n bytes from offset off. */
 struct eh_file_range {
 	size_t off, n;
 };
 
 /*
- * Read the parts r[0..nr) of the mapping data (len bytes of path, from eh_file_map) at once,
- * into anonymous memory holding the same bytes, in transparent huge pages where the kernel
- * gives them (each part widened to the 2 MiB pages it meets, within the mapping): a part of
- * the file read from end to end then costs one read, not a page fault every 64 KiB (a fault
- * costs microseconds, and a kernel's code and symbols are megabytes). Nothing changes for a
- * reader. 0, or an I/O error naming path when the pages could be neither read nor mapped again.
+ * Read the parts r[0..nr) of the mapping m (of path) at once, into anonymous memory holding
+ * the same bytes, in transparent huge pages where the kernel gives them (each part widened to
+ * the 2 MiB pages it meets, within the mapping): a part of the file read from end to end then
+ * costs one read, not a page fault every 64 KiB (a fault costs microseconds, and a kernel's
+ * symbols are megabytes). Nothing changes for a reader. 0, or an I/O error naming path when the
+ * pages could be neither read nor mapped again.
  */
-int eh_file_map_load(const char *path, uint8_t *data, size_t len, struct eh_file_range *r, size_t nr,
+int eh_file_map_load(const char *path, const struct eh_file_map *m, struct eh_file_range *r, size_t nr,
 		     struct eh_error *err);
 
 /*
- * Give back the memory behind the n bytes at offset off of the mapping data (len bytes of path, from
- * eh_file_map), once nobody reads them again: the whole pages within are the file's again, read
- * from it if they are ever touched, and what eh_file_map_load or a write had put there is freed.
- * Best effort: where path cannot be opened the pages stay as they are.
+ * Give back the memory behind the n bytes at offset off of the mapping m, once nobody reads
+ * them again: the whole pages within are the file's again, read from it if they are ever
+ * touched, and what eh_file_map_load or a write had put there is freed.
  */
-void eh_file_map_drop(const char *path, uint8_t *data, size_t len, size_t off, size_t n);
+void eh_file_map_drop(const struct eh_file_map *m, size_t off, size_t n);
 
 #define EH_SHA256_HEX 65   /* 64 hex digits and the NUL */
 

@@ -1183,6 +1183,7 @@ int eh_audit_scan_new(struct eh_audit_scan **out, const struct eh_elf *elf, cons
 	starts = rc ? NULL : symbol_starts(elf);  /* NULL: file_edge searches */
 	for (i = 0; i < elf->nsections && !rc; i++) {
 		const struct eh_elf_section *s = &elf->sections[i];
+		uint64_t passed = 0;
 
 		if (!audited(s))
 			continue;
@@ -1194,6 +1195,7 @@ int eh_audit_scan_new(struct eh_audit_scan **out, const struct eh_elf *elf, cons
 			struct candidate *c;
 			struct call_edge e;
 
+			eh_elf_section_pass(elf, s, &passed, off);
 			if (scan->top_branch[set] && is_b_or_bl(word) && file_edge(elf, starts, s->addr + off, word, &e))
 				rc = add_edge(&scan->calls, &scan->ncalls, &scan->cap_calls, &e);
 			if (rc || !scan->top_sets[set] || !(mask = wanted(scan, s->addr + off, word)))
@@ -1206,6 +1208,7 @@ int eh_audit_scan_new(struct eh_audit_scan **out, const struct eh_elf *elf, cons
 			*c = (struct candidate){ .wants = mask, .slot = (uint32_t)scan->nslots[i], .repl = -1 };
 			scan->nslots[i] += wanting(mask, nrules);
 		}
+		eh_elf_section_drop(elf, s);
 	}
 	free_bits(starts, elf->nsections);
 	/* Every image's audit reads the edges: what they hold, not what they grew to (Debian's 6.1 vmlinux: 320,000). */
@@ -1484,7 +1487,7 @@ static int visit_section(struct eh_rule_ctx *ctx, struct eh_audit *a, struct eh_
 	bool own = img->caps == scan->caps;
 	const uint32_t *live = own ? scan->live[i] : NULL;
 	size_t nw = live ? scan->nlive[i] : scan->nwanted[i], k = 0, j, x, p;
-	uint64_t done = 0, off;
+	uint64_t done = 0, passed = 0, off;
 	uint32_t *verdicts;
 	int rc = 0;
 
@@ -1503,10 +1506,12 @@ static int visit_section(struct eh_rule_ctx *ctx, struct eh_audit *a, struct eh_
 			lo = site->orig - s->addr;
 			hi = lo + site->orig_len < s->size ? lo + site->orig_len : s->size;
 		}
-		for (; k < nw && w[x = live ? live[k] : k] < lo && !rc; k++)
+		for (; k < nw && w[x = live ? live[k] : k] < lo && !rc; k++) {
+			eh_elf_section_pass(img->elf, s, &passed, w[x]);
 			if (w[x] >= done && !(scan->cands[i][x].settled && own) && scan->cands[i][x].wants & ctx->ran)
 				rc = visit_word(ctx, a, states, *at = s->addr + w[x], eh_insn_word(s->data + w[x]),
 						&scan->cands[i][x], verdicts);
+		}
 		for (off = lo > done ? lo : done; off + 4 <= hi && !rc; off += 4) {
 			uint32_t word = word_from(img, s, s->addr + off, &p);
 
@@ -1520,6 +1525,7 @@ static int visit_section(struct eh_rule_ctx *ctx, struct eh_audit *a, struct eh_
 	}
 	if (!rc && own && verdicts)
 		keep_live(scan, i);
+	eh_elf_section_drop(img->elf, s);
 	return rc;
 }
 

@@ -69,26 +69,37 @@ static bool read_range(const struct eh_elf *elf, uint64_t at, unsigned n, uint32
 /*
  * Each site's words (struct eh_alt_site.words), kept after the sites in one block, so
  * that the images of a parse copy and compare words instead of reading and moving
- * them each: Debian's 6.1 vmlinux has 28,000 sites and 40 models.
+ * them each: Debian's 6.1 vmlinux has 28,000 sites and 40 models. Read by original
+ * address (rank_sites), so that the code is given back as the reading passes it.
  */
 static int read_words(const struct eh_elf *elf, struct eh_alt_site **sites, size_t n, struct eh_error *err)
 {
-	size_t i, total = 0;
+	const struct eh_elf_section *sec = NULL;
+	size_t r, total = 0;
+	uint64_t passed = 0;
 	struct eh_alt_site *v;
 	uint32_t *w;
 
-	for (i = 0; i < n; i++)
-		total += 2 * ((*sites)[i].orig_len / 4u);  /* repl_len == orig_len but for callbacks */
+	for (r = 0; r < n; r++)
+		total += 2 * ((*sites)[r].orig_len / 4u);  /* repl_len == orig_len but for callbacks */
 	v = eh_realloc(*sites, (n ? n : 1) * sizeof(*v) + total * sizeof(*w));
 	if (!v)
 		return eh_error_set(err, EH_ENOMEM, "%s: out of memory for %zu alternatives", elf->path, n);
 	*sites = v;
 	w = (uint32_t *)(v + (n ? n : 1));
-	for (i = 0; i < n; i++) {
-		struct eh_alt_site *s = &v[i];
+	for (r = 0; r < n; r++) {
+		struct eh_alt_site *s = &v[v[r].rank_site];
 		unsigned k, norig = s->orig_len / 4u;
 		uint32_t *fixed = w + norig;
 
+		if (!sec || s->orig - sec->addr >= sec->size) {  /* the sites of a section are together */
+			if (sec)
+				eh_elf_section_drop(elf, sec);
+			sec = eh_elf_section_at(elf, s->orig);
+			passed = 0;
+		}
+		if (sec)
+			eh_elf_section_pass(elf, sec, &passed, s->orig - sec->addr);
 		if (!read_range(elf, s->orig, norig, w))
 			continue;  /* words NULL: the image that needs them says so */
 		s->words = w;
@@ -109,6 +120,8 @@ static int read_words(const struct eh_elf *elf, struct eh_alt_site **sites, size
 					 &fixed[k], NULL))
 				s->unfixed = (uint8_t)(k + 1);
 	}
+	if (sec)
+		eh_elf_section_drop(elf, sec);
 	return 0;
 }
 

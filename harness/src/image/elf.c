@@ -196,11 +196,12 @@ static int read_symbols(struct eh_elf *elf, const char *name, struct eh_error *e
 #define LOAD_MIN ((size_t)1 << 20)
 
 /*
- * The sections of the file name (mapped at map, len bytes) that readers go through from
- * end to end, read at once (eh_file_map_load): code (every rule's scan), the symbol table
- * and its names (the index), .BTF (libbpf copies it whole). Section names are in names.
+ * The sections of the file name (mapped as map) that readers go through from
+ * end to end and hold whole, read at once (eh_file_map_load): the symbol table and its names
+ * (the index), .BTF (libbpf copies it whole). Section names are in names. The code is read
+ * through the mapping, and given back as its readers pass (eh_elf_section_pass).
  */
-static int load_whole(const struct eh_elf *elf, const char *name, uint8_t *map, size_t len, const char *names,
+static int load_whole(const struct eh_elf *elf, const char *name, const struct eh_file_map *map, const char *names,
 		      const size_t *name_off, struct eh_error *err)
 {
 	struct eh_file_range *r;
@@ -216,17 +217,17 @@ static int load_whole(const struct eh_elf *elf, const char *name, uint8_t *map, 
 	for (i = 0; i < elf->nsections; i++) {
 		const struct eh_elf_section *s = &elf->sections[i];
 
-		if (s->data && s->size >= LOAD_MIN && (s->flags & SHF_EXECINSTR || s->type == SHT_SYMTAB || i == strtab ||
+		if (s->data && s->size >= LOAD_MIN && (s->type == SHT_SYMTAB || i == strtab ||
 						       !strcmp(names + name_off[i], ".BTF")))
 			r[n++] = (struct eh_file_range){ s->offset, s->size };
 	}
-	rc = eh_file_map_load(name, map, len, r, n, err);
+	rc = eh_file_map_load(name, map, r, n, err);
 	eh_free(r);
 	return rc;
 }
 
 /* eh_elf_parse; map: buf is the file's mapping, which the sections borrow and the result keeps. */
-static int parse(struct eh_elf **out, const char *name, const void *buf, size_t len, uint8_t *map,
+static int parse(struct eh_elf **out, const char *name, const void *buf, size_t len, const struct eh_file_map *map,
 		 struct eh_error *err)
 {
 	struct eh_elf *elf = NULL;
@@ -286,6 +287,7 @@ static int parse(struct eh_elf **out, const char *name, const void *buf, size_t 
 		rc = eh_error_set(err, EH_ENOMEM, "%s: out of memory", name);
 		goto out;
 	}
+	elf->map.fd = -1;
 	elf->type = eh.e_type;
 	elf->entry = eh.e_entry;
 	{
@@ -301,9 +303,9 @@ static int parse(struct eh_elf **out, const char *name, const void *buf, size_t 
 			goto out;
 		}
 	}
-	rc = read_sections(elf, e, name, buf, len, map, &sb, sec_name_off, err);
+	rc = read_sections(elf, e, name, buf, len, map ? map->data : NULL, &sb, sec_name_off, err);
 	if (!rc && map)
-		rc = load_whole(elf, name, map, len, sb.buf, sec_name_off, err);
+		rc = load_whole(elf, name, map, sb.buf, sec_name_off, err);
 	if (rc)
 		goto out;
 	rc = read_symbols(elf, name, err);
@@ -331,8 +333,8 @@ static int parse(struct eh_elf **out, const char *name, const void *buf, size_t 
 	rc = eh_elf__index(elf, err);
 	if (rc)
 		goto out;
-	elf->map = map;
-	elf->map_len = len;
+	if (map)
+		elf->map = *map;
 	/* Read into the symbols and their index; a vmlinux's relocations, whose runs the index found, are searched from now on. */
 	for (i = 0; i < elf->nsections; i++)
 		if (elf->sections[i].type == SHT_SYMTAB ||
@@ -361,18 +363,17 @@ int eh_elf_parse(struct eh_elf **out, const char *name, const void *buf, size_t 
 
 int eh_elf_open(struct eh_elf **out, const char *path, struct eh_error *err)
 {
-	uint8_t *map;
-	size_t len;
+	struct eh_file_map map;
 	int rc;
 
 	*out = NULL;
 	/* Mapped, not read: a -dbg vmlinux is mostly DWARF, which the harness never touches. */
-	rc = eh_file_map(path, EH_FILE_MAX_ELF, "kernel ELF", &map, &len, err);
+	rc = eh_file_map(path, EH_FILE_MAX_ELF, "kernel ELF", &map, err);
 	if (rc)
 		return rc;
-	rc = parse(out, path, map, len, map, err);
+	rc = parse(out, path, map.data, map.len, &map, err);
 	if (rc)
-		eh_file_unmap(map, len);
+		eh_file_unmap(&map);
 	return rc;
 }
 
@@ -382,9 +383,9 @@ void eh_elf_free(struct eh_elf *elf)
 
 	if (!elf)
 		return;
-	for (i = 0; !elf->map && i < elf->nsections; i++)
+	for (i = 0; !elf->map.data && i < elf->nsections; i++)
 		eh_free(elf->sections[i].data);
-	eh_file_unmap(elf->map, elf->map_len);
+	eh_file_unmap(&elf->map);
 	eh_free(elf->sections);
 	eh_free(elf->symbols);
 	eh_elf__index_free(elf);
@@ -394,10 +395,28 @@ void eh_elf_free(struct eh_elf *elf)
 	eh_free(elf);
 }
 
+/* Whether s's pages can be given back: mapped, large, and as the file has them (an object's placed sections are relocated in memory). */
+static bool droppable(const struct eh_elf *elf, const struct eh_elf_section *s)
+{
+	return elf->map.data && s->data && s->size >= LOAD_MIN && !(elf->type == ET_REL && s->flags & SHF_ALLOC);
+}
+
 void eh_elf_section_drop(const struct eh_elf *elf, const struct eh_elf_section *s)
 {
-	if (elf->map && s->data && s->size >= LOAD_MIN)
-		eh_file_map_drop(elf->path, elf->map, elf->map_len, s->offset, s->size);
+	if (droppable(elf, s))
+		eh_file_map_drop(&elf->map, s->offset, s->size);
+}
+
+/* How much of a section a reader passes before eh_elf_section_pass gives it back. */
+#define PASS_CHUNK ((uint64_t)2 << 20)
+
+void eh_elf_section_pass(const struct eh_elf *elf, const struct eh_elf_section *s, uint64_t *done, uint64_t off)
+{
+	if (off < *done || off - *done < PASS_CHUNK)
+		return;
+	if (droppable(elf, s))
+		eh_file_map_drop(&elf->map, s->offset + *done, off - *done);
+	*done = off;
 }
 
 const struct eh_elf_section *eh_elf_section_by_name(const struct eh_elf *elf, const char *name)

@@ -439,7 +439,7 @@ int eh_ktype_read(struct eh_ktypes *out, const struct eh_elf *elf, const char *k
 	if (btf && btf->data && btf->size)
 		rc = read_btf(out, elf, btf, fixed, err);
 	/* Only a file opened from disk can be handed to libdw (eh_elf_parse's buffers have no path). */
-	if (rc == EH_ENOENT && elf->map && eh_elf_section_by_name(elf, ".debug_info"))
+	if (rc == EH_ENOENT && elf->map.data && eh_elf_section_by_name(elf, ".debug_info"))
 		rc = read_dwarf(out, elf, fixed, err);
 	if (rc != EH_ENOENT)
 		return rc;

@@ -108,16 +108,14 @@ out:
  */
 #define HUGE ((size_t)2 << 20)
 
-int eh_file_map(const char *path, size_t max, const char *what, uint8_t **data, size_t *len,
-		struct eh_error *err)
+int eh_file_map(const char *path, size_t max, const char *what, struct eh_file_map *m, struct eh_error *err)
 {
 	const size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	size_t size;
 	uint8_t *p, *at = NULL, *end;
 	int fd, rc;
 
-	*data = NULL;
-	*len = 0;
+	*m = (struct eh_file_map){ .fd = -1 };
 	rc = open_checked(path, max, what, &fd, &size, err);
 	if (rc || !size) {
 		if (!rc)
@@ -138,25 +136,28 @@ int eh_file_map(const char *path, size_t max, const char *what, uint8_t **data, 
 		if (rc)
 			munmap(p, size + 2 * HUGE);
 	}
-	close(fd);
-	if (rc)
+	if (rc) {
+		close(fd);
 		return eh_error_set(err, rc == ENOMEM ? EH_ENOMEM : EH_EIO, "%s: cannot map %zu bytes: %s", path,
 				    size, strerror(rc));
+	}
 	/* The reservation's ends around the mapping (to its last page) given back. */
 	end = at + (size + HUGE + page - 1) / page * page;
 	if (at > p)
 		munmap(p, (size_t)(at - p));
 	if (p + size + 2 * HUGE > end)
 		munmap(end, (size_t)(p + size + 2 * HUGE - end));
-	*data = at;
-	*len = size;
+	*m = (struct eh_file_map){ at, size, fd };
 	return 0;
 }
 
-void eh_file_unmap(uint8_t *data, size_t len)
+void eh_file_unmap(struct eh_file_map *m)
 {
-	if (data)
-		munmap(data, len + HUGE);
+	if (m->data)
+		munmap(m->data, m->len + HUGE);
+	if (m->fd >= 0)
+		close(m->fd);
+	*m = (struct eh_file_map){ .fd = -1 };
 }
 
 static int cmp_range(const void *a, const void *b)
@@ -194,17 +195,14 @@ static int load_pages(const char *path, int fd, uint8_t *data, size_t len, size_
 	return 0;
 }
 
-int eh_file_map_load(const char *path, uint8_t *data, size_t len, struct eh_file_range *r, size_t nr,
+int eh_file_map_load(const char *path, const struct eh_file_map *m, struct eh_file_range *r, size_t nr,
 		     struct eh_error *err)
 {
-	const size_t huge = HUGE, base = (uintptr_t)data % huge, top = len + HUGE;
+	const size_t huge = HUGE, base = (uintptr_t)m->data % huge, len = m->len, top = len + HUGE;
 	size_t i, lo, hi;
-	int fd, rc = 0;
+	int rc = 0;
 
-	if (!data || !nr)
-		return 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (!m->data || !nr)
 		return 0;
 	qsort(r, nr, sizeof(*r), cmp_range);
 	for (i = 0; i < nr && !rc;) {
@@ -220,26 +218,22 @@ int eh_file_map_load(const char *path, uint8_t *data, size_t len, struct eh_file
 			i++;  /* outside the file */
 			continue;
 		}
-		rc = load_pages(path, fd, data, len, lo, hi < top ? hi : top, err);
+		rc = load_pages(path, m->fd, m->data, len, lo, hi < top ? hi : top, err);
 	}
-	close(fd);
 	return rc;
 }
 
-void eh_file_map_drop(const char *path, uint8_t *data, size_t len, size_t off, size_t n)
+void eh_file_map_drop(const struct eh_file_map *m, size_t off, size_t n)
 {
 	const size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	size_t lo, hi;
-	int fd;
 
-	if (!data || off >= len)
+	if (!m->data || off >= m->len)
 		return;
 	lo = (off + page - 1) / page * page;
-	hi = (n < len - off ? off + n : len) / page * page;
-	if (lo >= hi || (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return;
-	mmap(data + lo, hi - lo, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED, fd, (off_t)lo);
-	close(fd);
+	hi = (n < m->len - off ? off + n : m->len) / page * page;
+	if (lo < hi)
+		mmap(m->data + lo, hi - lo, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED, m->fd, (off_t)lo);
 }
 
 int eh_file_sha256(const char *path, char hex[EH_SHA256_HEX], struct eh_error *err)
