@@ -111,12 +111,19 @@ const struct eh_elf_section *eh_elf_section_by_name(const struct eh_elf *elf, co
 void eh_elf_section_drop(const struct eh_elf *elf, const struct eh_elf_section *s);
 /*
  * For a reader that goes through s in address order (the audit's scan and visits, the
- * alternatives' words): give back s's pages from *done up to offset off once they make 2 MiB,
- * and move *done to off; an off below *done (a step back) changes nothing. The reader then
- * holds a few megabytes of the code at a time, not all of it; eh_elf_section_drop gives back
- * the rest when it is through. Sections eh_elf_section_drop keeps are kept.
+ * alternatives' words): give back s's pages from *done up to offset off once they make
+ * EH_ELF_PASS_CHUNK, and move *done to off; an off below *done (a step back) changes nothing.
+ * The reader then holds a few megabytes of the code at a time, not all of it; eh_elf_section_drop
+ * gives back the rest when it is through. Sections eh_elf_section_drop keeps are kept.
  */
-void eh_elf_section_pass(const struct eh_elf *elf, const struct eh_elf_section *s, uint64_t *done, uint64_t off);
+#define EH_ELF_PASS_CHUNK ((uint64_t)2 << 20)
+void eh_elf__section_passed(const struct eh_elf *elf, const struct eh_elf_section *s, uint64_t *done, uint64_t off);
+static inline void eh_elf_section_pass(const struct eh_elf *elf, const struct eh_elf_section *s, uint64_t *done,
+				       uint64_t off)
+{
+	if (off >= *done && off - *done >= EH_ELF_PASS_CHUNK)  /* inline: the scan passes most words of a kernel */
+		eh_elf__section_passed(elf, s, done, off);
+}
 /* The allocated section that holds addr, or NULL. */
 const struct eh_elf_section *eh_elf_section_at(const struct eh_elf *elf, uint64_t addr);
 const struct eh_elf_symbol *eh_elf_symbol_by_name(const struct eh_elf *elf, const char *name);

@@ -407,13 +407,9 @@ void eh_elf_section_drop(const struct eh_elf *elf, const struct eh_elf_section *
 		eh_file_map_drop(&elf->map, s->offset, s->size);
 }
 
-/* How much of a section a reader passes before eh_elf_section_pass gives it back. */
-#define PASS_CHUNK ((uint64_t)2 << 20)
-
-void eh_elf_section_pass(const struct eh_elf *elf, const struct eh_elf_section *s, uint64_t *done, uint64_t off)
+/* eh_elf_section_pass, once the reader is EH_ELF_PASS_CHUNK past *done. */
+void eh_elf__section_passed(const struct eh_elf *elf, const struct eh_elf_section *s, uint64_t *done, uint64_t off)
 {
-	if (off < *done || off - *done < PASS_CHUNK)
-		return;
 	if (droppable(elf, s))
 		eh_file_map_drop(&elf->map, s->offset + *done, off - *done);
 	*done = off;
