@@ -447,17 +447,18 @@ static uint64_t function_start(const struct eh_elf *elf, uint64_t addr)
 }
 
 /*
- * The image's word at addr in section s (audited): the file's but for its patches,
- * found from *p, an index in them at or below addr's, moved up to it. A run of
- * ascending addresses walks the patches once instead of searching them per word.
+ * The image's word at addr inside site, one it applied: its patch there, found from *p (an index
+ * in the patches at or below addr's, moved up to it: a run of ascending addresses walks them once
+ * instead of searching them per word), else the file's, as the site keeps it (the code's pages
+ * are not read again for it).
  */
-static uint32_t word_from(const struct eh_image *img, const struct eh_elf_section *s, uint64_t addr, size_t *p)
+static uint32_t site_word(const struct eh_image *img, const struct eh_alt_site *site, uint64_t addr, size_t *p)
 {
 	for (; *p < img->npatches && eh_image_patch_addr(img, *p) < addr; ++*p)
 		;
 	if (*p < img->npatches && eh_image_patch_addr(img, *p) == addr)
 		return img->patches[*p].word;
-	return eh_insn_word(s->data + (addr - s->addr));
+	return site->words[(addr - site->orig) / 4];
 }
 
 static bool is_b_or_bl(uint32_t w)
@@ -557,7 +558,7 @@ static int build_calls(struct eh_rule_ctx *ctx)
 		     a += 4) {
 			struct call_edge e;
 
-			if (call_edge_of(ctx, s, a, word_from(img, s, a, &p), &e))
+			if (call_edge_of(ctx, s, a, site_word(img, site, a, &p), &e))
 				rc = add_edge(&wk->calls, &wk->ncalls, &cap, &e);
 		}
 	}
@@ -924,6 +925,7 @@ static int start_results(struct eh_audit *a, struct eh_audit__rule_state **state
 struct candidate {
 	uint64_t wants;         /* the rules that want it, by result (the first 64) */
 	uint32_t slot;          /* its first verdict pair in the section's verdicts (verdict_of) */
+	uint32_t word;          /* the file's word there: an image's visit reads no page of the code for it */
 	bool decoded;           /* visited once */
 	bool settled;           /* nothing to do in an image that leaves it alone: every rule that
 	                           wants it is a scan rule whose verdict is every image's, no finding */
@@ -1205,7 +1207,7 @@ int eh_audit_scan_new(struct eh_audit_scan **out, const struct eh_elf *elf, cons
 				break;
 			scan->wanted[i][scan->nwanted[i]] = off;
 			c = &scan->cands[i][scan->nwanted[i]++];
-			*c = (struct candidate){ .wants = mask, .slot = (uint32_t)scan->nslots[i], .repl = -1 };
+			*c = (struct candidate){ .wants = mask, .slot = (uint32_t)scan->nslots[i], .word = word, .repl = -1 };
 			scan->nslots[i] += wanting(mask, nrules);
 		}
 		eh_elf_section_drop(elf, s);
@@ -1509,11 +1511,11 @@ static int visit_section(struct eh_rule_ctx *ctx, struct eh_audit *a, struct eh_
 		for (; k < nw && w[x = live ? live[k] : k] < lo && !rc; k++) {
 			eh_elf_section_pass(img->elf, s, &passed, w[x]);
 			if (w[x] >= done && !(scan->cands[i][x].settled && own) && scan->cands[i][x].wants & ctx->ran)
-				rc = visit_word(ctx, a, states, *at = s->addr + w[x], eh_insn_word(s->data + w[x]),
+				rc = visit_word(ctx, a, states, *at = s->addr + w[x], scan->cands[i][x].word,
 						&scan->cands[i][x], verdicts);
 		}
 		for (off = lo > done ? lo : done; off + 4 <= hi && !rc; off += 4) {
-			uint32_t word = word_from(img, s, s->addr + off, &p);
+			uint32_t word = site_word(img, site, s->addr + off, &p);
 
 			/* Most words inside an alternative match no trigger of a rule that runs here. */
 			if (scan->top_sets[scan->top_set[word >> 16]] & ctx->ran)
