@@ -9,6 +9,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 "$here/../tests/kernel/build-arm64.sh" "${1:?usage: defconfig-vmlinux.sh WORKDIR}"
 . "$here/../tests/kernel/kernel-tree.sh"
+kernel_tree_whole=1
 kernel_tree "$1" defconfig-vmlinux
 log "building vmlinux (make: seconds when nothing changed)"
 nice "${kmake[@]}" vmlinux

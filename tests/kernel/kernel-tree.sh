@@ -9,6 +9,10 @@
 #   kernel_tree WORKDIR NAME [EXTRA_PACKAGE...]
 # sets work, src, out, kmake and tree_key (the stamp, for the caller's own steps); leaves
 # $work/entry.S.orig, the shipped entry.S. log MESSAGE prints "NAME: MESSAGE" on stderr.
+# The tests build only under arch/arm64/, so the C, header and assembly files of drivers/ and sound/ (900 of
+# the tarball's 1,240 MB) stay in it; their Kconfig files and Makefiles, which defconfig and make read, come
+# out. A caller that builds the whole vmlinux sets kernel_tree_whole=1 (bench/defconfig-vmlinux.sh) and
+# they are added, once, beside the files already there.
 log() { echo "$kernel_tree_name: $*" >&2; }
 # Cortex-A53 erratum 835769 has no workaround in the kernel: the compiler's is it, which neither 6.1's
 # nor 6.12's Makefiles ask for and Debian 12's gcc 12 does not apply by default, so a kernel that may run on an A53
@@ -19,6 +23,20 @@ kernel_cflags=-mfix-cortex-a53-835769
 # so that each tree has every workaround the harness checks.
 kernel_errata="UNMAP_KERNEL_AT_EL0 CAVIUM_TX2_ERRATUM_219 ARM64_ERRATUM_834220 ARM64_ERRATUM_1286807
   ARM64_ERRATUM_1542419 ARM64_ERRATUM_2441007 ARM64_ERRATUM_2441009"
+
+# A tree not yet unpacked needs room: its package (a 140 MB tarball in /usr/src), the tree and its objects
+# (600 to 800 MB), with the rest of the suite running beside them. With less than
+# kernel_tree_room MB free on WORKDIR's disk the test is skipped (exit 77), saying so, rather than filling
+# the disk under the tests beside it.
+kernel_tree_room=2000
+kernel_tree_room() {
+  local avail
+  avail=$(df -Pm "$1" | awk 'NR == 2 { print $4 }')
+  if [ "$avail" -lt "$kernel_tree_room" ]; then
+    echo "SKIP: linux-source-${kernel_version:-6.1} needs $kernel_tree_room MB free on the disk of $1, which has $avail MB"
+    exit 77
+  fi
+}
 
 kernel_tree() {
   work=$1
@@ -34,6 +52,7 @@ kernel_tree() {
   echo "$version" > "$work/version"
   out=$work/out
   kmake=(make -s -C "$src" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- KCFLAGS="$kernel_cflags" -j "$(nproc)")
+  [ -f "$work/unpacked" ] || kernel_tree_room "$work"
 
   "$(dirname "${BASH_SOURCE[0]}")"/../../harness/install-packages "linux-source-$version" \
     gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu flex bison bc libssl-dev libelf-dev xz-utils make \
@@ -41,11 +60,17 @@ kernel_tree() {
 
   key=$(stat -c '%s-%Y' "$tarball")
   if [ "$(cat "$work/unpacked" 2>/dev/null)" != "$key" ]; then
-    log "unpacking $tarball"
-    rm -rf "$src" "$out" "$work/prepared"
-    tar xf "$tarball" -C "$work"
+    log "unpacking $tarball (all but the sources of drivers/ and sound/)"
+    rm -rf "$src" "$out" "$work/prepared" "$work/whole"
+    tar xf "$tarball" -C "$work" --anchored \
+      --exclude="linux-source-$version/drivers/*.[chS]" --exclude="linux-source-$version/sound/*.[chS]"
     cp "$src/arch/arm64/kernel/entry.S" "$work/entry.S.orig"
     echo "$key" > "$work/unpacked"
+  fi
+  if [ -n "${kernel_tree_whole:-}" ] && [ "$(cat "$work/whole" 2>/dev/null)" != "$key" ]; then
+    log "adding the sources of drivers/ and sound/ from $tarball"
+    tar xf "$tarball" -C "$work" --skip-old-files "linux-source-$version/drivers" "linux-source-$version/sound"
+    echo "$key" > "$work/whole"
   fi
   if [ "$(cat "$work/prepared" 2>/dev/null)" != "$key $kernel_cflags $(echo $kernel_errata)" ]; then
     log "configuring (defconfig + $(echo $kernel_errata)) and running make prepare"
