@@ -26,14 +26,14 @@ kernel_errata="UNMAP_KERNEL_AT_EL0 CAVIUM_TX2_ERRATUM_219 ARM64_ERRATUM_834220 A
 
 # A tree not yet unpacked needs room: its package (a 140 MB tarball in /usr/src), the tree and its objects
 # (600 to 800 MB), with the rest of the suite running beside them. With less than
-# kernel_tree_room MB free on WORKDIR's disk the test is skipped (exit 77), saying so, rather than filling
+# kernel_tree_room_mb MB free on WORKDIR's disk the test is skipped (exit 77), saying so, rather than filling
 # the disk under the tests beside it.
-kernel_tree_room=2000
+kernel_tree_room_mb=2000
 kernel_tree_room() {
   local avail
   avail=$(df -Pm "$1" | awk 'NR == 2 { print $4 }')
-  if [ "$avail" -lt "$kernel_tree_room" ]; then
-    echo "SKIP: linux-source-${kernel_version:-6.1} needs $kernel_tree_room MB free on the disk of $1, which has $avail MB"
+  if [ "$avail" -lt "$kernel_tree_room_mb" ]; then
+    echo "SKIP: linux-source-${kernel_version:-6.1} needs $kernel_tree_room_mb MB free on the disk of $1, which has $avail MB"
     exit 77
   fi
 }
