@@ -51,11 +51,17 @@ static void on_event(struct eh_machine *m, void *state, const struct eh_event *e
 	}
 }
 
+static bool writes_contextidr(uint32_t sysreg)
+{
+	return sysreg == EH_CONTEXTIDR_EL1;
+}
+
 static const struct eh_behaviour behaviour = {
 	.summary = "an ERET to AArch32 EL0 with no write of CONTEXTIDR_EL1 since the thread entered EL1; recorded "
 		   "as a hazard: the stale data a later load reads is not modelled",
 	.thread_state = sizeof(struct thread_state),
 	.events = EH_EV_BIT(EH_EV_SYSREG_WRITE) | EH_EV_BIT(EH_EV_EXCEPTION) | EH_EV_BIT(EH_EV_CTX_SYNC),
+	.writes = writes_contextidr,
 	.on_event = on_event,
 };
 

@@ -59,12 +59,18 @@ static void on_event(struct eh_machine *m, void *state, const struct eh_event *e
 	s->due = false;
 }
 
+static bool writes_ttbr0(uint32_t sysreg)
+{
+	return sysreg == EH_TTBR0_EL1;
+}
+
 static const struct eh_behaviour behaviour = {
 	.summary = "an ERET to EL0 after a write of TTBR0_EL1 with no IC IALLU, DSB and ISB since; recorded as a "
 		   "hazard: the corrupted instruction cache is not modelled",
 	.thread_state = sizeof(struct eh_seq_state),
 	.events = EH_EV_BIT(EH_EV_SYSREG_WRITE) | EH_EV_BIT(EH_EV_SYS) | EH_EV_BIT(EH_EV_BARRIER) |
 		  EH_EV_BIT(EH_EV_CTX_SYNC),
+	.writes = writes_ttbr0,
 	.on_event = on_event,
 };
 

@@ -78,6 +78,11 @@ static void on_event(struct eh_machine *m, void *state, const struct eh_event *e
 	}
 }
 
+static bool writes_ttbr1(uint32_t sysreg)
+{
+	return sysreg == EH_TTBR1_EL1;
+}
+
 static const struct eh_behaviour behaviour = {
 	.summary = "a load or store after a write of TTBR1_EL1 that changes its ASID and table base, before ISB, "
 		   "TLBI VAE1 and a DSB complete; recorded as a hazard: TLB entries under the wrong ASID are not "
@@ -87,6 +92,7 @@ static const struct eh_behaviour behaviour = {
 		  EH_EV_BIT(EH_EV_BARRIER) | EH_EV_BIT(EH_EV_ACCESS) | EH_EV_BIT(EH_EV_EXCEPTION),
 	.accesses = EH_INSN_LOAD | EH_INSN_STORE,
 	.gated = true,      /* an access matters only while the workaround is due */
+	.writes = writes_ttbr1,
 	.on_event = on_event,
 };
 _Static_assert(offsetof(struct eh_seq_state, due) == 0, ".gated: the thread state starts with its bool");

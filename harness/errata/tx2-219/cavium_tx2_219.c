@@ -63,11 +63,17 @@ static void on_event(struct eh_machine *m, void *state, const struct eh_event *e
 	}
 }
 
+static bool writes_ttbr(uint32_t sysreg)
+{
+	return EH_SYSREG_IS_TTBR(sysreg);
+}
+
 static const struct eh_behaviour behaviour = {
 	.summary = "a window from a live TTBR write to the next context synchronisation; an access in it "
 		   "injects a spurious Data Abort into a thread of the core the seed picks",
 	.events = EH_EV_BIT(EH_EV_SYSREG_WRITE) | EH_EV_BIT(EH_EV_CTX_SYNC) | EH_EV_BIT(EH_EV_EXCEPTION) |
 		  EH_EV_BIT(EH_EV_EL2_ENTRY) | EH_EV_BIT(EH_EV_EL2_RETURN) | EH_EV_BIT(EH_EV_WINDOW_CLOSE),
+	.writes = writes_ttbr,
 	.on_event = on_event,
 };
 

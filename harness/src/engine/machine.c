@@ -61,12 +61,35 @@ static unsigned access_list(uint32_t flags)
 	return flags & EH_INSN_STORE ? EH_HEAR_STORES : flags & EH_INSN_PREFETCH ? EH_HEAR_PREFETCHES : EH_EV_ACCESS;
 }
 
+/* The hearers of EH_EV_SYSREG_WRITE (bits of hear[]) that writes of sysreg reach (eh_behaviour.writes). */
+static uint32_t writers(struct eh_machine *m, uint32_t sysreg)
+{
+	struct eh_writers *w = &m->writers[(sysreg ^ sysreg >> 7) & (EH_WRITERS_CACHED - 1)];
+	unsigned i;
+
+	if (w->key != sysreg + 1) {
+		w->key = sysreg + 1;
+		w->mask = 0;
+		for (i = 0; i < m->nhear[EH_EV_SYSREG_WRITE]; i++) {
+			const struct eh_behaviour *b = m->hear[EH_EV_SYSREG_WRITE][i].b;
+
+			if (!b->writes || b->writes(sysreg))
+				w->mask |= 1u << i;
+		}
+	}
+	return w->mask;
+}
+
 /* The errata and the case hear of ev (recorded in the trace or not). */
 static void notify(struct eh_machine *m, const struct eh_event *ev)
 {
 	unsigned list = ev->kind == EH_EV_ACCESS ? access_list(ev->flags) : ev->kind, i, n = m->nhear[list];
-	/* An instruction reaches the followers that want it (eh_behaviour.wants); other kinds, every hearer. */
-	uint32_t skip = ev->kind == EH_EV_INSN ? ~(uint32_t)m->threads[ev->thread].cur_wants : 0;
+	/*
+	 * An instruction reaches the followers that want it (eh_behaviour.wants), a system register's
+	 * write the hearers of that register (.writes); other kinds, every hearer.
+	 */
+	uint32_t skip = ev->kind == EH_EV_INSN ? ~(uint32_t)m->threads[ev->thread].cur_wants
+			: ev->kind == EH_EV_SYSREG_WRITE ? ~writers(m, ev->sysreg) : 0;
 
 	for (i = 0; i < n; i++) {
 		const struct eh_hearer *h = &m->hear[list][i];
@@ -258,41 +281,34 @@ static void record_access(struct eh_thread *t, uint32_t flags, uint64_t addr, un
 	eh_machine__emit(t->m, &ev);
 }
 
-/* SYS (TLBI, DC, IC, AT): op0 1, L 0. */
-static bool is_sys(uint32_t word)
-{
-	return (word & 0xfff80000) == 0xd5080000;
-}
-
-/* Whether insn_events has anything to do for in. */
+/*
+ * Whether insn_events has anything to do for in while HCR_EL2 traps no system register access
+ * (hcr_may_trap). System register writes and SYS operations are reported by Unicorn's own
+ * hooks for them (on_msr, on_sys), which hand over the value written: the code hook leaves them be.
+ */
 static bool eventful(const struct eh_insn *in)
 {
-	return in->flags & (EH_INSN_MSR | EH_INSN_MRS | EH_INSN_ISB | EH_INSN_ERET | EH_INSN_PREFETCH |
-			    EH_INSN_DSB | EH_INSN_DMB) ||
-	       is_sys(in->word);
+	return in->flags & (EH_INSN_ISB | EH_INSN_ERET | EH_INSN_PREFETCH | EH_INSN_DSB | EH_INSN_DMB);
 }
 
+/* HCR_EL2 bits that make the code hook look at every instruction: a virtual SError, trapped MSR and MRS. */
+#define EH_HCR_ATTENTION (EH_HCR_VSE | EH_HCR_TVM | EH_HCR_TRVM)
+
 /*
- * The events of an instruction that is more than computation (eventful): system register
- * writes and their traps, context synchronisation, prefetches, barriers and SYS operations.
- * Kept out of on_code, whose common path it would otherwise weigh down.
+ * The events of an instruction that is more than computation (eventful): traps of system
+ * register accesses, context synchronisation, prefetches and barriers. Kept out of on_code,
+ * whose common path it would otherwise weigh down.
  */
 static void __attribute__((noinline)) insn_events(struct eh_thread *t, const struct eh_insn *in, uint64_t addr)
 {
 	struct eh_machine *m = t->m;
 
-	if (in->flags & (EH_INSN_MSR | EH_INSN_MRS) && eh_machine__hcr_traps(t, in)) {
+	if (in->flags & (EH_INSN_MSR | EH_INSN_MRS)) {
 		/* The access does not happen here (no window opens): EL2 performs it, or not. */
-		t->hyp_esr = eh_sysreg_trap_esr(in->sysreg, in->rt, in->flags & EH_INSN_MRS);
-		request_hyp(t, HYP_ENTER);
-	} else if (in->flags & EH_INSN_MSR && !EH_SYSREG_IS_EL2(in->sysreg)) {
-		struct eh_event ev = {
-			.kind = EH_EV_SYSREG_WRITE, .thread = (uint8_t)t->id, .pc = addr,
-			.sysreg = in->sysreg, .flags = in->flags,
-			.value = in->rt == 31 ? 0 : eh_machine__read_reg(t, eh_machine__xreg_id(in->rt)),
-		};
-
-		eh_machine__emit(m, &ev);
+		if (eh_machine__hcr_traps(t, in)) {
+			t->hyp_esr = eh_sysreg_trap_esr(in->sysreg, in->rt, in->flags & EH_INSN_MRS);
+			request_hyp(t, HYP_ENTER);
+		}
 	} else if (in->flags & (EH_INSN_ISB | EH_INSN_ERET)) {
 		struct eh_event ev = {
 			.kind = EH_EV_CTX_SYNC, .thread = (uint8_t)t->id, .pc = addr, .flags = in->flags,
@@ -314,14 +330,6 @@ static void __attribute__((noinline)) insn_events(struct eh_thread *t, const str
 		struct eh_event ev = {
 			.kind = EH_EV_BARRIER, .thread = (uint8_t)t->id, .pc = addr, .flags = in->flags,
 			.value = EH_BARRIER_OPTION(in->word),
-		};
-
-		eh_machine__emit(m, &ev);
-	} else if (is_sys(in->word)) {
-		/* SYS: TLBI, DC, IC, AT, with the operation and the value of its operand. */
-		struct eh_event ev = {
-			.kind = EH_EV_SYS, .thread = (uint8_t)t->id, .pc = addr, .flags = in->flags,
-			.sysreg = in->sysreg, .value = in->rt == 31 ? 0 : eh_machine__read_reg(t, eh_machine__xreg_id(in->rt)),
 		};
 
 		eh_machine__emit(m, &ev);
@@ -471,13 +479,13 @@ static void __attribute__((noinline)) step(struct eh_thread *t, uint64_t addr)
 	begin_insn(t, in, m->recent_wants[slot]);
 	if ((m->opts.trace_insns || t->cur_wants) && !insn_event(t, in, word))
 		return;
-	if (eventful(in))
+	if (eventful(in) || (in->flags & (EH_INSN_MSR | EH_INSN_MRS) && *m->hcr & (EH_HCR_TVM | EH_HCR_TRVM)))
 		insn_events(t, in, addr);
 }
 
 /*
- * Most instructions need nothing of step: nothing is asked for (attention, a virtual SError),
- * they are within the budget and between two looks at the clock, not opts.until, in the code
+ * Most instructions need nothing of step: nothing is asked for (attention, a virtual SError, a
+ * trap of system register accesses: EH_HCR_ATTENTION), they are within the budget and between two looks at the clock, not opts.until, in the code
  * span the thread ran last, decoded before, and without events (recent_quiet). Those are kept
  * here, with no call, so that the hook costs them few host instructions (no registers to save);
  * any other goes to step, which checks each thing in turn.
@@ -490,7 +498,7 @@ static void on_code(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
 
 	(void)uc;
 	(void)size;
-	if (t->attention || *m->hcr & EH_HCR_VSE || t->res.executed >= m->opts.budget ||
+	if (t->attention || *m->hcr & EH_HCR_ATTENTION || t->res.executed >= m->opts.budget ||
 	    clock_due(t->hook_calls + 1) || addr == m->opts.until || !in_span(t, addr) ||
 	    !recent_is(m->recent[slot], addr, span_word(t, addr)) || !m->recent_quiet[slot]) {
 		step(t, addr);
@@ -594,14 +602,50 @@ static void on_intr(uc_engine *uc, uint32_t intno, void *user)
 	}
 }
 
-static uint32_t on_sys(uc_engine *uc, uc_arm64_reg reg, const uc_arm64_cp_reg *cp, void *user)
+/*
+ * An MSR (register) of op0 2 or 3, before it writes: its EH_EV_SYSREG_WRITE, with the value of
+ * Xt as Unicorn hands it over (0 for XZR). Unicorn calls this for exactly the words the decoder
+ * flags EH_INSN_MSR, after the code hook, which has made the instruction t->cur and stopped the
+ * thread first if HCR_EL2 traps it. An EL2 register's write is the UNDEFINED trap's to emulate.
+ */
+static uint32_t on_msr(uc_engine *uc, uc_arm64_reg reg, const uc_arm64_cp_reg *cp, void *user)
 {
 	struct eh_thread *t = ((const struct engine *)user)->t;
+	const struct eh_insn *in = t->cur;
 
 	(void)uc;
 	(void)reg;
-	(void)cp;
-	return t->cur && t->m->opts.hooks->sys && t->m->opts.hooks->sys(t->m, t->id, t->cur, t->m->opts.hooks_ctx);
+	if (in && !EH_SYSREG_IS_EL2(in->sysreg)) {
+		struct eh_event ev = {
+			.kind = EH_EV_SYSREG_WRITE, .thread = (uint8_t)t->id, .pc = in->addr,
+			.sysreg = in->sysreg, .flags = in->flags, .value = cp->val,
+		};
+
+		eh_machine__emit(t->m, &ev);
+	}
+	return 0;
+}
+
+/*
+ * A SYS operation (TLBI, DC, IC, AT; op0 1, L 0), before Unicorn performs it: its EH_EV_SYS with
+ * the value of its operand (0 for XZR), then the case's sys hook, which may perform it instead.
+ */
+static uint32_t on_sys(uc_engine *uc, uc_arm64_reg reg, const uc_arm64_cp_reg *cp, void *user)
+{
+	struct eh_thread *t = ((const struct engine *)user)->t;
+	const struct eh_insn *in = t->cur;
+	struct eh_event ev;
+
+	(void)uc;
+	(void)reg;
+	if (!in)
+		return 0;
+	ev = (struct eh_event){
+		.kind = EH_EV_SYS, .thread = (uint8_t)t->id, .pc = in->addr, .flags = in->flags,
+		.sysreg = in->sysreg, .value = cp->val,
+	};
+	eh_machine__emit(t->m, &ev);
+	return t->m->opts.hooks->sys && t->m->opts.hooks->sys(t->m, t->id, in, t->m->opts.hooks_ctx);
 }
 
 uint64_t eh_machine_random(struct eh_machine *m)
@@ -680,7 +724,8 @@ static uc_err add_hooks(struct engine *e)
 	    (u = uc_hook_add(e->uc, &h, UC_HOOK_MEM_READ | UC_HOOK_MEM_WRITE, on_mem, e, 1, 0)) != UC_ERR_OK ||
 	    (u = uc_hook_add(e->uc, &h, UC_HOOK_MEM_UNMAPPED, eh_machine__on_unmapped, e, 1, 0)) != UC_ERR_OK ||
 	    (u = uc_hook_add(e->uc, &h, UC_HOOK_INTR, on_intr, e, 1, 0)) != UC_ERR_OK ||
-	    (u = uc_hook_add(e->uc, &h, UC_HOOK_INSN, on_mrs, e, 1, 0, UC_ARM64_INS_MRS)) != UC_ERR_OK)
+	    (u = uc_hook_add(e->uc, &h, UC_HOOK_INSN, on_mrs, e, 1, 0, UC_ARM64_INS_MRS)) != UC_ERR_OK ||
+	    (u = uc_hook_add(e->uc, &h, UC_HOOK_INSN, on_msr, e, 1, 0, UC_ARM64_INS_MSR)) != UC_ERR_OK)
 		return u;
 	return uc_hook_add(e->uc, &h, UC_HOOK_INSN, on_sys, e, 1, 0, UC_ARM64_INS_SYS);
 }
@@ -1029,6 +1074,9 @@ int eh_machine_start(struct eh_machine *m, unsigned tid, uint64_t addr, const ui
 	struct eh_thread *t;
 	const struct eh_elf_section *sec;
 	uint64_t sp, lr = EH_RETURN_ADDR;
+	/* x0..x(nargs - 1), x30 and SP in one call into Unicorn. */
+	int ids[10];
+	void *vals[10];
 	unsigned i;
 	struct eh_event ev;
 	int rc;
@@ -1054,11 +1102,18 @@ int eh_machine_start(struct eh_machine *m, unsigned tid, uint64_t addr, const ui
 	t->el2 = sec && !strcmp(sec->name, EH_HYP_SECTION);
 	t->sp_el1 = EH_STACK_TOP - tid * EH_STACK_SIZE;
 	sp = t->el2 ? EH_HYP_FRAME(tid) : t->sp_el1;
-	for (i = 0; i < nargs; i++)
-		uc_reg_write(t->uc, eh_machine__xreg_id(i), &args[i]);
-	if (uc_reg_write(t->uc, UC_ARM64_REG_X30, &lr) || uc_reg_write(t->uc, UC_ARM64_REG_SP, &sp) ||
-	    uc_reg_write(t->uc, UC_ARM64_REG_PC, &addr))
+	for (i = 0; i < nargs; i++) {
+		ids[i] = eh_machine__xreg_id(i);
+		vals[i] = (void *)&args[i];
+	}
+	ids[i] = UC_ARM64_REG_X30;
+	vals[i++] = &lr;
+	ids[i] = UC_ARM64_REG_SP;
+	vals[i++] = &sp;
+	if (uc_reg_write_batch(t->uc, ids, vals, (int)i))
 		return eh_error_set(err, EH_EEMU, "unicorn: cannot set up thread %u", tid);
+	t->at_start = true;
+	t->start_pc = addr;
 	t->running = true;
 	t->res.started = true;
 	ev = (struct eh_event){ .kind = EH_EV_START, .thread = (uint8_t)tid, .pc = addr };
@@ -1068,7 +1123,7 @@ int eh_machine_start(struct eh_machine *m, unsigned tid, uint64_t addr, const ui
 
 static int run_slice(struct eh_machine *m, struct eh_thread *t, size_t count, struct eh_error *err)
 {
-	uint64_t pc = eh_machine__read_reg(t, UC_ARM64_REG_PC);
+	uint64_t pc = t->at_start ? t->start_pc : eh_machine__read_reg(t, UC_ARM64_REG_PC);
 	uc_err e;
 
 	if (t->abort_pending) {
@@ -1083,6 +1138,7 @@ static int run_slice(struct eh_machine *m, struct eh_thread *t, size_t count, st
 			finish(t, t->stop_req, pc);
 			return 0;
 		}
+		t->at_start = false;  /* the exception's entry wrote the PC */
 		pc = eh_machine__read_reg(t, UC_ARM64_REG_PC);
 	}
 	if (t->hyp_req) {
@@ -1117,6 +1173,7 @@ static int run_slice(struct eh_machine *m, struct eh_thread *t, size_t count, st
 	m->cost.emu_starts++;
 	m->cost.tb_flushes += t->counted && !count;  /* what Unicorn would then do */
 	t->counted = count != 0;
+	t->at_start = false;
 	e = uc_emu_start(t->uc, pc, EH_RETURN_ADDR, 0, count);
 	if (m->hook_rc) {
 		if (err)
@@ -1242,7 +1299,7 @@ uint64_t eh_machine_pc(struct eh_machine *m, unsigned t)
 {
 	struct eh_thread *th = live_thread(m, t);
 
-	return th ? eh_machine__read_reg(th, UC_ARM64_REG_PC) : 0;
+	return !th ? 0 : th->at_start ? th->start_pc : eh_machine__read_reg(th, UC_ARM64_REG_PC);
 }
 
 int eh_machine_sysreg(struct eh_machine *m, unsigned t, uint32_t sysreg, uint64_t *value)

@@ -25,6 +25,7 @@
 /* The hearer lists (struct eh_machine's hear): one a kind, loads on EH_EV_ACCESS's, then stores' and prefetches'. */
 enum { EH_HEAR_STORES = EH_EV_KINDS, EH_HEAR_PREFETCHES, EH_HEAR_LISTS };
 #define EH_RECENT_INSNS 4096u  /* a power of two: 16 KiB of code without two sharing a slot */
+#define EH_WRITERS_CACHED 16u   /* a power of two */
 
 /* ESR_ELx exception classes (Arm ARM D17.2.37). */
 #define ESR_EC_UNKNOWN 0x00u
@@ -121,6 +122,8 @@ struct eh_thread {
 	size_t nmapped;             /* how many of m->regions the engine maps */
 	struct eh_thread_result res;
 	bool running;
+	bool at_start;              /* started, not run yet: its PC is start_pc, which uc_emu_start sets */
+	uint64_t start_pc;
 	bool counted;               /* its last uc_emu_start had a count */
 	uint32_t hook_calls;        /* code-hook calls, for checking the clock now and then */
 	enum eh_stop stop_req;      /* set by a hook that called uc_emu_stop */
@@ -207,6 +210,11 @@ struct eh_machine {
 		bool gated;  /* on an access list, of a .gated behaviour */
 	} hear[EH_HEAR_LISTS][EH_MACHINE_ERRATA_MAX];
 	uint8_t nhear[EH_HEAR_LISTS];
+	/*
+	 * The hearers of EH_EV_SYSREG_WRITE each register's writes reach (eh_behaviour.writes), as
+	 * bits of hear[EH_EV_SYSREG_WRITE], for the registers last written; key: the register + 1.
+	 */
+	struct eh_writers { uint32_t key, mask; } writers[EH_WRITERS_CACHED];
 	struct timespec deadline;
 	struct eh_machine_cost cost;
 	int hook_rc;                /* an error met inside a hook, reported by eh_machine_run */

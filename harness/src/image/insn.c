@@ -279,9 +279,7 @@ static void classify(struct eh_insn *in, const char *mnemonic)
 			in->sysreg = (w >> 5) & 0xffff;
 			in->rt = w & 31;
 			in->flags |= (w & (1u << 21)) ? EH_INSN_MRS : EH_INSN_MSR;
-			if (!(w & (1u << 21)) &&
-			    (in->sysreg == EH_TTBR0_EL1 || in->sysreg == EH_TTBR1_EL1 ||
-			     in->sysreg == EH_TTBR0_EL12 || in->sysreg == EH_TTBR1_EL12))
+			if (!(w & (1u << 21)) && EH_SYSREG_IS_TTBR(in->sysreg))
 				in->flags |= EH_INSN_TTBR_WRITE;
 		}
 		return;

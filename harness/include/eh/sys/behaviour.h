@@ -97,6 +97,11 @@ struct eh_behaviour {
 	bool gated;         /* with EH_EV_ACCESS: its thread state starts with a bool, true while a
 	                       hazard is due at the next access; the accesses made while it is false
 	                       do not reach it (a behaviour waiting for nothing costs them no call) */
+	/*
+	 * With EH_EV_SYSREG_WRITE: the system registers (EH_SYSREG encodings) whose writes reach it
+	 * (NULL: every one's). Asked once a machine for each register written, not each write.
+	 */
+	bool (*writes)(uint32_t sysreg);
 	/* state: the thread_state bytes of ev->thread. */
 	void (*on_event)(struct eh_machine *m, void *state, const struct eh_event *ev);
 };
