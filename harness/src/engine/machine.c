@@ -282,17 +282,21 @@ static void record_access(struct eh_thread *t, uint32_t flags, uint64_t addr, un
 }
 
 /*
- * Whether insn_events has anything to do for in while HCR_EL2 traps no system register access
- * (hcr_may_trap). System register writes and SYS operations are reported by Unicorn's own
- * hooks for them (on_msr, on_sys), which hand over the value written: the code hook leaves them be.
+ * HCR_EL2's traps of MSR and MRS (eh_machine__hcr_traps); with a virtual SError, what makes the
+ * code hook look at every instruction (on_code).
+ */
+#define EH_HCR_TRAPS (EH_HCR_TVM | EH_HCR_TRVM)
+#define EH_HCR_ATTENTION (EH_HCR_VSE | EH_HCR_TRAPS)
+
+/*
+ * Whether insn_events has anything to do for in when HCR_EL2 traps no MSR or MRS. System register
+ * writes and SYS operations are reported by Unicorn's own hooks for them (on_msr, on_sys), which
+ * hand over the value written, so the code hook leaves them be.
  */
 static bool eventful(const struct eh_insn *in)
 {
 	return in->flags & (EH_INSN_ISB | EH_INSN_ERET | EH_INSN_PREFETCH | EH_INSN_DSB | EH_INSN_DMB);
 }
-
-/* HCR_EL2 bits that make the code hook look at every instruction: a virtual SError, trapped MSR and MRS. */
-#define EH_HCR_ATTENTION (EH_HCR_VSE | EH_HCR_TVM | EH_HCR_TRVM)
 
 /*
  * The events of an instruction that is more than computation (eventful): traps of system
@@ -304,7 +308,7 @@ static void __attribute__((noinline)) insn_events(struct eh_thread *t, const str
 	struct eh_machine *m = t->m;
 
 	if (in->flags & (EH_INSN_MSR | EH_INSN_MRS)) {
-		/* The access does not happen here (no window opens): EL2 performs it, or not. */
+		/* A trapped access does not happen here (no window opens): EL2 performs it, or not. */
 		if (eh_machine__hcr_traps(t, in)) {
 			t->hyp_esr = eh_sysreg_trap_esr(in->sysreg, in->rt, in->flags & EH_INSN_MRS);
 			request_hyp(t, HYP_ENTER);
@@ -479,16 +483,16 @@ static void __attribute__((noinline)) step(struct eh_thread *t, uint64_t addr)
 	begin_insn(t, in, m->recent_wants[slot]);
 	if ((m->opts.trace_insns || t->cur_wants) && !insn_event(t, in, word))
 		return;
-	if (eventful(in) || (in->flags & (EH_INSN_MSR | EH_INSN_MRS) && *m->hcr & (EH_HCR_TVM | EH_HCR_TRVM)))
+	if (eventful(in) || (in->flags & (EH_INSN_MSR | EH_INSN_MRS) && *m->hcr & EH_HCR_TRAPS))
 		insn_events(t, in, addr);
 }
 
 /*
- * Most instructions need nothing of step: nothing is asked for (attention, a virtual SError, a
- * trap of system register accesses: EH_HCR_ATTENTION), they are within the budget and between two looks at the clock, not opts.until, in the code
- * span the thread ran last, decoded before, and without events (recent_quiet). Those are kept
- * here, with no call, so that the hook costs them few host instructions (no registers to save);
- * any other goes to step, which checks each thing in turn.
+ * Most instructions need nothing of step: nothing is asked for (attention, a virtual SError or
+ * a trap of MSR and MRS: EH_HCR_ATTENTION), they are within the budget and between two looks at
+ * the clock, not opts.until, in the code span the thread ran last, decoded before, and without
+ * events (recent_quiet). Those are kept here, with no call, so that the hook costs them few host
+ * instructions (no registers to save); any other goes to step, which checks each thing in turn.
  */
 static void on_code(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
 {
