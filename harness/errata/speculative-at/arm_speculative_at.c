@@ -27,12 +27,6 @@ static bool enters_guest_regime(uint32_t sysreg)
 	       sysreg == TCR_EL12;
 }
 
-/* The writes it hears: VTTBR_EL2's (as EH_EV_EL2_ACCESS) and those that enter the guest's regime. */
-static bool writes(uint32_t sysreg)
-{
-	return sysreg == VTTBR_EL2 || enters_guest_regime(sysreg);
-}
-
 struct thread_state {
 	bool loaded;        /* a guest's stage 2 written to VTTBR_EL2, no context synchronisation since */
 	uint64_t vttbr_pc;  /* that write */
@@ -81,7 +75,7 @@ static const struct eh_behaviour behaviour = {
 	.thread_state = sizeof(struct thread_state),
 	.events = EH_EV_BIT(EH_EV_EL2_ACCESS) | EH_EV_BIT(EH_EV_SYSREG_WRITE) | EH_EV_BIT(EH_EV_CTX_SYNC) |
 		  EH_EV_BIT(EH_EV_EXCEPTION) | EH_EV_BIT(EH_EV_EL2_ENTRY) | EH_EV_BIT(EH_EV_EL2_RETURN),
-	.writes = writes,
+	.writes = enters_guest_regime,  /* VTTBR_EL2 and HCR_EL2 are written through the virtual EL2 file */
 	.on_event = on_event,
 };
 

@@ -58,10 +58,10 @@
 #define EH_FAR_EL2           EH_SYSREG(3, 4, 6, 0, 0)
 #define EH_VBAR_EL2          EH_SYSREG(3, 4, 12, 0, 0)
 
-/* An EL2 register: op1 == 4 (the encodings the architecture reserves for EL2). */
 /* TTBR0_EL1, TTBR1_EL1 and their EL12 forms: the registers whose writes the decoder flags EH_INSN_TTBR_WRITE. */
 #define EH_SYSREG_IS_TTBR(r) \
 	((r) == EH_TTBR0_EL1 || (r) == EH_TTBR1_EL1 || (r) == EH_TTBR0_EL12 || (r) == EH_TTBR1_EL12)
+/* An EL2 register: op1 == 4 (the encodings the architecture reserves for EL2). */
 #define EH_SYSREG_IS_EL2(r) (EH_SYSREG_OP0(r) == 3 && EH_SYSREG_OP1(r) == 4)
 
 /* HCR_EL2 bits (Arm ARM, the description of HCR_EL2). */
