@@ -476,6 +476,50 @@ static void count_event(struct eh_machine *m, const struct eh_event *ev, void *c
  * the trace kept, then not. Not kept, the trace records nothing, and the hooks still hear every
  * event the kept trace recorded, as the errata do (the same injection, so the same stop).
  */
+/* The nth event of its kind in sys_values (x0 = SYS_VALUES_ARG): its register or operation, where, and its value. */
+struct sys_value_row {
+	const char *name;
+	enum eh_event_kind kind;
+	unsigned nth;
+	uint32_t sysreg;
+	unsigned insn;      /* its instruction's index in sys_values */
+	uint64_t value;
+};
+
+#define SYS_VALUES_ARG 0x123456789abc000ull
+
+static const struct sys_value_row sys_value_rows[] = {
+	{ "msr tpidrro_el0, x0", EH_EV_SYSREG_WRITE, 0, EH_TPIDRRO_EL0, 0, SYS_VALUES_ARG },
+	{ "msr contextidr_el1, xzr", EH_EV_SYSREG_WRITE, 1, EH_CONTEXTIDR_EL1, 1, 0 },
+	{ "tlbi vae1, x0", EH_EV_SYS, 0, EH_SYSREG(1, 0, 8, 7, 1), 2, SYS_VALUES_ARG },
+	{ "dc civac, x1", EH_EV_SYS, 1, EH_SYSREG(1, 3, 7, 14, 1), 4, EH_STACK_TOP - 64 },
+	{ "tlbi vmalle1 (xzr)", EH_EV_SYS, 2, EH_SYSREG(1, 0, 8, 7, 0), 5, 0 },
+};
+
+/* Each system register write and SYS operation is an event with the value written, taken from Unicorn's hooks. */
+static void test_sys_values(void **state)
+{
+	struct eh_image *img;
+	struct eh_machine *m = run_symbol(&img, "cortex-a72", "sys_values", SYS_VALUES_ARG, 0);
+	uint64_t entry = 0;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(eh_elf_resolve(engine_elf, "sys_values", &entry, NULL), 0);
+	assert_int_equal(eh_machine_result(m, 0)->stop, EH_STOP_RETURNED);
+	for (i = 0; i < sizeof(sys_value_rows) / sizeof(sys_value_rows[0]); i++) {
+		const struct sys_value_row *r = &sys_value_rows[i];
+		const struct eh_event *ev = find_event(m, r->kind, r->nth);
+
+		if (!ev || ev->sysreg != r->sysreg || ev->pc != entry + 4 * r->insn || ev->value != r->value)
+			fail_msg("%s: %s", r->name, !ev ? "no event" : "another register, place or value");
+	}
+	assert_null(find_event(m, EH_EV_SYSREG_WRITE, 2));
+	assert_null(find_event(m, EH_EV_SYS, 3));
+	eh_machine_free(m);
+	eh_image_free(img);
+}
+
 static void test_trace_keep(void **state)
 {
 	const struct eh_machine_hooks hooks = { .event = count_event };
@@ -516,6 +560,7 @@ int main(void)
 		cmocka_unit_test(test_ran_history),
 		cmocka_unit_test(test_accessed_counts),
 		cmocka_unit_test(test_trace_keep),
+		cmocka_unit_test(test_sys_values),
 	};
 
 	return cmocka_run_group_tests(tests, load, unload);

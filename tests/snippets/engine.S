@@ -51,6 +51,17 @@ svc_no_vectors:
 	svc	#1
 	ret
 
+	/* System register writes and SYS operations, from a register and from XZR. */
+	.globl	sys_values
+sys_values:
+	msr	tpidrro_el0, x0
+	msr	contextidr_el1, xzr
+	tlbi	vae1, x0
+	sub	x1, sp, #64
+	dc	civac, x1
+	tlbi	vmalle1
+	ret
+
 	/* Falls through into reached_end, then spins: only reaching that symbol ends it. */
 	.globl	to_the_end
 to_the_end:
