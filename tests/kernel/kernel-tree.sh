@@ -28,12 +28,13 @@ kernel_errata="UNMAP_KERNEL_AT_EL0 CAVIUM_TX2_ERRATUM_219 ARM64_ERRATUM_834220 A
 # (600 to 800 MB), with the rest of the suite running beside them. With less than
 # kernel_tree_room_mb MB free on WORKDIR's disk the test is skipped (exit 77), saying so, rather than filling
 # the disk under the tests beside it.
+#   kernel_tree_room WORKDIR VERSION
 kernel_tree_room_mb=2000
 kernel_tree_room() {
   local avail
   avail=$(df -Pm "$1" | awk 'NR == 2 { print $4 }')
   if [ "$avail" -lt "$kernel_tree_room_mb" ]; then
-    echo "SKIP: linux-source-${kernel_version:-6.1} needs $kernel_tree_room_mb MB free on the disk of $1, which has $avail MB"
+    echo "SKIP: linux-source-$2 needs $kernel_tree_room_mb MB free on the disk of $1, which has $avail MB"
     exit 77
   fi
 }
@@ -52,7 +53,7 @@ kernel_tree() {
   echo "$version" > "$work/version"
   out=$work/out
   kmake=(make -s -C "$src" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- KCFLAGS="$kernel_cflags" -j "$(nproc)")
-  [ -f "$work/unpacked" ] || kernel_tree_room "$work"
+  [ -f "$work/unpacked" ] || kernel_tree_room "$work" "$version"
 
   "$(dirname "${BASH_SOURCE[0]}")"/../../harness/install-packages "linux-source-$version" \
     gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu flex bison bc libssl-dev libelf-dev xz-utils make \
