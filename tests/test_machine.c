@@ -476,6 +476,31 @@ static void count_event(struct eh_machine *m, const struct eh_event *ev, void *c
  * the trace kept, then not. Not kept, the trace records nothing, and the hooks still hear every
  * event the kept trace recorded, as the errata do (the same injection, so the same stop).
  */
+static void test_trace_keep(void **state)
+{
+	const struct eh_machine_hooks hooks = { .event = count_event };
+	size_t heard[2] = { 0 }, recorded[2];
+	enum eh_stop stop[2];
+	unsigned keep;
+
+	(void)state;
+	for (keep = 0; keep < 2; keep++) {
+		struct eh_machine_opts opts = { .seed = 1, .hooks = &hooks, .hooks_ctx = &heard[keep] };
+		struct eh_image *img;
+		struct eh_machine *m = run_opts(&img, "thunderx2", "win_isb", 0x4000, &opts, keep);
+
+		recorded[keep] = eh_machine_trace(m)->n;
+		stop[keep] = eh_machine_result(m, 0)->stop;
+		eh_machine_free(m);
+		eh_image_free(img);
+	}
+	assert_int_equal(recorded[0], 0);
+	assert_true(recorded[1] > 0);
+	assert_int_equal(heard[1], recorded[1]);
+	assert_int_equal(heard[0], heard[1]);
+	assert_int_equal(stop[0], stop[1]);
+}
+
 /* The nth event of its kind in sys_values (x0 = SYS_VALUES_ARG): its register or operation, where, and its value. */
 struct sys_value_row {
 	const char *name;
@@ -518,31 +543,6 @@ static void test_sys_values(void **state)
 	assert_null(find_event(m, EH_EV_SYS, 3));
 	eh_machine_free(m);
 	eh_image_free(img);
-}
-
-static void test_trace_keep(void **state)
-{
-	const struct eh_machine_hooks hooks = { .event = count_event };
-	size_t heard[2] = { 0 }, recorded[2];
-	enum eh_stop stop[2];
-	unsigned keep;
-
-	(void)state;
-	for (keep = 0; keep < 2; keep++) {
-		struct eh_machine_opts opts = { .seed = 1, .hooks = &hooks, .hooks_ctx = &heard[keep] };
-		struct eh_image *img;
-		struct eh_machine *m = run_opts(&img, "thunderx2", "win_isb", 0x4000, &opts, keep);
-
-		recorded[keep] = eh_machine_trace(m)->n;
-		stop[keep] = eh_machine_result(m, 0)->stop;
-		eh_machine_free(m);
-		eh_image_free(img);
-	}
-	assert_int_equal(recorded[0], 0);
-	assert_true(recorded[1] > 0);
-	assert_int_equal(heard[1], recorded[1]);
-	assert_int_equal(heard[0], heard[1]);
-	assert_int_equal(stop[0], stop[1]);
 }
 
 int main(void)
