@@ -511,7 +511,8 @@ static int add_edge(struct call_edge **v, size_t *n, size_t *cap, const struct c
 /*
  * Sort v[0..n) by target, then site: a stable sort by target of edges in site order, sorted
  * by site first when they are not (a relocatable object's sections need not lie in address
- * order). Linear: the 320,000 of Debian's 6.1 vmlinux cost qsort 6% of its report.
+ * order). Linear: the 320,000 of Debian's 6.1 vmlinux cost qsort 6% of a report when it
+ * needed them all.
  */
 static int sort_calls(struct call_edge *v, size_t n)
 {
@@ -530,7 +531,7 @@ static int sort_calls(struct call_edge *v, size_t n)
 	return rc ? rc : eh_sort_pairs(v, n);
 }
 
-/* The scan's call edges of the file's words, sorted by target (sorted when first asked). */
+/* The scan's call edges of the file's words, sorted by target (found when first asked). */
 static int scan_calls(struct eh_audit_scan *scan, const struct call_edge **base, size_t *nbase);
 
 /*
@@ -947,18 +948,18 @@ struct eh_audit_scan {
 	 */
 	uint8_t *top_set;
 	uint64_t top_sets[256];
-	bool top_branch[256];   /* a set's words are B or BL: each may be a call edge */
 	struct eh_decoder *dec;
 	uint64_t **wanted;      /* per section: the offsets of the words some rule wants, ascending */
 	struct candidate **cands;  /* per section: by wanted's index */
 	size_t *nwanted;
 	/*
-	 * Every BL and tail call of the file's words, found in the pass for candidates: sorted
-	 * by target when a return first needs callers (each image leaves out those it replaced).
+	 * Every BL and tail call of the file's words, sorted by target: found when a return
+	 * first needs callers (each image leaves out those it replaced), which most audits
+	 * never do (Debian's 6.1 vmlinux has 320,000, and its report needs none).
 	 */
 	struct call_edge *calls;
-	size_t ncalls, cap_calls;
-	bool calls_sorted;
+	size_t ncalls;
+	bool calls_found;
 	/* The numbering of the first image audited: what depends on the alternatives' places is kept for it. */
 	const struct eh_cpucaps *caps;
 	/*
@@ -1011,13 +1012,40 @@ struct shared_verdict {
 /* How many views of one candidate a scan keeps before the images visit it each. */
 #define MAX_VIEWS 8
 
-static int scan_calls(struct eh_audit_scan *scan, const struct call_edge **base, size_t *nbase)
+/* The scan's call edges (struct eh_audit_scan): one pass over the audited words, then sorted by target. */
+static int find_calls(struct eh_audit_scan *scan)
 {
+	const struct eh_elf *elf = scan->elf;
+	uint64_t **starts = symbol_starts(elf);  /* NULL: file_edge searches */
+	size_t i, cap = 0;
+	uint64_t off;
 	int rc = 0;
 
-	if (!scan->calls_sorted && scan->ncalls)
-		rc = sort_calls(scan->calls, scan->ncalls);
-	scan->calls_sorted = !rc;
+	for (i = 0; i < elf->nsections && !rc; i++) {
+		const struct eh_elf_section *s = &elf->sections[i];
+		uint64_t passed = 0;
+
+		if (!audited(s))
+			continue;
+		for (off = 0; off + 4 <= s->size && !rc; off += 4) {
+			uint32_t word = eh_insn_word(s->data + off);
+			struct call_edge e;
+
+			eh_elf_section_pass(elf, s, &passed, off);
+			if (is_b_or_bl(word) && file_edge(elf, starts, s->addr + off, word, &e))
+				rc = add_edge(&scan->calls, &scan->ncalls, &cap, &e);
+		}
+		eh_elf_section_drop(elf, s);
+	}
+	free_bits(starts, elf->nsections);
+	return rc ? rc : sort_calls(scan->calls, scan->ncalls);
+}
+
+static int scan_calls(struct eh_audit_scan *scan, const struct call_edge **base, size_t *nbase)
+{
+	int rc = scan->calls_found ? 0 : find_calls(scan);
+
+	scan->calls_found = !rc;
 	*base = scan->calls;
 	*nbase = rc ? 0 : scan->ncalls;
 	return rc;
@@ -1071,24 +1099,19 @@ static int index_triggers(struct eh_audit_scan *scan)
 		}
 	}
 	for (hi = 0, k = 0; hi < TOP_SLOTS; hi++) {
-		bool branch = is_b_or_bl(hi << 16);
-
 		/* Neighbouring halves mostly share a set: the one found last is tried first. */
-		if (k < nsets && scan->top_sets[k] == may[hi] && scan->top_branch[k] == branch) {
+		if (k < nsets && scan->top_sets[k] == may[hi]) {
 			scan->top_set[hi] = (uint8_t)k;
 			continue;
 		}
-		for (k = 0; k < nsets && (scan->top_sets[k] != may[hi] || scan->top_branch[k] != branch); k++)
+		for (k = 0; k < nsets && scan->top_sets[k] != may[hi]; k++)
 			;
-		if (k == nsets && nsets < 255) {
-			scan->top_sets[nsets] = may[hi];
-			scan->top_branch[nsets++] = branch;
-		} else if (k == nsets) {
+		if (k == nsets && nsets < 255)
+			scan->top_sets[nsets++] = may[hi];
+		else if (k == nsets)
 			k = 255;
-		}
 		scan->top_set[hi] = (uint8_t)k;
 	}
-	scan->top_branch[255] = true;
 	for (r = 0; r < scan->nrules; r++)
 		scan->top_sets[255] |= result_bit(r);
 	eh_free(may);
@@ -1137,14 +1160,24 @@ static int grow_candidates(struct eh_audit_scan *scan, size_t i, size_t *cap)
 	return rc;
 }
 
+/* The top half of the word at data + off. */
+static unsigned top_half(const uint8_t *data, size_t off)
+{
+	return data[off + 2] | (unsigned)data[off + 3] << 8;
+}
+
 /*
  * The offset of the first word of data from off (below end) whose top half has a set: most
- * words of a kernel are no call and nothing a rule wants, and this loop is the one that
- * reads them all, two bytes each.
+ * words of a kernel are nothing a rule wants, and this loop is the one that reads them all,
+ * two bytes each, four words a round.
  */
 static size_t next_in_set(const uint8_t *top_set, const uint8_t *data, size_t off, size_t end)
 {
-	while (off + 4 <= end && !top_set[data[off + 2] | (unsigned)data[off + 3] << 8])
+	for (; off + 16 <= end; off += 16)
+		if (top_set[top_half(data, off)] | top_set[top_half(data, off + 4)] | top_set[top_half(data, off + 8)] |
+		    top_set[top_half(data, off + 12)])
+			break;
+	while (off + 4 <= end && !top_set[top_half(data, off)])
 		off += 4;
 	return off;
 }
@@ -1154,7 +1187,7 @@ int eh_audit_scan_new(struct eh_audit_scan **out, const struct eh_elf *elf, cons
 {
 	struct eh_audit_scan *scan = eh_alloc(sizeof(*scan));
 	size_t n = elf->nsections ? elf->nsections : 1, i, cap, nrules = 0;
-	uint64_t **starts = NULL, off;
+	uint64_t off;
 	int rc;
 
 	*out = NULL;
@@ -1182,7 +1215,6 @@ int eh_audit_scan_new(struct eh_audit_scan **out, const struct eh_elf *elf, cons
 			scan->rules[scan->nrules++] = errata[i]->rule;
 	if (!rc)
 		rc = index_triggers(scan);
-	starts = rc ? NULL : symbol_starts(elf);  /* NULL: file_edge searches */
 	for (i = 0; i < elf->nsections && !rc; i++) {
 		const struct eh_elf_section *s = &elf->sections[i];
 		uint64_t passed = 0;
@@ -1192,15 +1224,11 @@ int eh_audit_scan_new(struct eh_audit_scan **out, const struct eh_elf *elf, cons
 		for (off = 0, cap = 0; !rc && (off = next_in_set(scan->top_set, s->data, off, s->size)) + 4 <= s->size;
 		     off += 4) {
 			uint32_t word = eh_insn_word(s->data + off);
-			unsigned set = scan->top_set[word >> 16];
 			uint64_t mask;
 			struct candidate *c;
-			struct call_edge e;
 
 			eh_elf_section_pass(elf, s, &passed, off);
-			if (scan->top_branch[set] && is_b_or_bl(word) && file_edge(elf, starts, s->addr + off, word, &e))
-				rc = add_edge(&scan->calls, &scan->ncalls, &scan->cap_calls, &e);
-			if (rc || !scan->top_sets[set] || !(mask = wanted(scan, s->addr + off, word)))
+			if (!(mask = wanted(scan, s->addr + off, word)))
 				continue;
 			rc = grow_candidates(scan, i, &cap);
 			if (rc)
@@ -1211,12 +1239,6 @@ int eh_audit_scan_new(struct eh_audit_scan **out, const struct eh_elf *elf, cons
 			scan->nslots[i] += wanting(mask, nrules);
 		}
 		eh_elf_section_drop(elf, s);
-	}
-	free_bits(starts, elf->nsections);
-	/* Every image's audit reads the edges: what they hold, not what they grew to (Debian's 6.1 vmlinux: 320,000). */
-	if (!rc && scan->ncalls) {
-		scan->calls = eh_shrink(scan->calls, scan->ncalls * sizeof(*scan->calls));
-		scan->cap_calls = scan->ncalls;
 	}
 	if (rc) {
 		eh_audit_scan_free(scan);
