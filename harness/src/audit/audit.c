@@ -2,6 +2,7 @@
 #include "eh/audit.h"
 
 #include <elf.h>
+#include <endian.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -935,6 +936,9 @@ struct candidate {
 
 /* How many values a word's top 16 bits take: the slots of the scan's trigger table. */
 #define TOP_SLOTS 65536u
+/* How many sets may have a table of low halves (low_of), and the words of one. */
+#define LOW_TABLES 16u
+#define LOW_WORDS (TOP_SLOTS / 64)
 
 struct eh_audit_scan {
 	const struct eh_elf *elf;
@@ -948,6 +952,13 @@ struct eh_audit_scan {
 	 */
 	uint8_t *top_set;
 	uint64_t top_sets[256];
+	/*
+	 * By set, 1 + its table in lows of the low 16 bits its rules' triggers may match, or
+	 * 0 for none: the hints (NOP, BTI, PACIASP) share TSB CSYNC's top half, and are most
+	 * of the words the top half alone stops at.
+	 */
+	uint8_t low_of[256];
+	uint64_t *lows;         /* LOW_TABLES tables of TOP_SLOTS bits */
 	struct eh_decoder *dec;
 	uint64_t **wanted;      /* per section: the offsets of the words some rule wants, ascending */
 	struct candidate **cands;  /* per section: by wanted's index */
@@ -1065,8 +1076,40 @@ static uint64_t result_bit(size_t r)
 }
 
 /*
+ * Into bits, the low halves that the triggers of the rules of set may match; false when a
+ * rule of it has no triggers or one that leaves more than 12 of the low bits free: the
+ * table would let most words through.
+ */
+static bool index_lows(const struct eh_audit_scan *scan, uint64_t set, uint64_t *bits)
+{
+	size_t r;
+
+	for (r = 0; r < scan->nrules; r++) {
+		const struct eh_rule *rule = scan->rules[r];
+		const struct eh_rule_trigger *t;
+
+		if (!(set & result_bit(r)) || (rule->scan && rule->scan->functions))
+			continue;
+		if (!rule->triggers)
+			return false;
+		for (t = rule->triggers; t->mask; t++) {
+			uint32_t fixed = t->mask & 0xffffu, free = ~fixed & 0xffffu, sub = 0, lo;
+
+			if (__builtin_popcount(free) > 12)
+				return false;
+			do {
+				lo = (t->value & fixed) | sub;
+				bits[lo / 64] |= 1ull << (lo % 64);
+				sub = (sub - free) & free;
+			} while (sub);
+		}
+	}
+	return true;
+}
+
+/*
  * The scan's table of the rules whose triggers a word with these top 16 bits may match
- * (top_set, top_sets). Past 255 distinct sets, the last holds every rule: each word's
+ * (top_set, top_sets), and of the low halves of the sets that allow few (low_of). Past 255 distinct sets, the last holds every rule: each word's
  * rules still test it.
  */
 static int index_triggers(struct eh_audit_scan *scan)
@@ -1115,6 +1158,16 @@ static int index_triggers(struct eh_audit_scan *scan)
 	for (r = 0; r < scan->nrules; r++)
 		scan->top_sets[255] |= result_bit(r);
 	eh_free(may);
+	scan->lows = eh_alloc_array(LOW_TABLES * LOW_WORDS, sizeof(*scan->lows));
+	if (!scan->lows)
+		return EH_ENOMEM;
+	for (k = 1, r = 0; k < nsets && r < LOW_TABLES; k++) {
+		uint64_t *bits = scan->lows + r * LOW_WORDS;
+
+		memset(bits, 0, LOW_WORDS * sizeof(*bits));
+		if (index_lows(scan, scan->top_sets[k], bits))
+			scan->low_of[k] = (uint8_t)++r;
+	}
 	return 0;
 }
 
@@ -1160,10 +1213,13 @@ static int grow_candidates(struct eh_audit_scan *scan, size_t i, size_t *cap)
 	return rc;
 }
 
-/* The top half of the word at data + off. */
+/* The top half of the little-endian word at data + off: one load. */
 static unsigned top_half(const uint8_t *data, size_t off)
 {
-	return data[off + 2] | (unsigned)data[off + 3] << 8;
+	uint16_t h;
+
+	memcpy(&h, data + off + 2, sizeof(h));
+	return le16toh(h);
 }
 
 /*
@@ -1178,6 +1234,22 @@ static size_t next_in_set(const uint8_t *top_set, const uint8_t *data, size_t of
 		    top_set[top_half(data, off + 12)])
 			break;
 	while (off + 4 <= end && !top_set[top_half(data, off)])
+		off += 4;
+	return off;
+}
+
+/* Whether a rule may want the word at data + off, which next_in_set found, by its low half too. */
+static bool low_may(const struct eh_audit_scan *scan, const uint8_t *data, size_t off)
+{
+	unsigned k = scan->low_of[scan->top_set[top_half(data, off)]], lo = data[off] | (unsigned)data[off + 1] << 8;
+
+	return !k || scan->lows[(k - 1) * LOW_WORDS + lo / 64] >> (lo % 64) & 1;
+}
+
+/* The offset of the first word of data from off (below end) that a rule may want, by both its halves. */
+static size_t next_candidate(const struct eh_audit_scan *scan, const uint8_t *data, size_t off, size_t end)
+{
+	while ((off = next_in_set(scan->top_set, data, off, end)) + 4 <= end && !low_may(scan, data, off))
 		off += 4;
 	return off;
 }
@@ -1221,7 +1293,7 @@ int eh_audit_scan_new(struct eh_audit_scan **out, const struct eh_elf *elf, cons
 
 		if (!audited(s))
 			continue;
-		for (off = 0, cap = 0; !rc && (off = next_in_set(scan->top_set, s->data, off, s->size)) + 4 <= s->size;
+		for (off = 0, cap = 0; !rc && (off = next_candidate(scan, s->data, off, s->size)) + 4 <= s->size;
 		     off += 4) {
 			uint32_t word = eh_insn_word(s->data + off);
 			uint64_t mask;
@@ -1276,6 +1348,7 @@ void eh_audit_scan_free(struct eh_audit_scan *scan)
 	eh_free(scan->nwanted);
 	eh_free(scan->rules);
 	eh_free(scan->top_set);
+	eh_free(scan->lows);
 	eh_decoder_free(scan->dec);
 	eh_free(scan);
 }
