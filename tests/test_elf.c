@@ -1,6 +1,7 @@
 /*
  * ELF loading: sections and symbols of a real snippet, every kind of broken file answered cleanly,
- * and a mapped file's code given back as a reader passes it (eh_elf_section_pass).
+ * a mapped file's code given back as a reader passes it (eh_elf_section_pass), and read through
+ * a window that maps none of it (eh_elf_cursor_at).
  */
 #include <elf.h>
 #include <inttypes.h>
@@ -350,9 +351,85 @@ static void run_pass_row(void **state)
 	rmdir(dir);
 }
 
+/* A reader's windows on a file's code: where it asks, in order, and what comes back. */
+struct cursor_row {
+	const char *name;
+	uint16_t type;          /* ET_EXEC or ET_REL */
+	uint64_t offs[4];       /* the windows asked for, of len bytes each, up to the first UINT64_MAX */
+	size_t len;
+	bool held;              /* every window is inside the code: the bytes come back */
+	bool own;               /* they are the section's own bytes, not a copy */
+};
+
+static const struct cursor_row cursor_rows[] = {
+	{ "a mapped file's code is read, never mapped", ET_EXEC, { 0, 2 * MIB, 5 * MIB + 12, UINT64_MAX },
+	  EH_ELF_CURSOR_CHUNK, true, false },
+	{ "a window inside the last one is the same read", ET_EXEC, { MIB, MIB + 4, MIB + 4096, UINT64_MAX }, 256,
+	  true, false },
+	{ "a window that ends the code is whole", ET_EXEC, { CODE - 256, UINT64_MAX }, 256, true, false },
+	{ "past the end of the code there is none", ET_EXEC, { CODE - 252, UINT64_MAX }, 256, false, false },
+	{ "more than a window at once is refused", ET_EXEC, { 0, UINT64_MAX }, EH_ELF_CURSOR_CHUNK + 4, false, false },
+	{ "an object's code, relocated in memory, is its own", ET_REL, { 0, 3 * MIB, UINT64_MAX }, 4096, true, true },
+};
+
+static void run_cursor_row(void **state)
+{
+	const struct cursor_row *r = *state;
+	char dir[] = "/tmp/eh-test-elf-XXXXXX", path[64];
+	const struct eh_elf_section *text;
+	struct eh_elf_cursor c = { 0 };
+	struct eh_error err = { 0 };
+	struct eh_elf *elf;
+	const uint8_t *last = NULL;
+	uint64_t off, last_off = 0;
+	size_t i, k;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/code.elf", dir);
+	write_code_elf(path, r->type);
+	if (eh_elf_open(&elf, path, &err))
+		fail_msg("%s: %s", r->name, err.msg);
+	assert_non_null(text = eh_elf_section_by_name(elf, ".text"));
+	for (i = 0; i < EH_COUNT(r->offs) && r->offs[i] != UINT64_MAX; i++) {
+		const uint8_t *p = eh_elf_cursor_at(elf, &c, text, r->offs[i], r->len);
+
+		/* A window inside the one read last is served from it. */
+		if (p && last && r->offs[i] >= last_off && r->offs[i] + r->len <= last_off + EH_ELF_CURSOR_CHUNK &&
+		    p != last + (r->offs[i] - last_off))
+			fail_msg("%s: the window at 0x%" PRIx64 " is read again", r->name, r->offs[i]);
+		if (p && (!last || p != last + (r->offs[i] - last_off))) {
+			last = p;
+			last_off = r->offs[i];
+		}
+
+		if (!r->held) {
+			if (p)
+				fail_msg("%s: a window at 0x%" PRIx64 " of %zu bytes", r->name, r->offs[i], r->len);
+			continue;
+		}
+		if (!p)
+			fail_msg("%s: no window at 0x%" PRIx64, r->name, r->offs[i]);
+		if ((p == text->data + r->offs[i]) != r->own)
+			fail_msg("%s: the window at 0x%" PRIx64 " is %s", r->name, r->offs[i],
+				 r->own ? "a copy" : "the section's own bytes");
+		for (k = 0; k < r->len; k++)
+			if (p[k] != code_byte(r->offs[i] + k))
+				fail_msg("%s: byte 0x%" PRIx64 " is 0x%02x, expected 0x%02x", r->name, r->offs[i] + k, p[k],
+					 code_byte(r->offs[i] + k));
+	}
+	/* Above the file's first 2 MiB, which its headers' huge page (where the file system has them) maps. */
+	for (off = 2 * MIB; !r->own && off < CODE; off += PAGE)
+		if (present(text->data + off))
+			fail_msg("%s: the page at 0x%" PRIx64 " is mapped", r->name, off);
+	eh_elf_cursor_free(&c);
+	eh_elf_free(elf);
+	unlink(path);
+	rmdir(dir);
+}
+
 int main(void)
 {
-	struct CMUnitTest tests[6 + EH_COUNT(pass_rows)];
+	struct CMUnitTest tests[6 + EH_COUNT(pass_rows) + EH_COUNT(cursor_rows)];
 	size_t n = 0;
 
 	EH_ADD_TEST(tests, n, test_snippet_sections_and_symbols);
@@ -362,5 +439,6 @@ int main(void)
 	EH_ADD_TEST(tests, n, test_truncation_sweep);
 	EH_ADD_TEST(tests, n, test_missing_file);
 	EH_ADD_ROWS(tests, n, pass_rows, run_pass_row);
+	EH_ADD_ROWS(tests, n, cursor_rows, run_cursor_row);
 	return EH_RUN_TESTS("elf", tests, n);
 }

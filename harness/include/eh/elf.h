@@ -110,6 +110,27 @@ const struct eh_elf_section *eh_elf_section_by_name(const struct eh_elf *elf, co
  */
 void eh_elf_section_drop(const struct eh_elf *elf, const struct eh_elf_section *s);
 /*
+ * A reader's window on the code of a file, for a pass that goes through a section in address
+ * order (the audit's scan, the alternatives' words): the window of a section that
+ * eh_elf_section_drop gives back is read from the file into buf (EH_ELF_CURSOR_CHUNK bytes,
+ * allocated when first needed), so that the pass maps none of its pages: on a virtual
+ * machine a fault on a page of the file costs twice a read of it. Zero it to start.
+ */
+#define EH_ELF_CURSOR_CHUNK ((size_t)64 << 10)
+struct eh_elf_cursor {
+	const struct eh_elf_section *s;  /* the section of the window */
+	uint64_t lo, n;                  /* the window: offsets [lo, lo + n) of s */
+	const uint8_t *p;                /* its bytes */
+	uint8_t *buf;
+};
+/*
+ * Bytes [off, off + len) of section s (len at most EH_ELF_CURSOR_CHUNK) through c: valid until
+ * c moves. NULL when s does not hold them all, or (errno set) when the file cannot be read.
+ */
+const uint8_t *eh_elf_cursor_at(const struct eh_elf *elf, struct eh_elf_cursor *c, const struct eh_elf_section *s,
+				uint64_t off, size_t len);
+void eh_elf_cursor_free(struct eh_elf_cursor *c);
+/*
  * For a reader that goes through s in address order (the audit's scan and visits, the
  * alternatives' words): give back s's pages from *done up to offset off once they make
  * EH_ELF_PASS_CHUNK, and move *done to off; an off below *done (a step back) changes nothing.

@@ -3,6 +3,7 @@
 
 #include <elf.h>
 #include <endian.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1028,26 +1029,30 @@ static int find_calls(struct eh_audit_scan *scan)
 {
 	const struct eh_elf *elf = scan->elf;
 	uint64_t **starts = symbol_starts(elf);  /* NULL: file_edge searches */
-	size_t i, cap = 0;
-	uint64_t off;
+	struct eh_elf_cursor c = { 0 };
+	size_t i, cap = 0, n, off;
+	uint64_t base;
 	int rc = 0;
 
 	for (i = 0; i < elf->nsections && !rc; i++) {
 		const struct eh_elf_section *s = &elf->sections[i];
-		uint64_t passed = 0;
 
-		if (!audited(s))
-			continue;
-		for (off = 0; off + 4 <= s->size && !rc; off += 4) {
-			uint32_t word = eh_insn_word(s->data + off);
-			struct call_edge e;
+		for (base = 0; audited(s) && base < s->size && !rc; base += EH_ELF_CURSOR_CHUNK) {
+			const uint8_t *p;
 
-			eh_elf_section_pass(elf, s, &passed, off);
-			if (is_b_or_bl(word) && file_edge(elf, starts, s->addr + off, word, &e))
-				rc = add_edge(&scan->calls, &scan->ncalls, &cap, &e);
+			n = s->size - base < EH_ELF_CURSOR_CHUNK ? (size_t)(s->size - base) : EH_ELF_CURSOR_CHUNK;
+			if (!(p = eh_elf_cursor_at(elf, &c, s, base, n)))
+				rc = errno == ENOMEM ? EH_ENOMEM : EH_EIO;
+			for (off = 0; p && off + 4 <= n && !rc; off += 4) {
+				uint32_t word = eh_insn_word(p + off);
+				struct call_edge e;
+
+				if (is_b_or_bl(word) && file_edge(elf, starts, s->addr + base + off, word, &e))
+					rc = add_edge(&scan->calls, &scan->ncalls, &cap, &e);
+			}
 		}
-		eh_elf_section_drop(elf, s);
 	}
+	eh_elf_cursor_free(&c);
 	free_bits(starts, elf->nsections);
 	return rc ? rc : sort_calls(scan->calls, scan->ncalls);
 }
@@ -1254,12 +1259,46 @@ static size_t next_candidate(const struct eh_audit_scan *scan, const uint8_t *da
 	return off;
 }
 
+/* The candidates of section i, read a window at a time through c. */
+static int scan_section(struct eh_audit_scan *scan, size_t i, struct eh_elf_cursor *c, struct eh_error *err)
+{
+	const struct eh_elf *elf = scan->elf;
+	const struct eh_elf_section *s = &elf->sections[i];
+	size_t cap = 0, base, off, n;
+	int rc = 0;
+
+	for (base = 0; base < s->size && !rc; base += EH_ELF_CURSOR_CHUNK) {
+		const uint8_t *p;
+
+		n = s->size - base < EH_ELF_CURSOR_CHUNK ? (size_t)(s->size - base) : EH_ELF_CURSOR_CHUNK;
+		if (!(p = eh_elf_cursor_at(elf, c, s, base, n)))
+			return errno == ENOMEM ? EH_ENOMEM : eh_error_set(err, EH_EIO, "%s: cannot read %s at offset 0x%" PRIx64 ": %s", elf->path,
+					    s->name, s->offset + base, strerror(errno));
+		for (off = 0; !rc && (off = next_candidate(scan, p, off, n)) + 4 <= n; off += 4) {
+			uint32_t word = eh_insn_word(p + off);
+			uint64_t mask = wanted(scan, s->addr + base + off, word);
+			struct candidate *cand;
+
+			if (!mask)
+				continue;
+			rc = grow_candidates(scan, i, &cap);
+			if (rc)
+				break;
+			scan->wanted[i][scan->nwanted[i]] = base + off;
+			cand = &scan->cands[i][scan->nwanted[i]++];
+			*cand = (struct candidate){ .wants = mask, .slot = (uint32_t)scan->nslots[i], .word = word, .repl = -1 };
+			scan->nslots[i] += wanting(mask, scan->nrules);
+		}
+	}
+	return rc;
+}
+
 int eh_audit_scan_new(struct eh_audit_scan **out, const struct eh_elf *elf, const struct eh_erratum *const *errata,
 		      struct eh_error *err)
 {
 	struct eh_audit_scan *scan = eh_alloc(sizeof(*scan));
-	size_t n = elf->nsections ? elf->nsections : 1, i, cap, nrules = 0;
-	uint64_t off;
+	size_t n = elf->nsections ? elf->nsections : 1, i, nrules = 0;
+	struct eh_elf_cursor cursor = { 0 };
 	int rc;
 
 	*out = NULL;
@@ -1287,31 +1326,10 @@ int eh_audit_scan_new(struct eh_audit_scan **out, const struct eh_elf *elf, cons
 			scan->rules[scan->nrules++] = errata[i]->rule;
 	if (!rc)
 		rc = index_triggers(scan);
-	for (i = 0; i < elf->nsections && !rc; i++) {
-		const struct eh_elf_section *s = &elf->sections[i];
-		uint64_t passed = 0;
-
-		if (!audited(s))
-			continue;
-		for (off = 0, cap = 0; !rc && (off = next_candidate(scan, s->data, off, s->size)) + 4 <= s->size;
-		     off += 4) {
-			uint32_t word = eh_insn_word(s->data + off);
-			uint64_t mask;
-			struct candidate *c;
-
-			eh_elf_section_pass(elf, s, &passed, off);
-			if (!(mask = wanted(scan, s->addr + off, word)))
-				continue;
-			rc = grow_candidates(scan, i, &cap);
-			if (rc)
-				break;
-			scan->wanted[i][scan->nwanted[i]] = off;
-			c = &scan->cands[i][scan->nwanted[i]++];
-			*c = (struct candidate){ .wants = mask, .slot = (uint32_t)scan->nslots[i], .word = word, .repl = -1 };
-			scan->nslots[i] += wanting(mask, nrules);
-		}
-		eh_elf_section_drop(elf, s);
-	}
+	for (i = 0; i < elf->nsections && !rc; i++)
+		if (audited(&elf->sections[i]))
+			rc = scan_section(scan, i, &cursor, err);
+	eh_elf_cursor_free(&cursor);
 	if (rc) {
 		eh_audit_scan_free(scan);
 		return rc == EH_ENOMEM ? eh_error_set(err, rc, "%s: out of memory", elf->path) : rc;

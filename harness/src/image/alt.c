@@ -2,6 +2,7 @@
 #include "eh/alt.h"
 
 #include <elf.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,32 +54,40 @@ static int rank_sites(const struct eh_elf *elf, struct eh_alt_site *sites, size_
 	return rc;
 }
 
-/* Words [at, at + n) of the ELF into w; false when a section with contents does not hold them all. */
-static bool read_range(const struct eh_elf *elf, uint64_t at, unsigned n, uint32_t *w)
+/*
+ * Words [at, at + n) of the ELF into w, through c: 0, 1 when a section with contents does not
+ * hold them all, or EH_EIO when the file cannot be read.
+ */
+static int read_range(const struct eh_elf *elf, struct eh_elf_cursor *c, uint64_t at, unsigned n, uint32_t *w,
+		      struct eh_error *err)
 {
 	const struct eh_elf_section *s = eh_elf_section_at(elf, at);
+	const uint8_t *p;
 	unsigned i;
 
 	if (!s || !s->data || (uint64_t)n * 4 > s->size - (at - s->addr))
-		return false;
+		return 1;
+	if (!(p = eh_elf_cursor_at(elf, c, s, at - s->addr, (size_t)n * 4)))
+		return eh_error_set(err, EH_EIO, "%s: cannot read %s at offset 0x%" PRIx64 ": %s", elf->path, s->name,
+				    s->offset + (at - s->addr), strerror(errno));
 	for (i = 0; i < n; i++)
-		w[i] = rd32(s->data + (at - s->addr) + 4 * i);
-	return true;
+		w[i] = rd32(p + 4 * i);
+	return 0;
 }
 
 /*
  * Each site's words (struct eh_alt_site.words), kept after the sites in one block, so
  * that the images of a parse copy and compare words instead of reading and moving
  * them each: Debian's 6.1 vmlinux has 28,000 sites and 40 models. Read by original
- * address (rank_sites), so that the code is given back as the reading passes it.
+ * address (rank_sites), so that the code is read a window at a time (eh_elf_cursor_at).
  */
 static int read_words(const struct eh_elf *elf, struct eh_alt_site **sites, size_t n, struct eh_error *err)
 {
-	const struct eh_elf_section *sec = NULL;
+	struct eh_elf_cursor c = { 0 };
 	size_t r, total = 0;
-	uint64_t passed = 0;
 	struct eh_alt_site *v;
 	uint32_t *w;
+	int rc = 0, got;
 
 	for (r = 0; r < n; r++)
 		total += 2 * ((*sites)[r].orig_len / 4u);  /* repl_len == orig_len but for callbacks */
@@ -87,21 +96,15 @@ static int read_words(const struct eh_elf *elf, struct eh_alt_site **sites, size
 		return eh_error_set(err, EH_ENOMEM, "%s: out of memory for %zu alternatives", elf->path, n);
 	*sites = v;
 	w = (uint32_t *)(v + (n ? n : 1));
-	for (r = 0; r < n; r++) {
+	for (r = 0; r < n && !rc; r++) {
 		struct eh_alt_site *s = &v[v[r].rank_site];
 		unsigned k, norig = s->orig_len / 4u;
 		uint32_t *fixed = w + norig;
 
-		if (!sec || s->orig - sec->addr >= sec->size) {  /* the sites of a section are together */
-			if (sec)
-				eh_elf_section_drop(elf, sec);
-			sec = eh_elf_section_at(elf, s->orig);
-			passed = 0;
-		}
-		if (sec)
-			eh_elf_section_pass(elf, sec, &passed, s->orig - sec->addr);
-		if (!read_range(elf, s->orig, norig, w))
+		if ((got = read_range(elf, &c, s->orig, norig, w, err)) != 0) {
+			rc = got < 0 ? got : 0;
 			continue;  /* words NULL: the image that needs them says so */
+		}
 		s->words = w;
 		w += 2 * norig;
 		if (s->callback) {
@@ -114,15 +117,16 @@ static int read_words(const struct eh_elf *elf, struct eh_alt_site **sites, size
 			}
 			continue;
 		}
-		for (k = 0; k < norig && !s->unfixed; k++)
-			if (!read_range(elf, s->repl + 4 * k, 1, &fixed[k]) ||
+		for (k = 0; k < norig && !s->unfixed && !rc; k++)
+			if ((got = read_range(elf, &c, s->repl + 4 * k, 1, &fixed[k], err)) ||
 			    eh_alt_fixup(fixed[k], s->repl + 4 * k, s->orig + 4 * k, s->repl, s->repl + s->repl_len,
-					 &fixed[k], NULL))
+					 &fixed[k], NULL)) {
+				rc = got < 0 ? got : 0;
 				s->unfixed = (uint8_t)(k + 1);
+			}
 	}
-	if (sec)
-		eh_elf_section_drop(elf, sec);
-	return 0;
+	eh_elf_cursor_free(&c);
+	return rc;
 }
 
 int eh_alt_parse(struct eh_alt_site **out, size_t *nout, const struct eh_elf *elf,

@@ -6,6 +6,7 @@
 #include "image/layout.h"
 
 #include <endian.h>
+#include <errno.h>
 #include <gelf.h>
 #include <inttypes.h>
 #include <stdbool.h>
@@ -13,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #ifndef EM_AARCH64
 #define EM_AARCH64 183
@@ -405,6 +407,43 @@ void eh_elf_section_drop(const struct eh_elf *elf, const struct eh_elf_section *
 {
 	if (droppable(elf, s))
 		eh_file_map_drop(&elf->map, s->offset, s->size);
+}
+
+const uint8_t *eh_elf_cursor_at(const struct eh_elf *elf, struct eh_elf_cursor *c, const struct eh_elf_section *s,
+				uint64_t off, size_t len)
+{
+	size_t got;
+	ssize_t r;
+
+	if (!s->data || off > s->size || len > s->size - off || len > EH_ELF_CURSOR_CHUNK)
+		return NULL;
+	if (!droppable(elf, s))
+		return s->data + off;
+	if (c->s == s && off >= c->lo && off + len <= c->lo + c->n)
+		return c->p + (off - c->lo);
+	if (!c->buf && !(c->buf = eh_alloc(EH_ELF_CURSOR_CHUNK))) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	c->s = NULL;
+	c->n = s->size - off < EH_ELF_CURSOR_CHUNK ? s->size - off : EH_ELF_CURSOR_CHUNK;
+	for (got = 0; got < c->n; got += (size_t)r) {
+		r = pread(elf->map.fd, c->buf + got, c->n - got, (off_t)(s->offset + off + got));
+		if (r <= 0) {
+			errno = r ? errno : EIO;  /* the file shrank under the mapping */
+			return NULL;
+		}
+	}
+	c->s = s;
+	c->lo = off;
+	c->p = c->buf;
+	return c->p;
+}
+
+void eh_elf_cursor_free(struct eh_elf_cursor *c)
+{
+	eh_free(c->buf);
+	*c = (struct eh_elf_cursor){ 0 };
 }
 
 /* eh_elf_section_pass, once the reader is EH_ELF_PASS_CHUNK past *done. */
