@@ -146,14 +146,17 @@ static uint64_t rd_le64(const uint8_t *p)
 }
 
 /*
- * The symbols, read straight from .symtab (ELFCLASS64, little-endian: parse checked); each
- * name points into the section data of its string table, which lives as long as elf.
+ * The symbols, read straight from .symtab (ELFCLASS64, little-endian: parse checked) a window
+ * at a time (eh_elf_cursor_at); each name points into the section data of its string table,
+ * which lives as long as elf.
  */
 static int read_symbols(struct eh_elf *elf, const char *name, struct eh_error *err)
 {
 	const struct eh_elf_section *symtab = NULL, *strtab;
+	struct eh_elf_cursor c = { 0 };
 	size_t i, j, total;
 	bool ends_nul;
+	int rc = 0;
 
 	for (i = 0; i < elf->nsections && !symtab; i++)
 		if (elf->sections[i].type == SHT_SYMTAB)
@@ -175,33 +178,41 @@ static int read_symbols(struct eh_elf *elf, const char *name, struct eh_error *e
 	elf->symbols = eh_alloc_array(total, sizeof(*elf->symbols));
 	if (!elf->symbols)
 		return eh_error_set(err, EH_ENOMEM, "%s: out of memory for %zu symbols", name, total);
-	for (j = 0; j < total; j++) {
-		const uint8_t *p = symtab->data + j * sizeof(Elf64_Sym);
+	for (j = 0; j < total && !rc; j++) {
+		const uint8_t *p = eh_elf_cursor_at(elf, &c, symtab, j * sizeof(Elf64_Sym), sizeof(Elf64_Sym));
 		struct eh_elf_symbol *s = &elf->symbols[elf->nsymbols];
-		uint32_t st_name = rd_le32(p);
+		uint32_t st_name;
 
+		if (!p) {
+			rc = eh_error_set(err, errno == ENOMEM ? EH_ENOMEM : EH_EIO, "%s: cannot read symbol %zu: %s",
+					  name, j, strerror(errno));
+			break;
+		}
+		st_name = rd_le32(p);
 		/* What elf_strptr accepts: a string table, and a name NUL-terminated inside it. */
 		if (strtab->type != SHT_STRTAB || !strtab->data || st_name >= strtab->size ||
 		    (!ends_nul && !memchr(strtab->data + st_name, 0, strtab->size - st_name)))
-			return eh_error_set(err, EH_EINPUT,
-					    "%s: symbol %zu: name offset 0x%x is outside its string table",
-					    name, j, st_name);
+			rc = eh_error_set(err, EH_EINPUT,
+					  "%s: symbol %zu: name offset 0x%x is outside its string table",
+					  name, j, st_name);
 		*s = (struct eh_elf_symbol){ .name = (const char *)strtab->data + st_name, .value = rd_le64(p + 8),
 					     .size = rd_le64(p + 16), .shndx = rd_le16(p + 6),
 					     .type = ELF64_ST_TYPE(p[4]), .bind = ELF64_ST_BIND(p[4]) };
-		elf->nsymbols++;
+		elf->nsymbols += !rc;
 	}
-	return 0;
+	eh_elf_cursor_free(&c);
+	return rc;
 }
 
 /* The smallest section load_whole reads at once: below it the faults cost little. */
 #define LOAD_MIN ((size_t)1 << 20)
 
 /*
- * The sections of the file name (mapped as map) that readers go through from
- * end to end and hold whole, read at once (eh_file_map_load): the symbol table and its names
- * (the index), .BTF (libbpf copies it whole). Section names are in names. The code is read
- * through the mapping, and given back as its readers pass (eh_elf_section_pass).
+ * The sections of the file name (mapped as map) that readers hold whole, read at once
+ * (eh_file_map_load): the symbols' names (the index hashes them all, and they live as long as
+ * the ELF), .BTF (libbpf copies it whole). Section names are in names. The symbol table and the
+ * code are read a window at a time (eh_elf_cursor_at), or through the mapping, and given back
+ * as their readers pass (eh_elf_section_pass).
  */
 static int load_whole(const struct eh_elf *elf, const char *name, const struct eh_file_map *map, const char *names,
 		      const size_t *name_off, struct eh_error *err)
@@ -219,8 +230,7 @@ static int load_whole(const struct eh_elf *elf, const char *name, const struct e
 	for (i = 0; i < elf->nsections; i++) {
 		const struct eh_elf_section *s = &elf->sections[i];
 
-		if (s->data && s->size >= LOAD_MIN && (s->type == SHT_SYMTAB || i == strtab ||
-						       !strcmp(names + name_off[i], ".BTF")))
+		if (s->data && s->size >= LOAD_MIN && (i == strtab || !strcmp(names + name_off[i], ".BTF")))
 			r[n++] = (struct eh_file_range){ s->offset, s->size };
 	}
 	rc = eh_file_map_load(name, map, r, n, err);
@@ -308,6 +318,8 @@ static int parse(struct eh_elf **out, const char *name, const void *buf, size_t 
 	rc = read_sections(elf, e, name, buf, len, map ? map->data : NULL, &sb, sec_name_off, err);
 	if (!rc && map)
 		rc = load_whole(elf, name, map, sb.buf, sec_name_off, err);
+	if (map)
+		elf->map = *map;  /* for eh_elf_cursor_at; a failed parse hands it back below */
 	if (rc)
 		goto out;
 	rc = read_symbols(elf, name, err);
@@ -335,12 +347,9 @@ static int parse(struct eh_elf **out, const char *name, const void *buf, size_t 
 	rc = eh_elf__index(elf, err);
 	if (rc)
 		goto out;
-	if (map)
-		elf->map = *map;
-	/* Read into the symbols and their index; a vmlinux's relocations, whose runs the index found, are searched from now on. */
+	/* A vmlinux's relocations, whose runs the index found, are searched from now on. */
 	for (i = 0; i < elf->nsections; i++)
-		if (elf->sections[i].type == SHT_SYMTAB ||
-		    (elf->sections[i].type == SHT_RELA && elf->sections[i].flags & SHF_ALLOC))
+		if (elf->sections[i].type == SHT_RELA && elf->sections[i].flags & SHF_ALLOC)
 			eh_elf_section_drop(elf, &elf->sections[i]);
 	*out = elf;
 	elf = NULL;
@@ -349,6 +358,8 @@ out:
 	/* A failed parse leaves the mapping to its caller: nothing here may free what points into it. */
 	for (i = 0; map && elf && i < elf->nsections; i++)
 		elf->sections[i].data = NULL;
+	if (elf)
+		elf->map = (struct eh_file_map){ .fd = -1 };
 	eh_free(sec_name_off);
 	eh_free(sb.buf);
 	eh_elf_free(elf);
