@@ -308,8 +308,9 @@ static void test_callbacks_follow_the_model(void **state)
 /*
  * An image is the ELF but for its patches: each one a word that differs from the
  * ELF's, in address order, inside an applied site; every other word of every
- * section reads as the ELF's (eh_image_word and eh_image_copy_section agree), and
- * an image made from sites parsed once (eh_image_new_parsed) is the same image, sharing them.
+ * section reads as the ELF's (eh_image_word and eh_image_copy_section agree), and an
+ * image made from sites parsed and planned once (eh_image_new_planned) is the same image,
+ * sharing them.
  */
 static void check_patches(const char *model)
 {
@@ -318,6 +319,7 @@ static void check_patches(const char *model)
 	struct eh_image *img = callbacks_image(model, &cb, &obj), *again;
 	const struct eh_cpucaps *caps = eh_cpucaps_builtin("6.1");
 	struct eh_alt_site *sites;
+	struct eh_image_plan *plan;
 	struct eh_error err = { 0 };
 	size_t i, n, applied = 0;
 
@@ -354,7 +356,8 @@ static void check_patches(const char *model)
 		free(copy);
 	}
 	assert_int_equal(eh_alt_parse(&sites, &n, cb, caps, &err), 0);
-	if (eh_image_new_parsed(&again, cb, caps, sites, n, &img->target, &err))
+	assert_int_equal(eh_image_plan_new(&plan, cb, caps, sites, n, &err), 0);
+	if (eh_image_new_planned(&again, cb, plan, &img->target, &err))
 		fail_msg("%s: %s", model, err.msg);
 	assert_int_equal(again->npatches, img->npatches);
 	for (i = 0; i < img->npatches; i++) {
@@ -374,6 +377,7 @@ static void check_patches(const char *model)
 	if (!applied || !img->npatches)
 		fail_msg("%s: nothing patched, the check proves nothing", model);
 	eh_image_free(again);
+	eh_image_plan_free(plan);
 	eh_free(sites);
 	eh_image_free(img);
 	eh_elf_free(cb);

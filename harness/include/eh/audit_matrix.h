@@ -68,6 +68,7 @@ struct eh_audit_matrix {
 	size_t *image_of;                 /* by model: index in images */
 	struct eh_alt_site *sites;        /* the ELF's alternatives, parsed once: every image's */
 	size_t nsites;
+	struct eh_image_plan *plan;       /* of the sites: every image's */
 };
 
 /* What an erratum is on a model: not one of its parts, one where it does not show (eh_erratum.shows), or one where it shows. */

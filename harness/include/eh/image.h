@@ -33,7 +33,7 @@ struct eh_image {
 	uint64_t patch_base;  /* the lowest alternative's address: every patch lies within 4 GiB of it */
 	/*
 	 * The ELF's alternatives as parsed: shared by the images made from one parse
-	 * (eh_image_new_parsed), owned by an image that parsed them (owned). What the
+	 * (eh_image_new_planned), owned by an image that parsed them (owned). What the
 	 * image made of each (eh_image_outcome) is all it keeps of its own: the decision
 	 * on each capability number (decided, by number) and each callback's outcome
 	 * (callbacks, by cb_index: an index in outcomes, which holds each distinct one
@@ -59,13 +59,19 @@ struct eh_image {
 int eh_image_new(struct eh_image **out, const struct eh_elf *elf, const struct eh_cpucaps *caps,
 		 const struct eh_target *target, struct eh_error *err);
 /*
- * The same from the sites eh_alt_parse(elf, caps) returned, borrowed (they must
- * outlive the image): the images of many targets parse .altinstructions once and
- * share the sites.
+ * What patching does the same for every target, made once from the sites eh_alt_parse(elf,
+ * caps) returned, borrowed (they must outlive the plan and its images): the sites by original
+ * address, and the words each that is no callback writes where it differs from the file. The
+ * images of many targets parse .altinstructions once and share the plan; an image then costs
+ * its capabilities' decisions, its callbacks and a copy of the words it patches.
  */
-int eh_image_new_parsed(struct eh_image **out, const struct eh_elf *elf, const struct eh_cpucaps *caps,
-			const struct eh_alt_site *sites, size_t nsites, const struct eh_target *target,
-			struct eh_error *err);
+struct eh_image_plan;
+int eh_image_plan_new(struct eh_image_plan **out, const struct eh_elf *elf, const struct eh_cpucaps *caps,
+		      const struct eh_alt_site *sites, size_t nsites, struct eh_error *err);
+void eh_image_plan_free(struct eh_image_plan *plan);
+/* eh_image_new from plan (borrowed: it, and the sites it borrows, must outlive the image). */
+int eh_image_new_planned(struct eh_image **out, const struct eh_elf *elf, const struct eh_image_plan *plan,
+			 const struct eh_target *target, struct eh_error *err);
 void eh_image_free(struct eh_image *img);
 
 /* What the image's patching made of s, one of img->sites. */

@@ -72,7 +72,7 @@ static int place_model(struct eh_audit_matrix *m, size_t i, struct eh_error *err
 	int rc;
 
 	im->target = (struct eh_target){ .model = o->models[i], .config = o->config, .boot = o->boot };
-	rc = eh_image_new_parsed(&im->img, o->elf, o->caps, m->sites, m->nsites, &im->target, err);
+	rc = eh_image_new_planned(&im->img, o->elf, m->plan, &im->target, err);
 	if (rc)
 		return rc;
 	for (g = 0; g < m->nimages && !same_image(m->images[g].img, im->img); g++)
@@ -132,9 +132,11 @@ int eh_audit_matrix_new(struct eh_audit_matrix **out, const struct eh_audit_matr
 		rc = eh_error_set(err, EH_ENOMEM, "out of memory");
 	if (!rc && !o->patch_only)
 		rc = eh_audit_scan_new(&scan, o->elf, o->errata, err);
-	/* The sites are the same for every model: parsed once and shared, each image keeps its outcomes. */
+	/* The sites are the same for every model: parsed and planned once and shared, each image keeps its outcomes. */
 	if (!rc && eh_cap_rules_find(o->caps->kernel))  /* without rules the first image says so */
 		rc = eh_alt_parse(&m->sites, &m->nsites, o->elf, o->caps, err);
+	if (!rc)
+		rc = eh_image_plan_new(&m->plan, o->elf, o->caps, m->sites, m->nsites, err);
 	for (i = 0; !rc && i < o->nmodels; i++)
 		rc = place_model(m, i, err);
 	/* Once every model has its image: an image's models decide which rules run on it. */
@@ -183,6 +185,7 @@ void eh_audit_matrix_free(struct eh_audit_matrix *m)
 	}
 	eh_free(m->images);
 	eh_free(m->image_of);
+	eh_image_plan_free(m->plan);
 	eh_free(m->sites);
 	eh_free(m);
 }

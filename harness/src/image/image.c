@@ -18,36 +18,32 @@
  */
 struct patching {
 	struct eh_image *img;
-	size_t cap;
+	const struct eh_image_plan *plan;
 	struct eh_alt_cb_env env;
 	size_t last;    /* the outcome a callback site kept last */
 	const struct eh_alt_outcome *kept_from;  /* ... the decision it copied, when it ran no callback */
 };
 
-/* Append word at addr (above every patch so far), unless it is file, the ELF's. */
-static int set_word(struct patching *p, uint64_t addr, uint32_t word, uint32_t file)
+/* Append the n patches v (above every patch so far): the plan sized patches for every word a site may write. */
+static void append(struct patching *p, const struct eh_image_patch *v, size_t n)
 {
 	struct eh_image *img = p->img;
-	void *v;
 
-	if (file == word)
-		return 0;
-	if (img->npatches == p->cap) {
-		v = eh_realloc(img->patches, (p->cap ? 2 * p->cap : 256) * sizeof(*img->patches));
-		if (!v)
-			return EH_ENOMEM;
-		img->patches = v;
-		p->cap = p->cap ? 2 * p->cap : 256;
-	}
-	img->patches[img->npatches++] = (struct eh_image_patch){ (uint32_t)(addr - img->patch_base), word };
-	return 0;
+	memcpy(img->patches + img->npatches, v, n * sizeof(*v));
+	img->npatches += n;
 }
 
-static int no_contents(const struct eh_image *img, const char *what, uint64_t addr, bool oom,
-		       struct eh_error *err)
+/* Append word at addr (above every patch so far), unless it is file, the ELF's. */
+static void set_word(struct patching *p, uint64_t addr, uint32_t word, uint32_t file)
 {
-	if (oom)
-		return eh_error_set(err, EH_ENOMEM, "%s: out of memory patching 0x%" PRIx64, img->elf->path, addr);
+	struct eh_image *img = p->img;
+
+	if (file != word)
+		img->patches[img->npatches++] = (struct eh_image_patch){ (uint32_t)(addr - img->patch_base), word };
+}
+
+static int no_contents(const struct eh_image *img, const char *what, uint64_t addr, struct eh_error *err)
+{
 	return eh_error_set(err, EH_EINPUT, "%s: %s at 0x%" PRIx64 " has no contents", img->elf->path, what, addr);
 }
 
@@ -127,9 +123,38 @@ bool eh_image_has_cap(const struct eh_image *img, const char *name)
 	return eh_cap_detected(img->rules, &img->target, name);
 }
 
-/* A callback reads the original and writes the site (__apply_alternatives calls alt_cb). */
-static int run_callback(struct patching *p, const struct eh_alt_site *s, struct eh_alt_outcome *out,
-			struct eh_error *err)
+/*
+ * A site of a plan, in the order images apply them (by original address): what image_new
+ * reads of it for most sites, without a look at the site itself.
+ */
+struct plan_step {
+	uint32_t site;          /* its index in the parse */
+	uint32_t cap;           /* its capability number, when caps numbers it; else UNNUMBERED */
+	uint32_t cb_index;      /* a callback's */
+	uint32_t first, n;      /* what applying it writes, where the plan knows it (eh_image_plan.fixed) */
+	enum { STEP_FIXED, STEP_APPLY, STEP_CALLBACK } kind;  /* fixed: the words are the plan's */
+};
+
+#define UNNUMBERED UINT32_MAX
+
+struct eh_image_plan {
+	const struct eh_alt_site *sites;  /* borrowed */
+	size_t nsites;
+	const struct eh_cpucaps *caps;
+	uint64_t patch_base;    /* the images' (struct eh_image) */
+	struct plan_step *steps;          /* nsites of them */
+	/*
+	 * What the sites of a number, and the callbacks whose outcome turns on nothing of the
+	 * target (cb_fixed), write that differs from the file; by step, in order.
+	 */
+	struct eh_image_patch *fixed;
+	size_t nfixed;
+	size_t most;            /* the patches an image may have: every word of every site */
+};
+
+/* A callback reads the original and writes the site (__apply_alternatives calls alt_cb); st is its step. */
+static int run_callback(struct patching *p, const struct plan_step *st, const struct eh_alt_site *s,
+			struct eh_alt_outcome *out, struct eh_error *err)
 {
 	struct eh_image *img = p->img;
 	uint32_t words[256 / 4];
@@ -137,22 +162,21 @@ static int run_callback(struct patching *p, const struct eh_alt_site *s, struct 
 	int rc;
 
 	if (!s->words)
-		return no_contents(img, "alternative", s->orig, false, err);
-	if (s->cb_fixed) {  /* what it writes turns on nothing of the target: the parse's */
+		return no_contents(img, "alternative", s->orig, err);
+	if (s->cb_fixed) {  /* what it writes turns on nothing of the target: the plan's */
 		out->cb_result = s->cb_fixed;
 		out->cb_why = s->cb_fixed_why;
-		memcpy(words, s->words + n, n * sizeof(*words));
-	} else {
-		memcpy(words, s->words, n * sizeof(*words));
-		rc = eh_alt_cb_run(img, &p->env, s, out, words, err);
-		if (rc)
-			return rc;
-	}
-	if (out->cb_result != EH_ALT_CB_PATCHED)
+		out->applied = out->cb_result == EH_ALT_CB_PATCHED;
+		if (out->applied)
+			append(p, p->plan->fixed + st->first, st->n);
 		return 0;
+	}
+	memcpy(words, s->words, n * sizeof(*words));
+	rc = eh_alt_cb_run(img, &p->env, s, out, words, err);
+	if (rc || out->cb_result != EH_ALT_CB_PATCHED)
+		return rc;
 	for (i = 0; i < n; i++)
-		if (set_word(p, s->orig + 4 * i, words[i], s->words[i]))
-			return no_contents(img, "alternative", s->orig, true, err);
+		set_word(p, s->orig + 4 * i, words[i], s->words[i]);
 	out->applied = true;
 	return 0;
 }
@@ -167,20 +191,19 @@ static int apply_site(struct patching *p, const struct eh_alt_site *s, struct eh
 	unsigned i, n = s->orig_len / 4u;
 
 	if (!s->words)
-		return no_contents(img, "alternative", s->orig, false, err);
+		return no_contents(img, "alternative", s->orig, err);
 	if (s->unfixed) {
 		uint64_t at = s->repl + 4u * (s->unfixed - 1u);
 		uint32_t insn, out;
 
 		/* Read from the ELF, not from img: an earlier site may have patched the replacement. */
 		if (eh_elf_word(img->elf, at, &insn))
-			return no_contents(img, "replacement", at, false, err);
+			return no_contents(img, "replacement", at, err);
 		eh_alt_fixup(insn, at, s->orig + (at - s->repl), s->repl, s->repl + s->repl_len, &out, err);
 		return eh_error_prefix(err, "%s: alternative on %s: ", img->elf->path, s->cap_name ? s->cap_name : "?");
 	}
 	for (i = 0; i < n; i++)
-		if (set_word(p, s->orig + 4 * i, s->words[n + i], s->words[i]))
-			return no_contents(img, "alternative", s->orig, true, err);
+		set_word(p, s->orig + 4 * i, s->words[n + i], s->words[i]);
 	return 0;
 }
 
@@ -243,11 +266,86 @@ static void decide(const struct eh_image *img, const struct eh_alt_site *s, stru
 	o->applied = o->state == EH_CAP_DETECTED;
 }
 
-/* eh_image_new, with the sites eh_alt_parse found (borrowed) or, when parse is set, parsing them. */
-static int image_new(struct eh_image **out, const struct eh_elf *elf, const struct eh_cpucaps *caps, bool parse,
-		     const struct eh_alt_site *parsed, size_t nparsed, const struct eh_target *target,
-		     struct eh_error *err)
+/*
+ * Whether site s of a parse numbered by caps patches the same words in every image that applies
+ * it: no callback, a capability it numbers, contents, every word moved. Whether an image
+ * applies it is its capability's decision.
+ */
+static bool fixed_site(const struct eh_cpucaps *caps, const struct eh_alt_site *s)
 {
+	return !s->callback && s->cap_name && s->cap < caps->ncaps && s->words && !s->unfixed;
+}
+
+int eh_image_plan_new(struct eh_image_plan **out, const struct eh_elf *elf, const struct eh_cpucaps *caps,
+		      const struct eh_alt_site *sites, size_t nsites, struct eh_error *err)
+{
+	struct eh_image_plan *plan = eh_alloc(sizeof(*plan));
+	size_t i, k, total = 0;
+
+	*out = NULL;
+	if (plan)
+		plan->steps = eh_alloc_array(nsites + 1, sizeof(*plan->steps));
+	for (i = 0; i < nsites; i++)
+		total += sites[i].orig_len / 4u;  /* an image patches no more */
+	if (plan && plan->steps)
+		plan->fixed = eh_alloc_array(total + 1, sizeof(*plan->fixed));
+	if (!plan || !plan->steps || !plan->fixed) {
+		eh_image_plan_free(plan);
+		return eh_error_set(err, EH_ENOMEM, "%s: out of memory", elf->path);
+	}
+	*plan = (struct eh_image_plan){ sites, nsites, caps, 0, plan->steps, plan->fixed, 0, total };
+	if (nsites) {  /* sorted by address: the first and last by rank bound them */
+		const struct eh_alt_site *lo = &sites[sites[0].rank_site], *hi = &sites[sites[nsites - 1].rank_site];
+
+		plan->patch_base = lo->orig;
+		if (hi->orig - lo->orig > UINT32_MAX - hi->orig_len) {
+			eh_image_plan_free(plan);
+			return eh_error_set(err, EH_EINPUT, "%s: alternatives from 0x%" PRIx64 " to 0x%" PRIx64
+					    " span more than 4 GiB", elf->path, lo->orig, hi->orig);
+		}
+	}
+	for (i = 0; i < nsites; i++) {
+		const struct eh_alt_site *s = &sites[sites[i].rank_site];
+		struct plan_step *st = &plan->steps[i];
+		unsigned n = s->orig_len / 4u;
+
+		*st = (struct plan_step){ .site = sites[i].rank_site, .cb_index = s->cb_index, .first = (uint32_t)plan->nfixed,
+					  .kind = s->callback ? STEP_CALLBACK : fixed_site(caps, s) ? STEP_FIXED : STEP_APPLY };
+		st->cap = s->cap_name && s->cap < caps->ncaps ? s->cap : UNNUMBERED;
+		if (st->kind == STEP_APPLY || (st->kind == STEP_CALLBACK && (!s->cb_fixed || !s->words)))
+			continue;
+		for (k = 0; k < n; k++)
+			if (s->words[n + k] != s->words[k])
+				plan->fixed[plan->nfixed++] =
+					(struct eh_image_patch){ (uint32_t)(s->orig + 4 * k - plan->patch_base), s->words[n + k] };
+		st->n = (uint32_t)(plan->nfixed - st->first);
+	}
+	*out = plan;
+	return 0;
+}
+
+void eh_image_plan_free(struct eh_image_plan *plan)
+{
+	if (!plan)
+		return;
+	eh_free(plan->steps);
+	eh_free(plan->fixed);
+	eh_free(plan);
+}
+
+/* The capability rules an image of caps follows (struct eh_image.rules), or an error naming elf. */
+static int rules_of(const struct eh_elf *elf, const struct eh_cpucaps *caps, const struct eh_cap_rules **rules,
+		    struct eh_error *err)
+{
+	*rules = caps->rules ? caps->rules : eh_cap_rules_find(caps->kernel);
+	return *rules ? 0 : eh_error_set(err, EH_EINVAL, "%s: no capability rules for Linux %s", elf->path, caps->kernel);
+}
+
+/* eh_image_new, from plan: the sites eh_alt_parse found, borrowed. */
+static int image_new(struct eh_image **out, const struct eh_elf *elf, const struct eh_image_plan *plan,
+		     const struct eh_target *target, struct eh_error *err)
+{
+	const struct eh_cpucaps *caps = plan->caps;
 	bool *asked = NULL;
 	struct patching p = { 0 };
 	struct eh_image *img;
@@ -260,79 +358,68 @@ static int image_new(struct eh_image **out, const struct eh_elf *elf, const stru
 		return eh_error_set(err, EH_ENOMEM, "%s: out of memory", elf->path);
 	img->elf = elf;
 	img->caps = caps;
-	img->rules = caps->rules ? caps->rules : eh_cap_rules_find(caps->kernel);
-	if (!img->rules) {
-		rc = eh_error_set(err, EH_EINVAL, "%s: no capability rules for Linux %s", elf->path, caps->kernel);
+	rc = rules_of(elf, caps, &img->rules, err);
+	if (rc)
 		goto fail;
-	}
 	img->target = *target;
+	img->sites = plan->sites;
+	img->nsites = plan->nsites;
+	img->patch_base = plan->patch_base;
 	p.img = img;
 	eh_alt_cb_env_of(img, &p.env);
-	if (parse) {
-		rc = eh_alt_parse(&img->owned, &img->nsites, elf, caps, err);
-		img->sites = img->owned;
-	} else {
-		img->sites = parsed;
-		img->nsites = nparsed;
-		rc = 0;
-	}
 	img->decided = eh_alloc((caps->ncaps + 1) * sizeof(*img->decided));
 	/* By cb_index, fewer than the sites: cut to the callbacks' number once they are known. */
 	img->callbacks = eh_alloc_array(img->nsites + 1, sizeof(*img->callbacks));
 	img->applied = eh_alloc_array(img->nsites + 1, sizeof(*img->applied));
+	/* As many as the image may have: cut to what it has at the end. */
+	img->patches = eh_alloc_array(plan->most + 1, sizeof(*img->patches));
+	p.plan = plan;
 	asked = eh_alloc((caps->ncaps + 1) * sizeof(*asked));
-	if (!rc && (!img->decided || !img->callbacks || !img->applied || !asked))
+	if (!img->decided || !img->callbacks || !img->applied || !img->patches || !asked) {
 		rc = eh_error_set(err, EH_ENOMEM, "%s: out of memory", elf->path);
-	if (rc)
 		goto fail;
-	if (img->nsites) {  /* sorted by address: the first and last by rank bound them */
-		const struct eh_alt_site *lo = &img->sites[img->sites[0].rank_site];
-		const struct eh_alt_site *hi = &img->sites[img->sites[img->nsites - 1].rank_site];
-
-		img->patch_base = lo->orig;
-		if (hi->orig - lo->orig > UINT32_MAX - hi->orig_len) {
-			rc = eh_error_set(err, EH_EINPUT, "%s: alternatives from 0x%" PRIx64 " to 0x%" PRIx64
-					  " span more than 4 GiB", elf->path, lo->orig, hi->orig);
-			goto fail;
-		}
 	}
-	for (i = 0; i < img->nsites && !rc; i++) {
-		const uint32_t k = img->sites[i].rank_site;
-		const struct eh_alt_site *s = &img->sites[k];
+	for (i = 0; i < plan->nsites && !rc; i++) {
+		const struct plan_step *st = &plan->steps[i];
+		const uint32_t k = st->site;
+		const struct eh_alt_site *s = &img->sites[k];  /* read only where the step does not say */
 		struct eh_alt_outcome o;
 		const struct eh_alt_outcome *d = &o;
 		bool run;
 
-		if (s->cap_name && s->cap < caps->ncaps) {
-			d = &img->decided[s->cap];  /* the sites of one capability are decided once */
-			if (!asked[s->cap]) {
-				decide(img, s, &img->decided[s->cap]);
-				asked[s->cap] = true;
+		if (st->cap != UNNUMBERED) {
+			d = &img->decided[st->cap];  /* the sites of one capability are decided once */
+			if (!asked[st->cap]) {
+				decide(img, s, &img->decided[st->cap]);
+				asked[st->cap] = true;
 			}
 		} else if (s->cap_name) {
 			decide(img, s, &o);
 		} else {
 			o = (struct eh_alt_outcome){ .state = EH_CAP_UNKNOWN, .cb_why = "" };
 		}
-		if (!s->callback) {
+		if (st->kind != STEP_CALLBACK) {
 			if (d->state == EH_CAP_DETECTED) {
-				rc = apply_site(&p, s, err);
+				if (st->kind == STEP_FIXED)
+					append(&p, plan->fixed + st->first, st->n);
+				else
+					rc = apply_site(&p, s, err);
 				img->applied[img->napplied++] = k;
 			}
 			continue;
 		}
-		if (s->cb_index >= ncallbacks)
-			ncallbacks = s->cb_index + 1;
+		if (st->cb_index >= ncallbacks)
+			ncallbacks = st->cb_index + 1;
 		/* 5.x calls every callback (its capability is ARM64_NCAPS); 6.x those of detected ones. */
 		run = caps->cb_style == EH_ALT_CB_NCAPS || d->state == EH_CAP_DETECTED;
 		if (!run && d != &o && d == p.kept_from) {  /* the outcome a site of its capability kept */
-			img->callbacks[s->cb_index] = (uint32_t)p.last;
+			img->callbacks[st->cb_index] = (uint32_t)p.last;
 			continue;
 		}
 		o = *d;
 		o.applied = false;
 		if (run)
-			rc = run_callback(&p, s, &o, err);
+			rc = run_callback(&p, st, s, &o, err);
 		if (o.applied)
 			img->applied[img->napplied++] = k;
 		rc = rc ? rc : keep_outcome(&p, s, &o, err);
@@ -356,14 +443,33 @@ fail:
 int eh_image_new(struct eh_image **out, const struct eh_elf *elf, const struct eh_cpucaps *caps,
 		 const struct eh_target *target, struct eh_error *err)
 {
-	return image_new(out, elf, caps, true, NULL, 0, target, err);
+	const struct eh_cap_rules *rules;
+	struct eh_alt_site *sites = NULL;
+	struct eh_image_plan *plan = NULL;
+	size_t n = 0;
+	int rc;
+
+	*out = NULL;
+	rc = rules_of(elf, caps, &rules, err);
+	if (!rc)
+		rc = eh_alt_parse(&sites, &n, elf, caps, err);
+	if (!rc)
+		rc = eh_image_plan_new(&plan, elf, caps, sites, n, err);
+	if (!rc)
+		rc = image_new(out, elf, plan, target, err);
+	eh_image_plan_free(plan);
+	if (rc) {
+		eh_free(sites);
+		return rc;
+	}
+	(*out)->owned = sites;
+	return 0;
 }
 
-int eh_image_new_parsed(struct eh_image **out, const struct eh_elf *elf, const struct eh_cpucaps *caps,
-			const struct eh_alt_site *sites, size_t nsites, const struct eh_target *target,
-			struct eh_error *err)
+int eh_image_new_planned(struct eh_image **out, const struct eh_elf *elf, const struct eh_image_plan *plan,
+			 const struct eh_target *target, struct eh_error *err)
 {
-	return image_new(out, elf, caps, false, sites, nsites, target, err);
+	return image_new(out, elf, plan, target, err);
 }
 
 void eh_image_free(struct eh_image *img)
