@@ -1024,6 +1024,14 @@ struct shared_verdict {
 /* How many views of one candidate a scan keeps before the images visit it each. */
 #define MAX_VIEWS 8
 
+/* The window at base of a pass through section s, a chunk or the rest of s (*n bytes), through c. */
+static const uint8_t *pass_window(const struct eh_elf *elf, struct eh_elf_cursor *c, const struct eh_elf_section *s,
+				  uint64_t base, size_t *n)
+{
+	*n = s->size - base < EH_ELF_CURSOR_CHUNK ? (size_t)(s->size - base) : EH_ELF_CURSOR_CHUNK;
+	return eh_elf_cursor_at(elf, c, s, base, *n);
+}
+
 /* The scan's call edges (struct eh_audit_scan): one pass over the audited words, then sorted by target. */
 static int find_calls(struct eh_audit_scan *scan)
 {
@@ -1040,8 +1048,7 @@ static int find_calls(struct eh_audit_scan *scan)
 		for (base = 0; audited(s) && base < s->size && !rc; base += EH_ELF_CURSOR_CHUNK) {
 			const uint8_t *p;
 
-			n = s->size - base < EH_ELF_CURSOR_CHUNK ? (size_t)(s->size - base) : EH_ELF_CURSOR_CHUNK;
-			if (!(p = eh_elf_cursor_at(elf, &c, s, base, n)))
+			if (!(p = pass_window(elf, &c, s, base, &n)))
 				rc = errno == ENOMEM ? EH_ENOMEM : EH_EIO;
 			for (off = 0; p && off + 4 <= n && !rc; off += 4) {
 				uint32_t word = eh_insn_word(p + off);
@@ -1114,8 +1121,8 @@ static bool index_lows(const struct eh_audit_scan *scan, uint64_t set, uint64_t 
 
 /*
  * The scan's table of the rules whose triggers a word with these top 16 bits may match
- * (top_set, top_sets), and of the low halves of the sets that allow few (low_of). Past 255 distinct sets, the last holds every rule: each word's
- * rules still test it.
+ * (top_set, top_sets), and of the low halves of the sets that allow few (low_of). Past 255
+ * distinct sets, the last holds every rule: each word's rules still test it.
  */
 static int index_triggers(struct eh_audit_scan *scan)
 {
@@ -1270,10 +1277,10 @@ static int scan_section(struct eh_audit_scan *scan, size_t i, struct eh_elf_curs
 	for (base = 0; base < s->size && !rc; base += EH_ELF_CURSOR_CHUNK) {
 		const uint8_t *p;
 
-		n = s->size - base < EH_ELF_CURSOR_CHUNK ? (size_t)(s->size - base) : EH_ELF_CURSOR_CHUNK;
-		if (!(p = eh_elf_cursor_at(elf, c, s, base, n)))
-			return errno == ENOMEM ? EH_ENOMEM : eh_error_set(err, EH_EIO, "%s: cannot read %s at offset 0x%" PRIx64 ": %s", elf->path,
-					    s->name, s->offset + base, strerror(errno));
+		if (!(p = pass_window(elf, c, s, base, &n)))
+			return errno == ENOMEM ? EH_ENOMEM
+					       : eh_error_set(err, EH_EIO, "%s: cannot read %s at offset 0x%" PRIx64 ": %s",
+							      elf->path, s->name, s->offset + base, strerror(errno));
 		for (off = 0; !rc && (off = next_candidate(scan, p, off, n)) + 4 <= n; off += 4) {
 			uint32_t word = eh_insn_word(p + off);
 			uint64_t mask = wanted(scan, s->addr + base + off, word);
