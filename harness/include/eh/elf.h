@@ -103,8 +103,8 @@ void eh_elf_free(struct eh_elf *elf);
 const struct eh_elf_section *eh_elf_section_by_name(const struct eh_elf *elf, const char *name);
 /*
  * Give back the memory of section s of a file eh_elf_open mapped (read whole, see its load_whole, or
- * touched page by page) once nothing reads it end to end again: a vmlinux's relocations once
- * their runs are found, .BTF once libbpf has copied it, the code once a reader is through it. Its bytes stay as they were, read from the file again if touched. Sections
+ * touched page by page) once nothing reads it end to end again: .BTF once libbpf has copied it,
+ * the code once a reader is through it. Its bytes stay as they were, read from the file again if touched. Sections
  * under 1 MiB are left as they are, and so are an object's allocated ones (relocated in memory).
  */
 void eh_elf_section_drop(const struct eh_elf *elf, const struct eh_elf_section *s);

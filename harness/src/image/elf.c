@@ -347,10 +347,6 @@ static int parse(struct eh_elf **out, const char *name, const void *buf, size_t 
 	rc = eh_elf__index(elf, err);
 	if (rc)
 		goto out;
-	/* A vmlinux's relocations, whose runs the index found, are searched from now on. */
-	for (i = 0; i < elf->nsections; i++)
-		if (elf->sections[i].type == SHT_RELA && elf->sections[i].flags & SHF_ALLOC)
-			eh_elf_section_drop(elf, &elf->sections[i]);
 	*out = elf;
 	elf = NULL;
 	rc = 0;
