@@ -103,23 +103,24 @@ void eh_elf_free(struct eh_elf *elf);
 const struct eh_elf_section *eh_elf_section_by_name(const struct eh_elf *elf, const char *name);
 /*
  * Give back the memory of section s of a file eh_elf_open mapped (read whole, see its load_whole, or
- * touched page by page) once nothing reads it end to end again: .BTF once libbpf has copied it,
- * the code once a reader is through it. Its bytes stay as they were, read from the file again if touched. Sections
- * under 1 MiB are left as they are, and so are an object's allocated ones (relocated in memory).
+ * touched page by page) once nothing reads it end to end again: .BTF once libbpf has copied it, the
+ * code once a reader is through it. Its bytes stay as they were, read from the file again if
+ * touched. Sections under 1 MiB are left as they are, and so are an object's allocated ones
+ * (relocated in memory).
  */
 void eh_elf_section_drop(const struct eh_elf *elf, const struct eh_elf_section *s);
 /*
- * A reader's window on the code of a file, for a pass that goes through a section in address
- * order (the audit's scan, the alternatives' words): the window of a section that
- * eh_elf_section_drop gives back is read from the file into buf (EH_ELF_CURSOR_CHUNK bytes,
- * allocated when first needed), so that the pass maps none of its pages: on a virtual
- * machine a fault on a page of the file costs twice a read of it. Zero it to start.
+ * A reader's window on a section of a file, for a pass that goes through it in order (the
+ * audit's scan of the code, the alternatives' words, the symbol table, the relocations): the
+ * window of a section that eh_elf_section_drop gives back is read from the file into buf
+ * (EH_ELF_CURSOR_CHUNK bytes, allocated when first needed), so that the pass maps none of its
+ * pages: on a virtual machine a fault on a page of the file costs twice a read of it. Zero it
+ * to start.
  */
 #define EH_ELF_CURSOR_CHUNK ((size_t)64 << 10)
 struct eh_elf_cursor {
-	const struct eh_elf_section *s;  /* the section of the window */
-	uint64_t lo, n;                  /* the window: offsets [lo, lo + n) of s */
-	const uint8_t *p;                /* its bytes */
+	const struct eh_elf_section *s;  /* the section of the window, NULL for none */
+	uint64_t lo, n;                  /* the window: offsets [lo, lo + n) of s, in buf */
 	uint8_t *buf;
 };
 /*

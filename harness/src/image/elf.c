@@ -404,7 +404,10 @@ void eh_elf_free(struct eh_elf *elf)
 	eh_free(elf);
 }
 
-/* Whether s's pages can be given back: mapped, large, and as the file has them (an object's placed sections are relocated in memory). */
+/*
+ * Whether s's pages can be given back, or read from the file: mapped, large, and as the file has
+ * them (an object's placed sections are relocated in memory).
+ */
 static bool droppable(const struct eh_elf *elf, const struct eh_elf_section *s)
 {
 	return elf->map.data && s->data && s->size >= LOAD_MIN && !(elf->type == ET_REL && s->flags & SHF_ALLOC);
@@ -427,7 +430,7 @@ const uint8_t *eh_elf_cursor_at(const struct eh_elf *elf, struct eh_elf_cursor *
 	if (!droppable(elf, s))
 		return s->data + off;
 	if (c->s == s && off >= c->lo && off + len <= c->lo + c->n)
-		return c->p + (off - c->lo);
+		return c->buf + (off - c->lo);
 	if (!c->buf && !(c->buf = eh_alloc(EH_ELF_CURSOR_CHUNK))) {
 		errno = ENOMEM;
 		return NULL;
@@ -443,8 +446,7 @@ const uint8_t *eh_elf_cursor_at(const struct eh_elf *elf, struct eh_elf_cursor *
 	}
 	c->s = s;
 	c->lo = off;
-	c->p = c->buf;
-	return c->p;
+	return c->buf;
 }
 
 void eh_elf_cursor_free(struct eh_elf_cursor *c)

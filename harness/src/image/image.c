@@ -309,9 +309,13 @@ int eh_image_plan_new(struct eh_image_plan **out, const struct eh_elf *elf, cons
 		struct plan_step *st = &plan->steps[i];
 		unsigned n = s->orig_len / 4u;
 
-		*st = (struct plan_step){ .site = sites[i].rank_site, .cb_index = s->cb_index, .first = (uint32_t)plan->nfixed,
-					  .kind = s->callback ? STEP_CALLBACK : fixed_site(caps, s) ? STEP_FIXED : STEP_APPLY };
-		st->cap = s->cap_name && s->cap < caps->ncaps ? s->cap : UNNUMBERED;
+		*st = (struct plan_step){
+			.site = sites[i].rank_site,
+			.cap = s->cap_name && s->cap < caps->ncaps ? s->cap : UNNUMBERED,
+			.cb_index = s->cb_index,
+			.first = (uint32_t)plan->nfixed,
+			.kind = s->callback ? STEP_CALLBACK : fixed_site(caps, s) ? STEP_FIXED : STEP_APPLY,
+		};
 		if (st->kind == STEP_APPLY || (st->kind == STEP_CALLBACK && (!s->cb_fixed || !s->words)))
 			continue;
 		for (k = 0; k < n; k++)
