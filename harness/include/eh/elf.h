@@ -124,11 +124,12 @@ struct eh_elf_cursor {
 	uint8_t *buf;
 };
 /*
- * Bytes [off, off + len) of section s (len at most EH_ELF_CURSOR_CHUNK) through c: valid until
- * c moves. NULL when s does not hold them all, or (errno set) when the file cannot be read.
+ * Bytes [off, off + len) of section s (len at most EH_ELF_CURSOR_CHUNK) through c, into *p: valid
+ * until c moves. 0; EH_ENOENT when s does not hold them all; EH_ENOMEM, or EH_EIO when the file
+ * cannot be read, with errno saying why.
  */
-const uint8_t *eh_elf_cursor_at(const struct eh_elf *elf, struct eh_elf_cursor *c, const struct eh_elf_section *s,
-				uint64_t off, size_t len);
+int eh_elf_cursor_at(const struct eh_elf *elf, struct eh_elf_cursor *c, const struct eh_elf_section *s, uint64_t off,
+		     size_t len, const uint8_t **p);
 void eh_elf_cursor_free(struct eh_elf_cursor *c);
 /*
  * For a reader that goes through s in address order (the audit's scan and visits, the

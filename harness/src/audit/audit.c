@@ -1024,12 +1024,12 @@ struct shared_verdict {
 /* How many views of one candidate a scan keeps before the images visit it each. */
 #define MAX_VIEWS 8
 
-/* The window at base of a pass through section s, a chunk or the rest of s (*n bytes), through c. */
-static const uint8_t *pass_window(const struct eh_elf *elf, struct eh_elf_cursor *c, const struct eh_elf_section *s,
-				  uint64_t base, size_t *n)
+/* The window at base of a pass through section s, a chunk or the rest of s (*n bytes), through c: eh_elf_cursor_at. */
+static int pass_window(const struct eh_elf *elf, struct eh_elf_cursor *c, const struct eh_elf_section *s,
+		       uint64_t base, size_t *n, const uint8_t **p)
 {
 	*n = s->size - base < EH_ELF_CURSOR_CHUNK ? (size_t)(s->size - base) : EH_ELF_CURSOR_CHUNK;
-	return eh_elf_cursor_at(elf, c, s, base, *n);
+	return eh_elf_cursor_at(elf, c, s, base, *n, p);
 }
 
 /* The scan's call edges (struct eh_audit_scan): one pass over the audited words, then sorted by target. */
@@ -1048,9 +1048,8 @@ static int find_calls(struct eh_audit_scan *scan)
 		for (base = 0; audited(s) && base < s->size && !rc; base += EH_ELF_CURSOR_CHUNK) {
 			const uint8_t *p;
 
-			if (!(p = pass_window(elf, &c, s, base, &n)))
-				rc = errno == ENOMEM ? EH_ENOMEM : EH_EIO;
-			for (off = 0; p && off + 4 <= n && !rc; off += 4) {
+			rc = pass_window(elf, &c, s, base, &n, &p);
+			for (off = 0; !rc && off + 4 <= n; off += 4) {
 				uint32_t word = eh_insn_word(p + off);
 				struct call_edge e;
 
@@ -1277,10 +1276,11 @@ static int scan_section(struct eh_audit_scan *scan, size_t i, struct eh_elf_curs
 	for (base = 0; base < s->size && !rc; base += EH_ELF_CURSOR_CHUNK) {
 		const uint8_t *p;
 
-		if (!(p = pass_window(elf, c, s, base, &n)))
-			return errno == ENOMEM ? EH_ENOMEM
-					       : eh_error_set(err, EH_EIO, "%s: cannot read %s at offset 0x%" PRIx64 ": %s",
-							      elf->path, s->name, s->offset + base, strerror(errno));
+		rc = pass_window(elf, c, s, base, &n, &p);
+		if (rc)  /* EH_ENOMEM: the caller says so */
+			return rc != EH_EIO ? rc
+					    : eh_error_set(err, rc, "%s: cannot read %s at offset 0x%" PRIx64 ": %s",
+							   elf->path, s->name, s->offset + base, strerror(errno));
 		for (off = 0; !rc && (off = next_candidate(scan, p, off, n)) + 4 <= n; off += 4) {
 			uint32_t word = eh_insn_word(p + off);
 			uint64_t mask = wanted(scan, s->addr + base + off, word);

@@ -56,7 +56,7 @@ static int rank_sites(const struct eh_elf *elf, struct eh_alt_site *sites, size_
 
 /*
  * Words [at, at + n) of the ELF into w, through c: 0, 1 when a section with contents does not
- * hold them all, or EH_EIO when the file cannot be read.
+ * hold them all, or EH_ENOMEM or EH_EIO when the file cannot be read.
  */
 static int read_range(const struct eh_elf *elf, struct eh_elf_cursor *c, uint64_t at, unsigned n, uint32_t *w,
 		      struct eh_error *err)
@@ -64,11 +64,12 @@ static int read_range(const struct eh_elf *elf, struct eh_elf_cursor *c, uint64_
 	const struct eh_elf_section *s = eh_elf_section_at(elf, at);
 	const uint8_t *p;
 	unsigned i;
+	int rc = s ? eh_elf_cursor_at(elf, c, s, at - s->addr, (size_t)n * 4, &p) : EH_ENOENT;
 
-	if (!s || !s->data || (uint64_t)n * 4 > s->size - (at - s->addr))
+	if (rc == EH_ENOENT)
 		return 1;
-	if (!(p = eh_elf_cursor_at(elf, c, s, at - s->addr, (size_t)n * 4)))
-		return eh_error_set(err, EH_EIO, "%s: cannot read %s at offset 0x%" PRIx64 ": %s", elf->path, s->name,
+	if (rc)
+		return eh_error_set(err, rc, "%s: cannot read %s at offset 0x%" PRIx64 ": %s", elf->path, s->name,
 				    s->offset + (at - s->addr), strerror(errno));
 	for (i = 0; i < n; i++)
 		w[i] = rd32(p + 4 * i);

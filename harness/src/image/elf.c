@@ -179,13 +179,13 @@ static int read_symbols(struct eh_elf *elf, const char *name, struct eh_error *e
 	if (!elf->symbols)
 		return eh_error_set(err, EH_ENOMEM, "%s: out of memory for %zu symbols", name, total);
 	for (j = 0; j < total && !rc; j++) {
-		const uint8_t *p = eh_elf_cursor_at(elf, &c, symtab, j * sizeof(Elf64_Sym), sizeof(Elf64_Sym));
 		struct eh_elf_symbol *s = &elf->symbols[elf->nsymbols];
+		const uint8_t *p;
 		uint32_t st_name;
 
-		if (!p) {
-			rc = eh_error_set(err, errno == ENOMEM ? EH_ENOMEM : EH_EIO, "%s: cannot read symbol %zu: %s",
-					  name, j, strerror(errno));
+		rc = eh_elf_cursor_at(elf, &c, symtab, j * sizeof(Elf64_Sym), sizeof(Elf64_Sym), &p);
+		if (rc) {
+			rc = eh_error_set(err, rc, "%s: cannot read symbol %zu: %s", name, j, strerror(errno));
 			break;
 		}
 		st_name = rd_le32(p);
@@ -419,34 +419,37 @@ void eh_elf_section_drop(const struct eh_elf *elf, const struct eh_elf_section *
 		eh_file_map_drop(&elf->map, s->offset, s->size);
 }
 
-const uint8_t *eh_elf_cursor_at(const struct eh_elf *elf, struct eh_elf_cursor *c, const struct eh_elf_section *s,
-				uint64_t off, size_t len)
+int eh_elf_cursor_at(const struct eh_elf *elf, struct eh_elf_cursor *c, const struct eh_elf_section *s, uint64_t off,
+		     size_t len, const uint8_t **p)
 {
 	size_t got;
 	ssize_t r;
 
 	if (!s->data || off > s->size || len > s->size - off || len > EH_ELF_CURSOR_CHUNK)
-		return NULL;
-	if (!droppable(elf, s))
-		return s->data + off;
-	if (c->s == s && off >= c->lo && off + len <= c->lo + c->n)
-		return c->buf + (off - c->lo);
-	if (!c->buf && !(c->buf = eh_alloc(EH_ELF_CURSOR_CHUNK))) {
-		errno = ENOMEM;
-		return NULL;
+		return EH_ENOENT;
+	if (!droppable(elf, s)) {
+		*p = s->data + off;
+		return 0;
 	}
-	c->s = NULL;
-	c->n = s->size - off < EH_ELF_CURSOR_CHUNK ? s->size - off : EH_ELF_CURSOR_CHUNK;
-	for (got = 0; got < c->n; got += (size_t)r) {
-		r = pread(elf->map.fd, c->buf + got, c->n - got, (off_t)(s->offset + off + got));
-		if (r <= 0) {
-			errno = r ? errno : EIO;  /* the file shrank under the mapping */
-			return NULL;
+	if (c->s != s || off < c->lo || off + len > c->lo + c->n) {
+		if (!c->buf && !(c->buf = eh_alloc(EH_ELF_CURSOR_CHUNK))) {
+			errno = ENOMEM;
+			return EH_ENOMEM;
 		}
+		c->s = NULL;
+		c->n = s->size - off < EH_ELF_CURSOR_CHUNK ? s->size - off : EH_ELF_CURSOR_CHUNK;
+		for (got = 0; got < c->n; got += (size_t)r) {
+			r = pread(elf->map.fd, c->buf + got, c->n - got, (off_t)(s->offset + off + got));
+			if (r <= 0) {
+				errno = r ? errno : EIO;  /* the file shrank under the mapping */
+				return EH_EIO;
+			}
+		}
+		c->s = s;
+		c->lo = off;
 	}
-	c->s = s;
-	c->lo = off;
-	return c->buf;
+	*p = c->buf + (off - c->lo);
+	return 0;
 }
 
 void eh_elf_cursor_free(struct eh_elf_cursor *c)

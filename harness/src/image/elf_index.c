@@ -311,13 +311,11 @@ static int index_relas(const struct eh_elf *elf, struct eh_elf_lookup *l)
 			continue;
 		runs[0] = 0;
 		for (r = 0; r + sizeof(Elf64_Rela) <= s->size && n <= RELA_RUNS_MAX; r += sizeof(Elf64_Rela)) {
-			const uint8_t *p = eh_elf_cursor_at(elf, &c, s, r, sizeof(Elf64_Rela));
+			const uint8_t *p;
 			uint64_t off;
 
-			if (!p) {
-				rc = errno == ENOMEM ? EH_ENOMEM : EH_EIO;
+			if ((rc = eh_elf_cursor_at(elf, &c, s, r, sizeof(Elf64_Rela), &p)))
 				break;
-			}
 			memcpy(&off, p, sizeof(off));  /* r_offset: little-endian, as parse checked */
 			if (r && off < last)
 				runs[n++] = (uint32_t)(r / sizeof(Elf64_Rela));
