@@ -208,6 +208,50 @@ static void test_cache_by_address(void **state)
 	assert_true(eh_decoder_get(dec, PC + 4, 0xd503201f)->flags & EH_INSN_NOP);
 }
 
+/* Whether a and b are the same decoding, field by field. */
+static bool same_insn(const struct eh_insn *a, const struct eh_insn *b)
+{
+	return a->addr == b->addr && a->word == b->word && a->flags == b->flags && a->sysreg == b->sysreg &&
+	       a->rt == b->rt && a->target == b->target && !strcmp(a->text, b->text);
+}
+
+/*
+ * The word cache names a word once for every address: for words of every encoding class
+ * (splitmix64's, fixed seed, none twice), a decoder that named the word at PC first answers
+ * at another address exactly as a decoder that never saw the word does there. Fails if a word
+ * whose text carries its address (a branch, ADR(P), a literal load) were named from the cache.
+ */
+static void test_cache_by_word(void **state)
+{
+	struct eh_decoder *fresh;
+	struct eh_error err = { 0 };
+	struct eh_insn at_pc, cached, named;
+	uint64_t x = 1;
+	unsigned i, pc_relative = 0;
+
+	(void)state;
+	assert_int_equal(eh_decoder_new(&fresh, &err), 0);
+	for (i = 0; i < 8192; i++) {
+		uint64_t z = (x += 0x9e3779b97f4a7c15ull);
+		uint32_t w;
+		const uint64_t there = PC + 0x123450 + 4 * i;
+
+		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+		z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+		w = (uint32_t)(z ^ (z >> 31));
+		eh_decoder_decode(dec, PC, w, &at_pc);
+		eh_decoder_decode(dec, there, w, &cached);
+		eh_decoder_decode(fresh, there, w, &named);
+		if (!same_insn(&cached, &named))
+			fail_msg("0x%08x at 0x%016llx: '%s' from the cache, '%s' named there", w,
+				 (unsigned long long)there, cached.text, named.text);
+		pc_relative += strcmp(at_pc.text, named.text) != 0;
+	}
+	eh_decoder_free(fresh);
+	/* The words cover the classes whose text differs by address. */
+	assert_true(pc_relative > 1000);
+}
+
 static uint64_t regs(void *ctx, unsigned n)
 {
 	(void)ctx;
@@ -270,6 +314,7 @@ int main(void)
 		cmocka_unit_test(test_capstone_text),
 		cmocka_unit_test(test_named_by_encoding),
 		cmocka_unit_test(test_cache_by_address),
+		cmocka_unit_test(test_cache_by_word),
 		cmocka_unit_test(test_prefetch_address),
 		cmocka_unit_test(test_emulator_unsafe_rows),
 	};

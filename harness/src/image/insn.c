@@ -13,12 +13,12 @@
 _Static_assert(sizeof(((struct eh_insn *)0)->text) >= 64, "name_insn writes up to 63 characters and a NUL");
 
 /*
- * Words whose decoding does not depend on their address (no PC-relative operand) and
- * that kernel code is full of: NOP, RET, PACIASP, AUTIASP (Arm ARM C6.2). The decoder
- * names each once and copies it after (a kernel's 6.1 vmlinux has 130,000 NOPs).
+ * Words whose naming does not depend on their address (no PC-relative operand: pc_relative)
+ * are named by Capstone once and copied after: a kernel repeats a few thousand such words (NOP,
+ * RET, PACIASP, barriers, the same MSRs and TLBIs), and Capstone takes some 4,000 host
+ * instructions to name one. Direct-mapped by a hash of the word.
  */
-static const uint32_t pc_free[] = { 0xd503201f, 0xd65f03c0, 0xd503233f, 0xd50323bf };
-#define NPC_FREE (sizeof(pc_free) / sizeof(pc_free[0]))
+#define WORD_CACHE 4096u  /* a power of two */
 
 /*
  * Decoded instructions live in fixed chunks that never move, so a pointer the
@@ -31,7 +31,9 @@ struct eh_decoder {
 	size_t nchunks, used;
 	uint32_t *slots;
 	size_t nslots;
-	struct eh_insn pc_free[NPC_FREE];  /* by pc_free's index; word 0 until decoded */
+	/* The word cache: what each slot holds, as 1 << 32 | word (0: nothing), and its decoding. */
+	uint64_t *word_keys;
+	struct eh_insn *by_word;
 };
 
 static struct eh_insn *entry(const struct eh_decoder *d, size_t k)
@@ -55,9 +57,11 @@ int eh_decoder_new(struct eh_decoder **out, struct eh_error *err)
 	}
 	d->nslots = 2 * EH_DECODER_CHUNK;
 	d->slots = eh_alloc(d->nslots * sizeof(*d->slots));
-	if (!d->slots) {
-		cs_close(&d->cs);
-		eh_free(d);
+	d->word_keys = eh_alloc(WORD_CACHE * sizeof(*d->word_keys));
+	/* Not zeroed: an entry is written whole before its key says it is there. */
+	d->by_word = eh_alloc_array(WORD_CACHE, sizeof(*d->by_word));
+	if (!d->slots || !d->word_keys || !d->by_word) {
+		eh_decoder_free(d);
 		return eh_error_set(err, EH_ENOMEM, "out of memory for the decoder cache");
 	}
 	*out = d;
@@ -73,6 +77,8 @@ void eh_decoder_free(struct eh_decoder *d)
 		eh_free(d->chunks[--d->nchunks]);
 	eh_free(d->chunks);
 	eh_free(d->slots);
+	eh_free(d->word_keys);
+	eh_free(d->by_word);
 	eh_free(d);
 }
 
@@ -357,20 +363,31 @@ static void classify(struct eh_insn *in, const char *mnemonic)
 
 static void decode(struct eh_decoder *d, uint64_t addr, uint32_t word, struct eh_insn *out);
 
+/*
+ * Whether in's text names an address computed from its own (Capstone prints the targets of
+ * B, BL, B.cond, CBZ, TBZ, and ADR, ADRP and literal loads absolute): the words classify gives a target.
+ */
+static bool pc_relative(const struct eh_insn *in)
+{
+	return in->flags & (EH_INSN_ADR | EH_INSN_ADRP | EH_INSN_LITERAL) ||
+	       (in->flags & (EH_INSN_BRANCH | EH_INSN_INDIRECT)) == EH_INSN_BRANCH;
+}
+
 void eh_decoder_decode(struct eh_decoder *d, uint64_t addr, uint32_t word, struct eh_insn *out)
 {
-	size_t i;
+	size_t k = (word * 0x9e3779b1u) >> (32 - __builtin_ctz(WORD_CACHE));
+	uint64_t key = 1ull << 32 | word;
 
-	for (i = 0; i < NPC_FREE && pc_free[i] != word; i++)
-		;
-	if (i == NPC_FREE) {
-		decode(d, addr, word, out);
+	if (d->word_keys[k] == key) {
+		*out = d->by_word[k];
+		out->addr = addr;
 		return;
 	}
-	if (d->pc_free[i].word != word)
-		decode(d, addr, word, &d->pc_free[i]);
-	*out = d->pc_free[i];
-	out->addr = addr;
+	decode(d, addr, word, out);
+	if (!pc_relative(out)) {
+		d->by_word[k] = *out;
+		d->word_keys[k] = key;
+	}
 }
 
 /* Characters of s before its NUL, at most max (s holds at least max bytes). */
