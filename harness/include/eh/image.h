@@ -35,9 +35,10 @@ struct eh_image {
 	 * The ELF's alternatives as parsed: shared by the images made from one parse
 	 * (eh_image_new_planned), owned by an image that parsed them (owned). What the
 	 * image made of each (eh_image_outcome) is all it keeps of its own: the decision
-	 * on each capability number (decided, by number) and each callback's outcome
-	 * (callbacks, by cb_index: an index in outcomes, which holds each distinct one
-	 * once; Debian's 6.1 vmlinux has 14,000 callback sites and a few dozen outcomes).
+	 * on each capability number (decided, by number) and the outcome of each callback
+	 * that is not its capability's decision alone (callbacks, by cb_index: an index in
+	 * outcomes, which holds each distinct one once). Of the 14,000 callback sites of
+	 * Debian's 6.1 vmlinux, the 13,900 of alt_cb_patch_nops follow their decision.
 	 */
 	const struct eh_alt_site *sites;
 	size_t nsites;

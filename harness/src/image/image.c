@@ -132,7 +132,11 @@ struct plan_step {
 	uint32_t cap;           /* its capability number, when caps numbers it; else UNNUMBERED */
 	uint32_t cb_index;      /* a callback's */
 	uint32_t first, n;      /* what applying it writes, where the plan knows it (eh_image_plan.fixed) */
-	enum { STEP_FIXED, STEP_APPLY, STEP_CALLBACK } kind;  /* fixed: the words are the plan's */
+	/*
+	 * fixed: the words are the plan's. gated: a callback whose outcome is its capability's
+	 * decision and the words the plan holds (gated_callback), kept by no image.
+	 */
+	enum { STEP_FIXED, STEP_APPLY, STEP_CALLBACK, STEP_GATED } kind;
 };
 
 #define UNNUMBERED UINT32_MAX
@@ -150,6 +154,16 @@ struct eh_image_plan {
 	struct eh_image_patch *fixed;
 	size_t nfixed;
 	size_t most;            /* the patches an image may have: every word of every site */
+	/*
+	 * The steps an image visits (image_new), as bits by step: those of a capability number
+	 * (fixed, to apply, gated) only when the image's kernel detects it, gated[gated_from[cap]]
+	 * up to gated[gated_from[cap + 1]]; the other callbacks, and sites of a name the parse
+	 * did not number, always. A site with neither (no capability) changes no image.
+	 */
+	uint64_t *always;
+	size_t nwords;          /* of always, and of an image's bits */
+	uint32_t *gated, *gated_from;
+	uint32_t *decide_site;  /* by capability number: a site of it, whose name decides it; UNNUMBERED for none */
 };
 
 /* A callback reads the original and writes the site (__apply_alternatives calls alt_cb); st is its step. */
@@ -237,8 +251,32 @@ static int keep_outcome(struct patching *p, const struct eh_alt_site *s, const s
 	return 0;
 }
 
+/*
+ * Whether callback site s of a parse numbered by caps is gated: a 6.x kernel runs it only once
+ * its capability (a number) is detected, and what it writes turns on nothing of the target
+ * (cb_fixed). Its outcome is then its capability's decision with the plan's result, which no
+ * image keeps (eh_image_outcome).
+ */
+static bool gated_callback(const struct eh_cpucaps *caps, const struct eh_alt_site *s)
+{
+	return s->callback && caps->cb_style != EH_ALT_CB_NCAPS && s->cap_name && s->cap < caps->ncaps && s->cb_fixed &&
+	       s->words;
+}
+
 struct eh_alt_outcome eh_image_outcome(const struct eh_image *img, const struct eh_alt_site *s)
 {
+	struct eh_alt_outcome o;
+
+	if (gated_callback(img->caps, s)) {  /* as run_callback and visit_step make it */
+		o = img->decided[s->cap];
+		o.applied = false;
+		if (o.state == EH_CAP_DETECTED) {
+			o.cb_result = s->cb_fixed;
+			o.cb_why = s->cb_fixed_why;
+			o.applied = o.cb_result == EH_ALT_CB_PATCHED;
+		}
+		return o;
+	}
 	if (s->callback)
 		return img->outcomes[img->callbacks[s->cb_index]];
 	if (!s->cap_name)
@@ -249,7 +287,7 @@ struct eh_alt_outcome eh_image_outcome(const struct eh_image *img, const struct 
 bool eh_image_applied(const struct eh_image *img, const struct eh_alt_site *s)
 {
 	if (s->callback)
-		return img->outcomes[img->callbacks[s->cb_index]].applied;
+		return eh_image_outcome(img, s).applied;
 	return s->cap_name && img->decided[s->cap].applied;
 }
 
@@ -274,6 +312,41 @@ static void decide(const struct eh_image *img, const struct eh_alt_site *s, stru
 static bool fixed_site(const struct eh_cpucaps *caps, const struct eh_alt_site *s)
 {
 	return !s->callback && s->cap_name && s->cap < caps->ncaps && s->words && !s->unfixed;
+}
+
+/* The plan's always, gated, gated_from and decide_site (struct eh_image_plan), from its steps; EH_ENOMEM. */
+static int index_visits(struct eh_image_plan *plan)
+{
+	const unsigned ncaps = plan->caps->ncaps;
+	size_t i;
+	unsigned c;
+
+	plan->nwords = (plan->nsites + 63) / 64;
+	plan->always = eh_alloc((plan->nwords + 1) * sizeof(*plan->always));
+	plan->gated_from = eh_alloc((ncaps + 2) * sizeof(*plan->gated_from));
+	plan->decide_site = eh_alloc_array(ncaps + 1, sizeof(*plan->decide_site));
+	plan->gated = eh_alloc_array(plan->nsites + 1, sizeof(*plan->gated));
+	if (!plan->always || !plan->gated_from || !plan->decide_site || !plan->gated)
+		return EH_ENOMEM;
+	for (c = 0; c < ncaps; c++)
+		plan->decide_site[c] = UNNUMBERED;
+	/* Counted into gated_from[cap + 2], summed into starts at gated_from[cap + 1], filled. */
+	for (i = 0; i < plan->nsites; i++) {
+		const struct plan_step *st = &plan->steps[i];
+
+		if (st->cap != UNNUMBERED && plan->decide_site[st->cap] == UNNUMBERED)
+			plan->decide_site[st->cap] = st->site;
+		if (st->cap != UNNUMBERED && st->kind != STEP_CALLBACK)
+			plan->gated_from[st->cap + 2]++;
+		else if (st->kind == STEP_CALLBACK || plan->sites[st->site].cap_name)
+			plan->always[i / 64] |= 1ull << (i % 64);
+	}
+	for (c = 1; c <= ncaps; c++)
+		plan->gated_from[c + 1] += plan->gated_from[c];
+	for (i = 0; i < plan->nsites; i++)
+		if (plan->steps[i].cap != UNNUMBERED && plan->steps[i].kind != STEP_CALLBACK)
+			plan->gated[plan->gated_from[plan->steps[i].cap + 1]++] = (uint32_t)i;
+	return 0;
 }
 
 int eh_image_plan_new(struct eh_image_plan **out, const struct eh_elf *elf, const struct eh_cpucaps *caps,
@@ -314,15 +387,22 @@ int eh_image_plan_new(struct eh_image_plan **out, const struct eh_elf *elf, cons
 			.cap = s->cap_name && s->cap < caps->ncaps ? s->cap : UNNUMBERED,
 			.cb_index = s->cb_index,
 			.first = (uint32_t)plan->nfixed,
-			.kind = s->callback ? STEP_CALLBACK : fixed_site(caps, s) ? STEP_FIXED : STEP_APPLY,
+			.kind = gated_callback(caps, s) ? STEP_GATED
+				: s->callback		? STEP_CALLBACK
+				: fixed_site(caps, s)	? STEP_FIXED
+							: STEP_APPLY,
 		};
 		if (st->kind == STEP_APPLY || (st->kind == STEP_CALLBACK && (!s->cb_fixed || !s->words)))
-			continue;
+			continue;  /* (a gated callback has both) */
 		for (k = 0; k < n; k++)
 			if (s->words[n + k] != s->words[k])
 				plan->fixed[plan->nfixed++] =
 					(struct eh_image_patch){ (uint32_t)(s->orig + 4 * k - plan->patch_base), s->words[n + k] };
 		st->n = (uint32_t)(plan->nfixed - st->first);
+	}
+	if (index_visits(plan)) {
+		eh_image_plan_free(plan);
+		return eh_error_set(err, EH_ENOMEM, "%s: out of memory", elf->path);
 	}
 	*out = plan;
 	return 0;
@@ -334,6 +414,10 @@ void eh_image_plan_free(struct eh_image_plan *plan)
 		return;
 	eh_free(plan->steps);
 	eh_free(plan->fixed);
+	eh_free(plan->always);
+	eh_free(plan->gated);
+	eh_free(plan->gated_from);
+	eh_free(plan->decide_site);
 	eh_free(plan);
 }
 
@@ -346,14 +430,59 @@ static int rules_of(const struct eh_elf *elf, const struct eh_cpucaps *caps, con
 }
 
 /* eh_image_new, from plan: the sites eh_alt_parse found, borrowed. */
+/*
+ * What step st does to the image p builds (every capability decided, img->decided): a site
+ * of a detected capability is applied, a callback run or its outcome kept.
+ */
+static int visit_step(struct patching *p, const struct plan_step *st, size_t *ncallbacks, struct eh_error *err)
+{
+	struct eh_image *img = p->img;
+	const struct eh_alt_site *s = &img->sites[st->site];  /* read only where the step does not say */
+	struct eh_alt_outcome o = { .state = EH_CAP_UNKNOWN, .cb_why = "" };
+	const struct eh_alt_outcome *d = st->cap != UNNUMBERED ? &img->decided[st->cap] : &o;
+	bool run;
+	int rc = 0;
+
+	if (st->cap == UNNUMBERED && s->cap_name)
+		decide(img, s, &o);
+	if (st->kind != STEP_CALLBACK) {
+		if (d->state != EH_CAP_DETECTED || (st->kind == STEP_GATED && s->cb_fixed != EH_ALT_CB_PATCHED))
+			return 0;
+		if (st->kind == STEP_APPLY)
+			rc = apply_site(p, s, err);
+		else
+			append(p, p->plan->fixed + st->first, st->n);
+		img->applied[img->napplied++] = st->site;
+		return rc;
+	}
+	if (st->cb_index >= *ncallbacks)
+		*ncallbacks = st->cb_index + 1;
+	/* 5.x calls every callback (its capability is ARM64_NCAPS); 6.x those of detected ones. */
+	run = p->plan->caps->cb_style == EH_ALT_CB_NCAPS || d->state == EH_CAP_DETECTED;
+	if (!run && d != &o && d == p->kept_from) {  /* the outcome a site of its capability kept */
+		img->callbacks[st->cb_index] = (uint32_t)p->last;
+		return 0;
+	}
+	o = *d;
+	o.applied = false;
+	if (run)
+		rc = run_callback(p, st, s, &o, err);
+	if (o.applied)
+		img->applied[img->napplied++] = st->site;
+	rc = rc ? rc : keep_outcome(p, s, &o, err);
+	p->kept_from = run ? NULL : d;
+	return rc;
+}
+
 static int image_new(struct eh_image **out, const struct eh_elf *elf, const struct eh_image_plan *plan,
 		     const struct eh_target *target, struct eh_error *err)
 {
 	const struct eh_cpucaps *caps = plan->caps;
-	bool *asked = NULL;
+	uint64_t *visit = NULL, bits;
 	struct patching p = { 0 };
 	struct eh_image *img;
-	size_t i, ncallbacks = 0;
+	size_t i, w, ncallbacks = 0;
+	unsigned c;
 	int rc;
 
 	*out = NULL;
@@ -378,68 +507,35 @@ static int image_new(struct eh_image **out, const struct eh_elf *elf, const stru
 	/* As many as the image may have: cut to what it has at the end. */
 	img->patches = eh_alloc_array(plan->most + 1, sizeof(*img->patches));
 	p.plan = plan;
-	asked = eh_alloc((caps->ncaps + 1) * sizeof(*asked));
-	if (!img->decided || !img->callbacks || !img->applied || !img->patches || !asked) {
+	visit = eh_alloc_array(plan->nwords + 1, sizeof(*visit));
+	if (!img->decided || !img->callbacks || !img->applied || !img->patches || !visit) {
 		rc = eh_error_set(err, EH_ENOMEM, "%s: out of memory", elf->path);
 		goto fail;
 	}
-	for (i = 0; i < plan->nsites && !rc; i++) {
-		const struct plan_step *st = &plan->steps[i];
-		const uint32_t k = st->site;
-		const struct eh_alt_site *s = &img->sites[k];  /* read only where the step does not say */
-		struct eh_alt_outcome o;
-		const struct eh_alt_outcome *d = &o;
-		bool run;
-
-		if (st->cap != UNNUMBERED) {
-			d = &img->decided[st->cap];  /* the sites of one capability are decided once */
-			if (!asked[st->cap]) {
-				decide(img, s, &img->decided[st->cap]);
-				asked[st->cap] = true;
-			}
-		} else if (s->cap_name) {
-			decide(img, s, &o);
-		} else {
-			o = (struct eh_alt_outcome){ .state = EH_CAP_UNKNOWN, .cb_why = "" };
-		}
-		if (st->kind != STEP_CALLBACK) {
-			if (d->state == EH_CAP_DETECTED) {
-				if (st->kind == STEP_FIXED)
-					append(&p, plan->fixed + st->first, st->n);
-				else
-					rc = apply_site(&p, s, err);
-				img->applied[img->napplied++] = k;
-			}
+	memcpy(visit, plan->always, plan->nwords * sizeof(*visit));
+	for (c = 0; c < caps->ncaps; c++) {
+		if (plan->decide_site[c] == UNNUMBERED)
 			continue;
-		}
-		if (st->cb_index >= ncallbacks)
-			ncallbacks = st->cb_index + 1;
-		/* 5.x calls every callback (its capability is ARM64_NCAPS); 6.x those of detected ones. */
-		run = caps->cb_style == EH_ALT_CB_NCAPS || d->state == EH_CAP_DETECTED;
-		if (!run && d != &o && d == p.kept_from) {  /* the outcome a site of its capability kept */
-			img->callbacks[st->cb_index] = (uint32_t)p.last;
+		decide(img, &img->sites[plan->decide_site[c]], &img->decided[c]);
+		if (img->decided[c].state != EH_CAP_DETECTED)
 			continue;
-		}
-		o = *d;
-		o.applied = false;
-		if (run)
-			rc = run_callback(&p, st, s, &o, err);
-		if (o.applied)
-			img->applied[img->napplied++] = k;
-		rc = rc ? rc : keep_outcome(&p, s, &o, err);
-		p.kept_from = run ? NULL : d;
+		for (i = plan->gated_from[c]; i < plan->gated_from[c + 1]; i++)
+			visit[plan->gated[i] / 64] |= 1ull << (plan->gated[i] % 64);
 	}
+	for (w = 0; w < plan->nwords && !rc; w++)
+		for (bits = visit[w]; bits && !rc; bits &= bits - 1)
+			rc = visit_step(&p, &plan->steps[w * 64 + (size_t)__builtin_ctzll(bits)], &ncallbacks, err);
 	if (rc)
 		goto fail;
 	/* A report keeps every image: what the arrays hold, not what they grew to or were sized for. */
 	img->patches = eh_shrink(img->patches, img->npatches * sizeof(*img->patches));
 	img->applied = eh_shrink(img->applied, img->napplied * sizeof(*img->applied));
 	img->callbacks = eh_shrink(img->callbacks, ncallbacks * sizeof(*img->callbacks));
-	eh_free(asked);
+	eh_free(visit);
 	*out = img;
 	return 0;
 fail:
-	eh_free(asked);
+	eh_free(visit);
 	eh_image_free(img);
 	return rc;
 }
