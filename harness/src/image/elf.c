@@ -419,8 +419,9 @@ void eh_elf_section_drop(const struct eh_elf *elf, const struct eh_elf_section *
 		eh_file_map_drop(&elf->map, s->offset, s->size);
 }
 
-int eh_elf_cursor_at(const struct eh_elf *elf, struct eh_elf_cursor *c, const struct eh_elf_section *s, uint64_t off,
-		     size_t len, const uint8_t **p)
+/* eh_elf_cursor_at outside c's window: the mapping's bytes, or the window moved to off. */
+int eh_elf__cursor_move(const struct eh_elf *elf, struct eh_elf_cursor *c, const struct eh_elf_section *s,
+			uint64_t off, size_t len, const uint8_t **p)
 {
 	size_t got;
 	ssize_t r;
@@ -431,24 +432,22 @@ int eh_elf_cursor_at(const struct eh_elf *elf, struct eh_elf_cursor *c, const st
 		*p = s->data + off;
 		return 0;
 	}
-	if (c->s != s || off < c->lo || off + len > c->lo + c->n) {
-		if (!c->buf && !(c->buf = eh_alloc(EH_ELF_CURSOR_CHUNK))) {
-			errno = ENOMEM;
-			return EH_ENOMEM;
-		}
-		c->s = NULL;
-		c->n = s->size - off < EH_ELF_CURSOR_CHUNK ? s->size - off : EH_ELF_CURSOR_CHUNK;
-		for (got = 0; got < c->n; got += (size_t)r) {
-			r = pread(elf->map.fd, c->buf + got, c->n - got, (off_t)(s->offset + off + got));
-			if (r <= 0) {
-				errno = r ? errno : EIO;  /* the file shrank under the mapping */
-				return EH_EIO;
-			}
-		}
-		c->s = s;
-		c->lo = off;
+	if (!c->buf && !(c->buf = eh_alloc(EH_ELF_CURSOR_CHUNK))) {
+		errno = ENOMEM;
+		return EH_ENOMEM;
 	}
-	*p = c->buf + (off - c->lo);
+	c->s = NULL;
+	c->n = s->size - off < EH_ELF_CURSOR_CHUNK ? s->size - off : EH_ELF_CURSOR_CHUNK;
+	for (got = 0; got < c->n; got += (size_t)r) {
+		r = pread(elf->map.fd, c->buf + got, c->n - got, (off_t)(s->offset + off + got));
+		if (r <= 0) {
+			errno = r ? errno : EIO;  /* the file shrank under the mapping */
+			return EH_EIO;
+		}
+	}
+	c->s = s;
+	c->lo = off;
+	*p = c->buf;
 	return 0;
 }
 
