@@ -78,6 +78,12 @@ void eh_image_free(struct eh_image *img);
 /* What the image's patching made of s, one of img->sites. */
 struct eh_alt_outcome eh_image_outcome(const struct eh_image *img, const struct eh_alt_site *s);
 
+/*
+ * Whether every site of x and y (made from one parse) has the same outcome in both, as far as
+ * whether it applied and what its callback did.
+ */
+bool eh_image_same_outcomes(const struct eh_image *x, const struct eh_image *y);
+
 /* Whether the image applied s, one of img->sites: eh_image_outcome(img, s).applied. */
 bool eh_image_applied(const struct eh_image *img, const struct eh_alt_site *s);
 

@@ -15,20 +15,12 @@ enum eh_audit_status eh_audit_status_of(const struct eh_erratum *e, const struct
 /* Two images are one when their patched words, every site's outcome and where the code runs agree. */
 static bool same_image(const struct eh_image *x, const struct eh_image *y)
 {
-	size_t i;
-
 	/* The words first, at once: images that differ mostly differ there. */
 	if (eh_target_vhe(&x->target) != eh_target_vhe(&y->target) || x->npatches != y->npatches ||
 	    (x->npatches && (x->patch_base != y->patch_base ||
 			     memcmp(x->patches, y->patches, x->npatches * sizeof(*x->patches)))))
 		return false;
-	for (i = 0; i < x->nsites; i++) {
-		struct eh_alt_outcome a = eh_image_outcome(x, &x->sites[i]), b = eh_image_outcome(y, &y->sites[i]);
-
-		if (a.applied != b.applied || a.cb_result != b.cb_result)
-			return false;
-	}
-	return true;
+	return eh_image_same_outcomes(x, y);
 }
 
 /* Every finding of one rule's result matched against the suppressions, and its counts. */

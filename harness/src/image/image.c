@@ -291,6 +291,31 @@ bool eh_image_applied(const struct eh_image *img, const struct eh_alt_site *s)
 	return s->cap_name && img->decided[s->cap].applied;
 }
 
+bool eh_image_same_outcomes(const struct eh_image *x, const struct eh_image *y)
+{
+	size_t i;
+
+	for (i = 0; i < x->nsites; i++) {
+		const struct eh_alt_site *s = &x->sites[i];
+		struct eh_alt_outcome a, b;
+
+		/*
+		 * A site of a capability, and a gated callback (whose cb_fixed is a result, not
+		 * EH_ALT_CB_NOT_RUN), differ exactly where the capability's decision does.
+		 */
+		if (!s->callback || gated_callback(x->caps, s)) {
+			if (s->cap_name && x->decided[s->cap].applied != y->decided[s->cap].applied)
+				return false;
+			continue;
+		}
+		a = eh_image_outcome(x, s);
+		b = eh_image_outcome(y, s);
+		if (a.applied != b.applied || a.cb_result != b.cb_result)
+			return false;
+	}
+	return true;
+}
+
 size_t eh_image_napplied(const struct eh_image *img)
 {
 	return img->napplied;
