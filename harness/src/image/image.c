@@ -133,6 +133,11 @@ struct plan_step {
 	uint32_t cb_index;      /* a callback's */
 	uint32_t first, n;      /* what applying it writes, where the plan knows it (eh_image_plan.fixed) */
 	/*
+	 * The steps from it on that an image applying it applies alike (itself included): fixed
+	 * ones, and gated callbacks that patch, of one capability, their words adjacent in fixed.
+	 */
+	uint32_t run;
+	/*
 	 * fixed: the words are the plan's. gated: a callback whose outcome is its capability's
 	 * decision and the words the plan holds (gated_callback), kept by no image.
 	 */
@@ -339,7 +344,17 @@ static bool fixed_site(const struct eh_cpucaps *caps, const struct eh_alt_site *
 	return !s->callback && s->cap_name && s->cap < caps->ncaps && s->words && !s->unfixed;
 }
 
-/* The plan's always, gated, gated_from and decide_site (struct eh_image_plan), from its steps; EH_ENOMEM. */
+/* Whether an image that applies st copies the plan's words for it and nothing else (plan_step.run). */
+static bool batched(const struct eh_image_plan *plan, const struct plan_step *st)
+{
+	return st->kind == STEP_FIXED ||
+	       (st->kind == STEP_GATED && plan->sites[st->site].cb_fixed == EH_ALT_CB_PATCHED);
+}
+
+/*
+ * The plan's always, gated, gated_from and decide_site (struct eh_image_plan), and each step's
+ * run, from its steps; EH_ENOMEM.
+ */
 static int index_visits(struct eh_image_plan *plan)
 {
 	const unsigned ncaps = plan->caps->ncaps;
@@ -365,6 +380,13 @@ static int index_visits(struct eh_image_plan *plan)
 			plan->gated_from[st->cap + 2]++;
 		else if (st->kind == STEP_CALLBACK || plan->sites[st->site].cap_name)
 			plan->always[i / 64] |= 1ull << (i % 64);
+	}
+	for (i = plan->nsites; i-- > 0;) {
+		struct plan_step *st = &plan->steps[i];
+
+		st->run = 1;
+		if (i + 1 < plan->nsites && batched(plan, st) && batched(plan, st + 1) && st[1].cap == st->cap)
+			st->run += st[1].run;
 	}
 	for (c = 1; c <= ncaps; c++)
 		plan->gated_from[c + 1] += plan->gated_from[c];
@@ -455,11 +477,27 @@ static int rules_of(const struct eh_elf *elf, const struct eh_cpucaps *caps, con
 }
 
 /* eh_image_new, from plan: the sites eh_alt_parse found, borrowed. */
+/* The first step at or after from whose bit visit (nwords of them) has; past the steps for none. */
+static size_t next_visit(const uint64_t *visit, size_t nwords, size_t from)
+{
+	size_t w = from / 64;
+	uint64_t bits;
+
+	if (w >= nwords)
+		return nwords * 64;
+	for (bits = visit[w] & (~0ull << (from % 64)); !bits; bits = visit[w])
+		if (++w == nwords)
+			return nwords * 64;
+	return w * 64 + (size_t)__builtin_ctzll(bits);
+}
+
 /*
  * What step st does to the image p builds (every capability decided, img->decided): a site
- * of a detected capability is applied, a callback run or its outcome kept.
+ * of a detected capability is applied, a callback run or its outcome kept. *took: the steps
+ * it saw to, st's run when it applied one.
  */
-static int visit_step(struct patching *p, const struct plan_step *st, size_t *ncallbacks, struct eh_error *err)
+static int visit_step(struct patching *p, const struct plan_step *st, size_t *ncallbacks, size_t *took,
+		      struct eh_error *err)
 {
 	struct eh_image *img = p->img;
 	const struct eh_alt_site *s = &img->sites[st->site];  /* read only where the step does not say */
@@ -470,15 +508,22 @@ static int visit_step(struct patching *p, const struct plan_step *st, size_t *nc
 
 	if (st->cap == UNNUMBERED && s->cap_name)
 		decide(img, s, &o);
+	*took = 1;
 	if (st->kind != STEP_CALLBACK) {
+		const struct plan_step *last = st + st->run - 1;
+
 		if (d->state != EH_CAP_DETECTED || (st->kind == STEP_GATED && s->cb_fixed != EH_ALT_CB_PATCHED))
 			return 0;
-		if (st->kind == STEP_APPLY)
+		if (st->kind == STEP_APPLY) {
 			rc = apply_site(p, s, err);
-		else
-			append(p, p->plan->fixed + st->first, st->n);
-		img->applied[img->napplied++] = st->site;
-		return rc;
+			img->applied[img->napplied++] = st->site;
+			return rc;
+		}
+		/* The run's steps are of one capability, every one of them visited: taken at once. */
+		append(p, p->plan->fixed + st->first, last->first + last->n - st->first);
+		for (*took = st->run; st <= last; st++)
+			img->applied[img->napplied++] = st->site;
+		return 0;
 	}
 	if (st->cb_index >= *ncallbacks)
 		*ncallbacks = st->cb_index + 1;
@@ -503,10 +548,10 @@ static int image_new(struct eh_image **out, const struct eh_elf *elf, const stru
 		     const struct eh_target *target, struct eh_error *err)
 {
 	const struct eh_cpucaps *caps = plan->caps;
-	uint64_t *visit = NULL, bits;
+	uint64_t *visit = NULL;
 	struct patching p = { 0 };
 	struct eh_image *img;
-	size_t i, w, ncallbacks = 0;
+	size_t i, took, ncallbacks = 0;
 	unsigned c;
 	int rc;
 
@@ -547,9 +592,8 @@ static int image_new(struct eh_image **out, const struct eh_elf *elf, const stru
 		for (i = plan->gated_from[c]; i < plan->gated_from[c + 1]; i++)
 			visit[plan->gated[i] / 64] |= 1ull << (plan->gated[i] % 64);
 	}
-	for (w = 0; w < plan->nwords && !rc; w++)
-		for (bits = visit[w]; bits && !rc; bits &= bits - 1)
-			rc = visit_step(&p, &plan->steps[w * 64 + (size_t)__builtin_ctzll(bits)], &ncallbacks, err);
+	for (i = next_visit(visit, plan->nwords, 0); i < plan->nsites && !rc; i = next_visit(visit, plan->nwords, i + took))
+		rc = visit_step(&p, &plan->steps[i], &ncallbacks, &took, err);
 	if (rc)
 		goto fail;
 	/* A report keeps every image: what the arrays hold, not what they grew to or were sized for. */
