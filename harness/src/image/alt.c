@@ -135,6 +135,7 @@ int eh_alt_parse(struct eh_alt_site **out, size_t *nout, const struct eh_elf *el
 {
 	const struct eh_elf_section *sec = eh_elf_section_by_name(elf, ".altinstructions");
 	struct eh_alt_site *sites;
+	const char **names;
 	size_t n, i;
 	unsigned ncallbacks = 0;
 	int rc;
@@ -151,8 +152,16 @@ int eh_alt_parse(struct eh_alt_site **out, size_t *nout, const struct eh_elf *el
 				    elf->path, sec->size, EH_ALT_ENTRY_SIZE);
 	n = sec->size / EH_ALT_ENTRY_SIZE;
 	sites = eh_alloc(n * sizeof(*sites));
-	if (!sites)
+	/* Each number's name (eh_cpucaps_name's: its first entry's), looked up once, not once a site. */
+	names = eh_alloc((caps->ncaps + 1) * sizeof(*names));
+	if (!sites || !names) {
+		eh_free(sites);
+		eh_free(names);
 		return eh_error_set(err, EH_ENOMEM, "%s: out of memory for %zu alternatives", elf->path, n);
+	}
+	for (i = caps->ncap_entries; i-- > 0;)
+		if (caps->caps[i].number < caps->ncaps)
+			names[caps->caps[i].number] = caps->caps[i].name;
 
 	for (i = 0; i < n; i++) {
 		const uint8_t *e = sec->data + i * EH_ALT_ENTRY_SIZE;
@@ -189,8 +198,8 @@ int eh_alt_parse(struct eh_alt_site **out, size_t *nout, const struct eh_elf *el
 			goto fail;
 		}
 		s->cb_index = s->callback ? ncallbacks++ : 0;
-		s->cap_name = s->callback && caps->cb_style == EH_ALT_CB_NCAPS
-				      ? NULL : eh_cpucaps_name(caps, s->cap);
+		s->cap_name = s->callback && caps->cb_style == EH_ALT_CB_NCAPS ? NULL
+			      : s->cap < caps->ncaps ? names[s->cap] : eh_cpucaps_name(caps, s->cap);
 		if (s->orig_len % 4 || s->repl_len % 4 ||
 		    (!s->callback && s->repl_len != s->orig_len)) {
 			rc = eh_error_set(err, EH_EINPUT,
@@ -236,10 +245,12 @@ int eh_alt_parse(struct eh_alt_site **out, size_t *nout, const struct eh_elf *el
 		rc = read_words(elf, &sites, n, err);
 	if (rc)
 		goto fail;
+	eh_free(names);
 	*out = sites;
 	*nout = n;
 	return 0;
 fail:
+	eh_free(names);
 	eh_free(sites);
 	return rc;
 }
