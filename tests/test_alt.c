@@ -391,12 +391,64 @@ static void test_patches_are_the_changed_words(void **state)
 	check_patches("cortex-a72");
 }
 
+/*
+ * eh_image_same_outcomes, over callbacks.o's images for every pair of models from one plan,
+ * against the site-by-site comparison it stands for: whether each site applied, and what its
+ * callback did, in both.
+ */
+static void test_same_outcomes(void **state)
+{
+	const struct eh_cpucaps *caps = eh_cpucaps_builtin("6.1");
+	struct eh_image *img[64] = { NULL };
+	struct eh_alt_site *sites;
+	struct eh_image_plan *plan;
+	struct eh_error err = { 0 };
+	unsigned char *obj;
+	struct eh_elf *cb;
+	size_t n, i, j, k, nimg = 0, differ = 0;
+	char path[4096];
+
+	(void)state;
+	obj = test_object_load("callbacks", &n, path, sizeof(path));
+	assert_non_null(obj);
+	assert_int_equal(eh_elf_parse(&cb, path, obj, n, &err), 0);
+	assert_int_equal(eh_alt_parse(&sites, &n, cb, caps, &err), 0);
+	assert_int_equal(eh_image_plan_new(&plan, cb, caps, sites, n, &err), 0);
+	for (; eh_models[nimg] && nimg < 64; nimg++)
+		if (eh_image_new_planned(&img[nimg], cb, plan, &(struct eh_target){ .model = eh_models[nimg] }, &err))
+			fail_msg("%s: %s", eh_models[nimg]->name, err.msg);
+	for (i = 0; i < nimg; i++)
+		for (j = 0; j < nimg; j++) {
+			bool same = true;
+
+			for (k = 0; k < n && same; k++) {
+				struct eh_alt_outcome x = eh_image_outcome(img[i], &sites[k]);
+				struct eh_alt_outcome y = eh_image_outcome(img[j], &sites[k]);
+
+				same = x.applied == y.applied && x.cb_result == y.cb_result;
+			}
+			if (eh_image_same_outcomes(img[i], img[j]) != same)
+				fail_msg("%s and %s: eh_image_same_outcomes says %d, their sites %d", eh_models[i]->name,
+					 eh_models[j]->name, !same, same);
+			differ += !same;
+		}
+	/* The models disagree on some sites, or the check proves nothing. */
+	assert_true(differ > 0);
+	for (i = 0; i < nimg; i++)
+		eh_image_free(img[i]);
+	eh_image_plan_free(plan);
+	eh_free(sites);
+	eh_elf_free(cb);
+	free(obj);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fixup_rows),
 		cmocka_unit_test(test_callback_rows),
 		cmocka_unit_test(test_callbacks_follow_the_model),
+		cmocka_unit_test(test_same_outcomes),
 		cmocka_unit_test(test_parse_snippet_table),
 		cmocka_unit_test(test_apply_per_model),
 		cmocka_unit_test(test_kconfig_off_keeps_prfm),
