@@ -161,13 +161,13 @@ struct eh_image_plan {
 	size_t most;            /* the patches an image may have: every word of every site */
 	/*
 	 * The steps an image visits (image_new), as bits by step: those of a capability number
-	 * (fixed, to apply, gated) only when the image's kernel detects it, gated[gated_from[cap]]
-	 * up to gated[gated_from[cap + 1]]; the other callbacks, and sites of a name the parse
+	 * (fixed, to apply, gated) only when the image's kernel detects it, by_cap[by_cap_from[cap]]
+	 * up to by_cap[by_cap_from[cap + 1]]; the other callbacks, and sites of a name the parse
 	 * did not number, always. A site with neither (no capability) changes no image.
 	 */
 	uint64_t *always;
 	size_t nwords;          /* of always, and of an image's bits */
-	uint32_t *gated, *gated_from;
+	uint32_t *by_cap, *by_cap_from;
 	uint32_t *decide_site;  /* by capability number: a site of it, whose name decides it; UNNUMBERED for none */
 };
 
@@ -352,7 +352,7 @@ static bool batched(const struct eh_image_plan *plan, const struct plan_step *st
 }
 
 /*
- * The plan's always, gated, gated_from and decide_site (struct eh_image_plan), and each step's
+ * The plan's always, by_cap, by_cap_from and decide_site (struct eh_image_plan), and each step's
  * run, from its steps; EH_ENOMEM.
  */
 static int index_visits(struct eh_image_plan *plan)
@@ -363,21 +363,21 @@ static int index_visits(struct eh_image_plan *plan)
 
 	plan->nwords = (plan->nsites + 63) / 64;
 	plan->always = eh_alloc((plan->nwords + 1) * sizeof(*plan->always));
-	plan->gated_from = eh_alloc((ncaps + 2) * sizeof(*plan->gated_from));
+	plan->by_cap_from = eh_alloc((ncaps + 2) * sizeof(*plan->by_cap_from));
 	plan->decide_site = eh_alloc_array(ncaps + 1, sizeof(*plan->decide_site));
-	plan->gated = eh_alloc_array(plan->nsites + 1, sizeof(*plan->gated));
-	if (!plan->always || !plan->gated_from || !plan->decide_site || !plan->gated)
+	plan->by_cap = eh_alloc_array(plan->nsites + 1, sizeof(*plan->by_cap));
+	if (!plan->always || !plan->by_cap_from || !plan->decide_site || !plan->by_cap)
 		return EH_ENOMEM;
 	for (c = 0; c < ncaps; c++)
 		plan->decide_site[c] = UNNUMBERED;
-	/* Counted into gated_from[cap + 2], summed into starts at gated_from[cap + 1], filled. */
+	/* Counted into by_cap_from[cap + 2], summed into starts at by_cap_from[cap + 1], filled. */
 	for (i = 0; i < plan->nsites; i++) {
 		const struct plan_step *st = &plan->steps[i];
 
 		if (st->cap != UNNUMBERED && plan->decide_site[st->cap] == UNNUMBERED)
 			plan->decide_site[st->cap] = st->site;
 		if (st->cap != UNNUMBERED && st->kind != STEP_CALLBACK)
-			plan->gated_from[st->cap + 2]++;
+			plan->by_cap_from[st->cap + 2]++;
 		else if (st->kind == STEP_CALLBACK || plan->sites[st->site].cap_name)
 			plan->always[i / 64] |= 1ull << (i % 64);
 	}
@@ -389,10 +389,10 @@ static int index_visits(struct eh_image_plan *plan)
 			st->run += st[1].run;
 	}
 	for (c = 1; c <= ncaps; c++)
-		plan->gated_from[c + 1] += plan->gated_from[c];
+		plan->by_cap_from[c + 1] += plan->by_cap_from[c];
 	for (i = 0; i < plan->nsites; i++)
 		if (plan->steps[i].cap != UNNUMBERED && plan->steps[i].kind != STEP_CALLBACK)
-			plan->gated[plan->gated_from[plan->steps[i].cap + 1]++] = (uint32_t)i;
+			plan->by_cap[plan->by_cap_from[plan->steps[i].cap + 1]++] = (uint32_t)i;
 	return 0;
 }
 
@@ -462,8 +462,8 @@ void eh_image_plan_free(struct eh_image_plan *plan)
 	eh_free(plan->steps);
 	eh_free(plan->fixed);
 	eh_free(plan->always);
-	eh_free(plan->gated);
-	eh_free(plan->gated_from);
+	eh_free(plan->by_cap);
+	eh_free(plan->by_cap_from);
 	eh_free(plan->decide_site);
 	eh_free(plan);
 }
@@ -476,7 +476,6 @@ static int rules_of(const struct eh_elf *elf, const struct eh_cpucaps *caps, con
 	return *rules ? 0 : eh_error_set(err, EH_EINVAL, "%s: no capability rules for Linux %s", elf->path, caps->kernel);
 }
 
-/* eh_image_new, from plan: the sites eh_alt_parse found, borrowed. */
 /* The first step at or after from whose bit visit (nwords of them) has; past the steps for none. */
 static size_t next_visit(const uint64_t *visit, size_t nwords, size_t from)
 {
@@ -544,6 +543,7 @@ static int visit_step(struct patching *p, const struct plan_step *st, size_t *nc
 	return rc;
 }
 
+/* eh_image_new, from plan: the sites eh_alt_parse found, borrowed. */
 static int image_new(struct eh_image **out, const struct eh_elf *elf, const struct eh_image_plan *plan,
 		     const struct eh_target *target, struct eh_error *err)
 {
@@ -589,10 +589,11 @@ static int image_new(struct eh_image **out, const struct eh_elf *elf, const stru
 		decide(img, &img->sites[plan->decide_site[c]], &img->decided[c]);
 		if (img->decided[c].state != EH_CAP_DETECTED)
 			continue;
-		for (i = plan->gated_from[c]; i < plan->gated_from[c + 1]; i++)
-			visit[plan->gated[i] / 64] |= 1ull << (plan->gated[i] % 64);
+		for (i = plan->by_cap_from[c]; i < plan->by_cap_from[c + 1]; i++)
+			visit[plan->by_cap[i] / 64] |= 1ull << (plan->by_cap[i] % 64);
 	}
-	for (i = next_visit(visit, plan->nwords, 0); i < plan->nsites && !rc; i = next_visit(visit, plan->nwords, i + took))
+	for (i = next_visit(visit, plan->nwords, 0); i < plan->nsites && !rc;
+	     i = next_visit(visit, plan->nwords, i + took))
 		rc = visit_step(&p, &plan->steps[i], &ncallbacks, &took, err);
 	if (rc)
 		goto fail;
