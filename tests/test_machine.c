@@ -501,6 +501,47 @@ static void test_trace_keep(void **state)
 	assert_int_equal(stop[0], stop[1]);
 }
 
+/*
+ * A gated hearer waiting for an access hears it with the trace paused and no hook: a77-1508412
+ * waits for a load after a PAR_EL1 read. The first snippet runs paused; load_only runs next on
+ * the same machine, kept: a hazard there means the wait was still open, so the paused load
+ * reached nobody.
+ */
+struct paused_row {
+	const char *name;
+	const char *first;  /* run with the trace paused */
+	bool hazard;        /* load_only, kept, records a hazard */
+};
+
+static const struct paused_row paused_rows[] = {
+	{ "read then load: the load ends the wait", "par_load", false },
+	{ "read alone: the wait stays open", "par_only", true },
+};
+
+static void test_paused_gated_hearer(void **state)
+{
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(paused_rows) / sizeof(paused_rows[0]); i++) {
+		const struct paused_row *r = &paused_rows[i];
+		struct eh_error err = { 0 };
+		struct eh_image *img;
+		struct eh_machine *m = run_opts(&img, "cortex-a77-r1p0", r->first, 0, NULL, false);
+		uint64_t entry = 0;
+
+		eh_machine_trace_keep(m, true);
+		if (eh_elf_resolve(engine_elf, "load_only", &entry, &err) ||
+		    eh_machine_start(m, 0, entry, NULL, 0, &err) || eh_machine_run(m, &err))
+			fail_msg("%s: %s", r->name, err.msg);
+		if (eh_machine_result(m, 0)->stop != EH_STOP_RETURNED || !find_event(m, EH_EV_ACCESS, 0) ||
+		    !find_event(m, EH_EV_HAZARD, 0) != !r->hazard)
+			fail_msg("%s: %s", r->name, r->hazard ? "no hazard" : "a hazard");
+		eh_machine_free(m);
+		eh_image_free(img);
+	}
+}
+
 /* The nth event of its kind in sys_values (x0 = SYS_VALUES_ARG): its register or operation, where, and its value. */
 struct sys_value_row {
 	const char *name;
@@ -560,6 +601,7 @@ int main(void)
 		cmocka_unit_test(test_ran_history),
 		cmocka_unit_test(test_accessed_counts),
 		cmocka_unit_test(test_trace_keep),
+		cmocka_unit_test(test_paused_gated_hearer),
 		cmocka_unit_test(test_sys_values),
 	};
 

@@ -118,6 +118,23 @@ recurse:
 	stp	x29, x30, [sp, #-16]!
 	bl	recurse
 
+	/* A PAR_EL1 read, then a load (a77-1508412's pair), or the read alone, or the load alone. */
+	.globl	par_load
+par_load:
+	mrs	x1, par_el1
+	ldr	x2, [sp, #-16]
+	ret
+
+	.globl	par_only
+par_only:
+	mrs	x1, par_el1
+	ret
+
+	.globl	load_only
+load_only:
+	ldr	x2, [sp, #-16]
+	ret
+
 	/* Self-modifying code: overwrite the next instruction with a RET, then run it. */
 	.globl	self_modify
 self_modify:

@@ -80,6 +80,18 @@ static uint32_t writers(struct eh_machine *m, uint32_t sysreg)
 	return w->mask;
 }
 
+/* Hearer h's state for a thread. */
+static inline uint8_t *hearer_state(const struct eh_hearer *h, unsigned thread)
+{
+	return h->state + thread * h->stride;
+}
+
+/* Whether h is a gated hearer of an access waiting for nothing: its state's first bool is false. */
+static inline bool waits(const struct eh_hearer *h, unsigned thread)
+{
+	return h->gated && !*(const bool *)hearer_state(h, thread);
+}
+
 /* The errata and the case hear of ev (recorded in the trace or not). */
 static void notify(struct eh_machine *m, const struct eh_event *ev)
 {
@@ -93,11 +105,9 @@ static void notify(struct eh_machine *m, const struct eh_event *ev)
 
 	for (i = 0; i < n; i++) {
 		const struct eh_hearer *h = &m->hear[list][i];
-		uint8_t *state = h->state + ev->thread * h->b->thread_state;
 
-		/* A gated hearer of an access is waiting for nothing while its state's first bool is false. */
-		if (!(skip >> i & 1) && !(h->gated && !*(const bool *)state))
-			h->b->on_event(m, state, ev);
+		if (!(skip >> i & 1) && !waits(h, ev->thread))
+			h->b->on_event(m, hearer_state(h, ev->thread), ev);
 	}
 	if (m->opts.hooks->event)
 		m->opts.hooks->event(m, ev, m->opts.hooks_ctx);
@@ -242,42 +252,64 @@ static bool in_window(const struct eh_thread *t)
 }
 
 /*
+ * Whether an access of a thread, on hearer list, would reach nobody: the trace is paused, no hook
+ * hears events and every hearer of the list waits. Its event need not then be made at all.
+ */
+static bool unheard(const struct eh_machine *m, unsigned list, unsigned thread)
+{
+	unsigned i;
+
+	if (!m->trace_paused || m->opts.hooks->event || m->ungated[list])
+		return false;
+	for (i = 0; i < m->nhear[list]; i++)
+		if (!waits(&m->hear[list][i], thread))
+			return false;
+	return true;
+}
+
+/*
  * A load, store or prefetch of thread t (on_mem; insn_events for a prefetch, which makes no
  * access the memory hook sees): counted (eh_machine_accessed), added to the span of the
- * instruction running now (eh_machine_ran), marked and counted in an open window, and emitted.
+ * instruction running now (eh_machine_ran), marked and counted in an open window, and emitted
+ * unless nobody would hear it (unheard).
  */
 static void record_access(struct eh_thread *t, uint32_t flags, uint64_t addr, unsigned size, uint64_t value)
 {
-	struct eh_event ev = {
-		.kind = EH_EV_ACCESS, .thread = (uint8_t)t->id, .flags = flags, .addr = addr,
-		.size = (uint8_t)size, .value = value, .pc = t->cur ? t->cur->addr : 0,
-		.in_window = in_window(t), .count = (uint32_t)t->res.executed,
-	};
+	uint64_t pc = t->cur ? t->cur->addr : 0;
+	bool window = in_window(t);
 	struct eh_ran *now = &t->ran[t->nran % EH_RAN_KEPT];
+	struct eh_event ev;
 
 	if (flags & EH_INSN_LOAD) {
 		t->accessed.loads++;
-		t->accessed.load_pc = t->accessed.access_pc = ev.pc;
+		t->accessed.load_pc = t->accessed.access_pc = pc;
 	} else if (flags & EH_INSN_STORE) {
 		t->accessed.stores++;
-		t->accessed.access_pc = ev.pc;
+		t->accessed.access_pc = pc;
 	}
 	/* A prefetch touches nothing. */
-	if (ev.pc == now->pc && ev.size) {
+	if (pc == now->pc && size) {
 		if (now->hi == now->lo || addr < now->lo)
 			now->lo = addr;
-		if (addr + ev.size > now->hi)
-			now->hi = addr + ev.size;
+		if (addr + size > now->hi)
+			now->hi = addr + size;
 		now->aflags |= flags & (EH_INSN_LOAD | EH_INSN_STORE);
 	}
-	if (ev.in_window && !t->cur_in_window_counted) {
+	if (window && !t->cur_in_window_counted) {
 		t->cur_in_window_counted = true;
 		if (!t->window_count++) {
-			t->window_first_pc = ev.pc;
+			t->window_first_pc = pc;
 			t->window_first_va = addr;
 			t->window_first_flags = t->cur ? t->cur->flags : flags;
 		}
 	}
+	if (unheard(t->m, access_list(flags), t->id))
+		return;
+	ev = (struct eh_event){
+		.kind = EH_EV_ACCESS, .thread = (uint8_t)t->id, .flags = flags, .addr = addr,
+		.size = (uint8_t)size, .value = value, .pc = pc, .in_window = window,
+		.count = (uint32_t)t->res.executed,
+	};
 	eh_machine__emit(t->m, &ev);
 }
 
@@ -953,7 +985,10 @@ static void give_back_decoder(struct eh_decoder *d)
 static void hear_on(struct eh_machine *m, unsigned list, const struct eh_behaviour *b, uint8_t *state,
 		    bool gated)
 {
-	m->hear[list][m->nhear[list]++] = (struct eh_hearer){ .b = b, .state = state, .gated = gated };
+	m->hear[list][m->nhear[list]++] = (struct eh_hearer){
+		.b = b, .state = state, .stride = b->thread_state, .gated = gated,
+	};
+	m->ungated[list] |= !gated;
 }
 
 /* Put behaviour b (with its state) on the hearer list of kind; for an access, on those of the accesses it hears. */

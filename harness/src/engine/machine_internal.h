@@ -207,9 +207,11 @@ struct eh_machine {
 	struct eh_hearer {
 		const struct eh_behaviour *b;
 		uint8_t *state;
-		bool gated;  /* on an access list, of a .gated behaviour */
+		size_t stride;  /* b's thread_state: a thread's state is at state + thread * stride */
+		bool gated;     /* on an access list, of a .gated behaviour */
 	} hear[EH_HEAR_LISTS][EH_MACHINE_ERRATA_MAX];
 	uint8_t nhear[EH_HEAR_LISTS];
+	bool ungated[EH_HEAR_LISTS];  /* a hearer of the list is not gated: an access always reaches it */
 	/*
 	 * The hearers of EH_EV_SYSREG_WRITE each register's writes reach (eh_behaviour.writes), as
 	 * bits of hear[EH_EV_SYSREG_WRITE], for the registers last written; key: the register + 1.
