@@ -373,15 +373,19 @@ static void __attribute__((noinline)) insn_events(struct eh_thread *t, const str
 }
 
 /*
- * The decoder's answer for the word at addr, kept in slot with the followers that want it and
- * whether it has no events at all; NULL: out of memory.
+ * The decoder's answer for word, at addr and host, kept in r with the followers that want it
+ * and whether on_code may run it alone; NULL: out of memory.
  */
-static const struct eh_insn *decode(struct eh_machine *m, unsigned slot, uint64_t addr, uint32_t word)
+static const struct eh_insn *decode(struct eh_machine *m, struct eh_recent *r, uint64_t addr, const uint8_t *host,
+				    uint32_t word)
 {
-	const struct eh_insn *in = m->recent[slot] = eh_decoder_get(m->dec, addr, word);
+	const struct eh_insn *in = eh_decoder_get(m->dec, addr, word);
+	uint16_t wants = wanted_by(m, addr, word);
 
-	m->recent_wants[slot] = wanted_by(m, addr, word);
-	m->recent_quiet[slot] = in && !m->opts.trace_insns && !m->recent_wants[slot] && !eventful(in);
+	*r = (struct eh_recent){
+		.in = in, .host = host, .wants = wants,
+		.quiet = in && !m->opts.trace_insns && !wants && !eventful(in) && !(m->opts.until && addr == m->opts.until),
+	};
 	if (!in)
 		eh_machine__hook_fail(m, EH_ENOMEM, "out of memory decoding 0x%016" PRIx64, addr);
 	return in;
@@ -434,12 +438,21 @@ static bool attend(struct eh_thread *t, uint64_t addr)
 }
 
 /*
- * The tests step makes and on_code predicts, one definition each. The clock is looked at every
- * 1024th hook call, counted in calls, not instructions: a thread that keeps trapping executes none.
+ * The clock is looked at every EH_CLOCK_EVERY calls of step, counted in calls, not instructions
+ * (a thread that keeps trapping executes none), and every EH_CLOCK_EVERY instructions.
  */
-static inline bool clock_due(uint32_t hook_calls)
+#define EH_CLOCK_EVERY 1024u
+
+static inline bool clock_due(const struct eh_thread *t)
 {
-	return !(hook_calls & 0x3ff);
+	return !(t->hook_calls % EH_CLOCK_EVERY) || t->res.executed >= t->clock_at;
+}
+
+/* The next look at the clock, EH_CLOCK_EVERY instructions on, and what on_code may run alone until then. */
+static void clock_next(struct eh_thread *t)
+{
+	t->clock_at = t->res.executed + EH_CLOCK_EVERY;
+	t->fast_until = t->clock_at < t->m->opts.budget ? t->clock_at : t->m->opts.budget;
 }
 
 /* Whether addr is in the code span the thread ran last (t->code_lo to code_hi). */
@@ -448,15 +461,9 @@ static inline bool in_span(const struct eh_thread *t, uint64_t addr)
 	return addr >= t->code_lo && addr < t->code_hi;
 }
 
-/* The word at addr, in the span: PCs are 4-aligned and the region page-rounded, so 4 bytes are there. */
-static inline uint32_t span_word(const struct eh_thread *t, uint64_t addr)
+static inline struct eh_recent *recent_of(struct eh_machine *m, uint64_t addr)
 {
-	return eh_insn_word(t->code_host + (addr - t->code_lo));
-}
-
-static inline unsigned recent_slot(uint64_t addr)
-{
-	return (addr >> 2) & (EH_RECENT_INSNS - 1);
+	return &m->recent[(addr >> 2) & (EH_RECENT_INSNS - 1)];
 }
 
 /* Whether the decoder's answer in a slot (NULL: none) is the instruction word at addr. */
@@ -480,8 +487,9 @@ static void __attribute__((noinline)) step(struct eh_thread *t, uint64_t addr)
 {
 	struct eh_machine *m = t->m;
 	const struct eh_insn *in;
+	struct eh_recent *r;
+	const uint8_t *host;
 	uint32_t word;
-	unsigned slot;
 
 	if (t->attention && !attend(t, addr))
 		return;
@@ -493,9 +501,13 @@ static void __attribute__((noinline)) step(struct eh_thread *t, uint64_t addr)
 		eh_machine__request_stop(t, EH_STOP_BUDGET);
 		return;
 	}
-	if (clock_due(++t->hook_calls) && timed_out(m)) {
-		eh_machine__request_stop(t, EH_STOP_TIMEOUT);
-		return;
+	++t->hook_calls;
+	if (clock_due(t)) {
+		clock_next(t);
+		if (timed_out(m)) {
+			eh_machine__request_stop(t, EH_STOP_TIMEOUT);
+			return;
+		}
 	}
 	if (m->opts.until && addr == m->opts.until) {
 		eh_machine__request_stop(t, EH_STOP_UNTIL);
@@ -503,16 +515,16 @@ static void __attribute__((noinline)) step(struct eh_thread *t, uint64_t addr)
 	}
 	if (!in_span(t, addr) && !enter_code(t, addr))
 		return;
-	word = span_word(t, addr);
-	slot = recent_slot(addr);
-	in = m->recent[slot];
-	if (!recent_is(in, addr, word))
-		in = decode(m, slot, addr, word);
+	/* PCs are 4-aligned and the region page-rounded, so the word's 4 bytes are there. */
+	host = t->code_host + (addr - t->code_lo);
+	word = eh_insn_word(host);
+	r = recent_of(m, addr);
+	in = recent_is(r->in, addr, word) ? r->in : decode(m, r, addr, host, word);
 	if (!in) {
 		t->cur = NULL;
 		return;
 	}
-	begin_insn(t, in, m->recent_wants[slot]);
+	begin_insn(t, in, r->wants);
 	if ((m->opts.trace_insns || t->cur_wants) && !insn_event(t, in, word))
 		return;
 	if (eventful(in) || (in->flags & (EH_INSN_MSR | EH_INSN_MRS) && *m->hcr & EH_HCR_TRAPS))
@@ -521,27 +533,26 @@ static void __attribute__((noinline)) step(struct eh_thread *t, uint64_t addr)
 
 /*
  * Most instructions need nothing of step: nothing is asked for (attention, a virtual SError or
- * a trap of MSR and MRS: EH_HCR_ATTENTION), they are within the budget and between two looks at
- * the clock, not opts.until, in the code span the thread ran last, decoded before, and without
- * events (recent_quiet). Those are kept here, with no call, so that the hook costs them few host
- * instructions (no registers to save); any other goes to step, which checks each thing in turn.
+ * a trap of MSR and MRS: EH_HCR_ATTENTION), they come before the next look at the clock and the
+ * budget (fast_until), and they were decoded before, are unchanged in memory, and have no events,
+ * no followers and are not opts.until (quiet). Those are kept here, with no call, so that the hook
+ * costs them few host instructions (no registers to save); any other goes to step, which checks
+ * each thing in turn.
  */
 static void on_code(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
 {
 	struct eh_thread *t = ((const struct engine *)user)->t;
 	const struct eh_machine *m = t->m;
-	unsigned slot = recent_slot(addr);
+	const struct eh_recent *r = recent_of(t->m, addr);
 
 	(void)uc;
 	(void)size;
-	if (t->attention || *m->hcr & EH_HCR_ATTENTION || t->res.executed >= m->opts.budget ||
-	    clock_due(t->hook_calls + 1) || addr == m->opts.until || !in_span(t, addr) ||
-	    !recent_is(m->recent[slot], addr, span_word(t, addr)) || !m->recent_quiet[slot]) {
+	if (t->attention || *m->hcr & EH_HCR_ATTENTION || t->res.executed >= t->fast_until || !r->quiet ||
+	    r->in->addr != addr || eh_insn_word(r->host) != r->in->word) {
 		step(t, addr);
 		return;
 	}
-	t->hook_calls++;
-	begin_insn(t, m->recent[slot], 0);
+	begin_insn(t, r->in, 0);
 }
 
 static void on_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value,
@@ -1017,7 +1028,7 @@ int eh_machine_new(struct eh_machine **out, const struct eh_model *model, const 
 	int rc = 0;
 
 	_Static_assert(EH_EV_KINDS <= 32, "eh_behaviour.events holds a bit a kind");
-	_Static_assert(EH_MACHINE_ERRATA_MAX <= 16, "recent_wants holds a bit an erratum");
+	_Static_assert(EH_MACHINE_ERRATA_MAX <= 16, "eh_recent.wants holds a bit an erratum");
 	_Static_assert(4 * sizeof(bool) == sizeof(uint32_t), "eh_thread's attention covers its four flags");
 	*out = NULL;
 	if (eh_model_threads(model) < 1 || eh_model_threads(model) > EH_MAX_THREADS)
@@ -1132,6 +1143,7 @@ int eh_machine_start(struct eh_machine *m, unsigned tid, uint64_t addr, const ui
 	if (rc)
 		return rc;
 	memset(&t->res, 0, sizeof(t->res));
+	clock_next(t);
 	t->stop_req = EH_STOP_NONE;
 	t->attention = 0;  /* el2 is set below */
 	t->abort_pending = t->window_open = t->skip_req = false;

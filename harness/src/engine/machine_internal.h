@@ -24,7 +24,7 @@
 #define EH_EV_KINDS (EH_EV_HAZARD + 1)
 /* The hearer lists (struct eh_machine's hear): one a kind, loads on EH_EV_ACCESS's, then stores' and prefetches'. */
 enum { EH_HEAR_STORES = EH_EV_KINDS, EH_HEAR_PREFETCHES, EH_HEAR_LISTS };
-#define EH_RECENT_INSNS 4096u  /* a power of two: 16 KiB of code without two sharing a slot */
+#define EH_RECENT_INSNS 2048u  /* a power of two: 8 KiB of code without two sharing a slot */
 #define EH_WRITERS_CACHED 16u   /* a power of two */
 
 /* ESR_ELx exception classes (Arm ARM D17.2.37). */
@@ -125,7 +125,13 @@ struct eh_thread {
 	bool at_start;              /* started, not run yet: its PC is start_pc, which uc_emu_start sets */
 	uint64_t start_pc;
 	bool counted;               /* its last uc_emu_start had a count */
-	uint32_t hook_calls;        /* code-hook calls, for checking the clock now and then */
+	/*
+	 * The clock is looked at every EH_CLOCK_EVERY calls of step (a thread that keeps trapping
+	 * executes nothing) and every EH_CLOCK_EVERY instructions (clock_at); on_code runs an
+	 * instruction alone below fast_until, the lower of clock_at and the budget.
+	 */
+	uint32_t hook_calls;        /* calls of step */
+	uint64_t clock_at, fast_until;
 	enum eh_stop stop_req;      /* set by a hook that called uc_emu_stop */
 	/*
 	 * What the code hook must see to before the next instruction, tested at once (attention):
@@ -181,9 +187,12 @@ struct eh_machine {
 	 * bits, so that running code costs no hash look-up per instruction (the entries
 	 * stay valid: see eh_decoder_get). A hit is checked against the word in memory.
 	 */
-	const struct eh_insn *recent[EH_RECENT_INSNS];
-	uint16_t recent_wants[EH_RECENT_INSNS];  /* ... and the followers each one's events reach */
-	bool recent_quiet[EH_RECENT_INSNS];      /* ... and whether it has no events at all (on_code) */
+	struct eh_recent {
+		const struct eh_insn *in;  /* NULL: none yet */
+		const uint8_t *host;       /* where its word is in memory */
+		uint16_t wants;            /* the followers its events reach */
+		bool quiet;                /* no events, no followers, not opts.until: on_code's alone */
+	} recent[EH_RECENT_INSNS];
 	struct region *regions;
 	size_t nregions;
 	bool regions_mapped;        /* an engine maps them: no kept memory can take their place now */
