@@ -114,6 +114,18 @@ static void test_names(void **state)
 		if (strcmp(eh_elf_describe(elf, addr, buf, sizeof(buf)), r->expect))
 			fail_msg("%s: %s is named '%s', expected '%s'", r->name, r->at, buf, r->expect);
 	}
+	/* Its mapping symbols mark places (test_data_in_code) and are no names to look up. */
+	for (i = 0; i < elf->nsymbols; i++) {
+		const char *name = elf->symbols[i].name;
+		bool mapping = strstr(name, "$x") || strstr(name, "$d");
+		size_t n = 0;
+
+		if (elf->symbols[i].shndx == SHN_UNDEF)
+			continue;
+		eh_elf_symbols_named(elf, name, &n);
+		if (!eh_elf_symbol_by_name(elf, name) != mapping || !n != mapping)
+			fail_msg("%s is%s found by name", name, mapping ? "" : " not");
+	}
 	eh_elf_free(elf);
 	free(obj);
 }

@@ -73,7 +73,8 @@ struct eh_elf {
 	const struct eh_elf_symbol **sized;   /* those of them with a size (functions, objects) */
 	size_t nsized;
 	/*
-	 * Every defined symbol by a hash of its name, then name, then table order (symbols of one
+	 * Every defined symbol but the mapping symbols (a fifth of a kernel's, which name no place
+	 * anyone looks up) by a hash of its name, then name, then table order (symbols of one
 	 * name are adjacent, the table's first first): for eh_elf_symbol_by_name.
 	 */
 	const struct eh_elf_symbol **by_name;
@@ -159,8 +160,9 @@ static inline void eh_elf_section_pass(const struct eh_elf *elf, const struct eh
 }
 /* The allocated section that holds addr, or NULL. */
 const struct eh_elf_section *eh_elf_section_at(const struct eh_elf *elf, uint64_t addr);
+/* The first defined symbol named name, in table order; NULL for none, and for a mapping symbol's name ($x, $d). */
 const struct eh_elf_symbol *eh_elf_symbol_by_name(const struct eh_elf *elf, const char *name);
-/* Every defined symbol named name (*n of them, in table order; local symbols may share a name). */
+/* Every defined symbol named name (*n of them, in table order; local symbols may share a name; none for $x or $d). */
 const struct eh_elf_symbol *const *eh_elf_symbols_named(const struct eh_elf *elf, const char *name, size_t *n);
 /* How many functions a defines that b defines too, by name (two builds of one source share most). */
 int eh_elf_shared_functions(const struct eh_elf *a, const struct eh_elf *b, size_t *shared, struct eh_error *err);

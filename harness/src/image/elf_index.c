@@ -365,11 +365,13 @@ int eh_elf__index(struct eh_elf *elf, struct eh_error *err)
 	for (i = 0; i < elf->nsymbols; i++) {
 		const struct eh_elf_symbol *s = &elf->symbols[i];
 
-		if (s->shndx != SHN_UNDEF)
+		bool mapping = mapping_kind(s);
+
+		if (s->shndx != SHN_UNDEF && !mapping)
 			elf->by_name[elf->nby_name++] = s;
 		if (s->shndx == SHN_UNDEF || s->shndx >= SHN_LORESERVE)
 			continue;
-		if (mapping_kind(s))
+		if (mapping)
 			elf->mapping[elf->nmapping++] = s;
 		if (symbol_names_code(s))
 			elf->by_addr[elf->nby_addr++] = s;
