@@ -223,6 +223,39 @@ static void test_tx2_219_prfm_evidence(void **state)
 	}
 }
 
+/*
+ * eh_case_run_on: the models of a variant run on one object opened once (as eh_run_matrix runs
+ * them), each with the outcome of a run that opens it, and the object outlives them.
+ */
+static void test_shared_object(void **state)
+{
+	static const char *const models[] = { "thunderx2", "cortex-a72", "thunderx2" };
+	const struct eh_case *c = eh_case_find("tx2-219-prfm");
+	const struct eh_variant *v = eh_case_variant(c, "before");
+	struct eh_run_opts opts = { .cases_dir = EH_CASES_DIR, .seed = 1 };
+	struct eh_elf *elf;
+	char path[4096];
+	uint64_t entry;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(eh_elf_open(&elf, eh_case_object_path(c, v, &opts, path, sizeof(path)), NULL), 0);
+	for (i = 0; i < sizeof(models) / sizeof(models[0]); i++) {
+		struct eh_case_run *shared, *own;
+
+		assert_int_equal(eh_case_run_on(&shared, c, v, eh_model_find(models[i]), &opts, elf, NULL), 0);
+		assert_int_equal(eh_case_run(&own, c, v, eh_model_find(models[i]), &opts, NULL), 0);
+		assert_ptr_equal(shared->elf, elf);
+		assert_ptr_not_equal(own->elf, elf);
+		assert_int_equal(shared->outcome.verdict, own->outcome.verdict);
+		assert_string_equal(shared->outcome.evidence, own->outcome.evidence);
+		eh_case_run_free(shared);
+		eh_case_run_free(own);
+	}
+	assert_int_equal(eh_elf_resolve(elf, "tramp_entry_before", &entry, NULL), 0);
+	eh_elf_free(elf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -232,6 +265,7 @@ int main(void)
 		cmocka_unit_test(test_mutants_declared),
 		cmocka_unit_test(test_every_row),
 		cmocka_unit_test(test_tx2_219_prfm_evidence),
+		cmocka_unit_test(test_shared_object),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -167,6 +167,7 @@ struct eh_case_run {
 	bool pass;
 	double seconds;
 	struct eh_elf *elf;
+	struct eh_elf *elf_owned;   /* elf, when the run opened it (freed with the run) */
 	struct eh_kconfig *config;  /* the variant's .config (NULL: every option on); the image borrows it */
 	struct eh_image *img;
 	struct eh_machine *machine;
@@ -195,6 +196,13 @@ const char *eh_verdict_name(enum eh_verdict v);
  */
 int eh_case_run(struct eh_case_run **out, const struct eh_case *c, const struct eh_variant *v,
 		const struct eh_model *model, const struct eh_run_opts *opts, struct eh_error *err);
+/*
+ * The same on the case's object opened before (eh_case_object_path's for c, v and opts), which
+ * the run borrows: a matrix opens each object once for all the models that run it. NULL: open it.
+ */
+int eh_case_run_on(struct eh_case_run **out, const struct eh_case *c, const struct eh_variant *v,
+		   const struct eh_model *model, const struct eh_run_opts *opts, struct eh_elf *elf,
+		   struct eh_error *err);
 void eh_case_run_free(struct eh_case_run *r);
 
 /*

@@ -216,6 +216,13 @@ static int run_steps_and_entry(struct eh_case_run *r, struct eh_error *err)
 int eh_case_run(struct eh_case_run **out, const struct eh_case *c, const struct eh_variant *v,
 		const struct eh_model *model, const struct eh_run_opts *opts, struct eh_error *err)
 {
+	return eh_case_run_on(out, c, v, model, opts, NULL, err);
+}
+
+int eh_case_run_on(struct eh_case_run **out, const struct eh_case *c, const struct eh_variant *v,
+		   const struct eh_model *model, const struct eh_run_opts *opts, struct eh_elf *elf,
+		   struct eh_error *err)
+{
 	struct eh_case_run *r;
 	struct eh_machine_opts mopts = {
 		.seed = opts->seed, .budget = opts->budget, .trace_insns = opts->trace_insns,
@@ -241,9 +248,14 @@ int eh_case_run(struct eh_case_run **out, const struct eh_case *c, const struct 
 		goto fail;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	rc = eh_elf_open(&r->elf, eh_case_object_path(c, v, opts, path, sizeof(path)), err);
-	if (rc)
-		goto fail;
+	if (elf) {
+		r->elf = elf;
+	} else {
+		rc = eh_elf_open(&r->elf_owned, eh_case_object_path(c, v, opts, path, sizeof(path)), err);
+		if (rc)
+			goto fail;
+		r->elf = r->elf_owned;
+	}
 	if (v->kconfig) {
 		rc = eh_kconfig_parse(&r->config, v->name, v->kconfig, strlen(v->kconfig), err);
 		if (rc)
@@ -284,7 +296,7 @@ void eh_case_run_free(struct eh_case_run *r)
 	eh_machine_free(r->machine);
 	eh_image_free(r->img);
 	eh_kconfig_free(r->config);
-	eh_elf_free(r->elf);
+	eh_elf_free(r->elf_owned);
 	eh_free(r);
 }
 

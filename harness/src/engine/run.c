@@ -333,6 +333,7 @@ int eh_run_matrix(struct eh_results **out, const struct eh_selection *sel,
 {
 	struct eh_results *res;
 	struct eh_scenario *s = NULL;
+	struct eh_elf *elf = NULL;  /* the last scenario's object: the models of a variant come together */
 	size_t n, i;
 	int rc;
 
@@ -354,13 +355,21 @@ int eh_run_matrix(struct eh_results **out, const struct eh_selection *sel,
 		struct eh_result *r = &res->r[i];
 		struct eh_error run_err = { 0 };
 		struct eh_case_run *run;
+		char path[4096];
 
 		if (progress)
 			progress(&s[i], i, n, ctx);
 		r->s = s[i];
 		res->n++;
+		eh_case_object_path(s[i].c, s[i].v, opts, path, sizeof(path));
+		if (elf && strcmp(elf->path, path)) {
+			eh_elf_free(elf);
+			elf = NULL;
+		}
+		if (!elf && eh_elf_open(&elf, path, NULL))
+			elf = NULL;  /* the run opens it again, and says why it cannot */
 		/* A scenario that cannot even start is incomplete too: the others still run. */
-		if (eh_case_run(&run, s[i].c, s[i].v, s[i].model, opts, &run_err)) {
+		if (eh_case_run_on(&run, s[i].c, s[i].v, s[i].model, opts, elf, &run_err)) {
 			r->outcome.verdict = EH_VERDICT_INCOMPLETE;
 			snprintf(r->outcome.evidence, sizeof(r->outcome.evidence), "%s", run_err.msg);
 		} else {
@@ -375,10 +384,12 @@ int eh_run_matrix(struct eh_results **out, const struct eh_selection *sel,
 	}
 	if (progress)
 		progress(NULL, n, n, ctx);
+	eh_elf_free(elf);
 	eh_free(s);
 	*out = res;
 	return 0;
 fail:
+	eh_elf_free(elf);
 	eh_free(s);
 	eh_results_free(res);
 	return rc;
