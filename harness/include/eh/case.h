@@ -167,7 +167,7 @@ struct eh_case_run {
 	bool pass;
 	double seconds;
 	struct eh_elf *elf;
-	struct eh_elf *elf_owned;   /* elf, when the run opened it (freed with the run) */
+	bool elf_borrowed;          /* elf is the caller's (eh_case_run_on), not freed with the run */
 	struct eh_kconfig *config;  /* the variant's .config (NULL: every option on); the image borrows it */
 	struct eh_image *img;
 	struct eh_machine *machine;

@@ -248,13 +248,12 @@ int eh_case_run_on(struct eh_case_run **out, const struct eh_case *c, const stru
 		goto fail;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if (elf) {
-		r->elf = elf;
-	} else {
-		rc = eh_elf_open(&r->elf_owned, eh_case_object_path(c, v, opts, path, sizeof(path)), err);
+	r->elf = elf;
+	r->elf_borrowed = elf != NULL;
+	if (!elf) {
+		rc = eh_elf_open(&r->elf, eh_case_object_path(c, v, opts, path, sizeof(path)), err);
 		if (rc)
 			goto fail;
-		r->elf = r->elf_owned;
 	}
 	if (v->kconfig) {
 		rc = eh_kconfig_parse(&r->config, v->name, v->kconfig, strlen(v->kconfig), err);
@@ -296,7 +295,8 @@ void eh_case_run_free(struct eh_case_run *r)
 	eh_machine_free(r->machine);
 	eh_image_free(r->img);
 	eh_kconfig_free(r->config);
-	eh_elf_free(r->elf_owned);
+	if (!r->elf_borrowed)
+		eh_elf_free(r->elf);
 	eh_free(r);
 }
 
