@@ -125,13 +125,9 @@ struct eh_thread {
 	bool at_start;              /* started, not run yet: its PC is start_pc, which uc_emu_start sets */
 	uint64_t start_pc;
 	bool counted;               /* its last uc_emu_start had a count */
-	/*
-	 * The clock is looked at every EH_CLOCK_EVERY calls of step (a thread that keeps trapping
-	 * executes nothing) and every EH_CLOCK_EVERY instructions (clock_at); on_code runs an
-	 * instruction alone below fast_until, the lower of clock_at and the budget.
-	 */
-	uint32_t hook_calls;        /* calls of step */
-	uint64_t clock_at, fast_until;
+	uint32_t hook_calls;        /* calls of step, for looking at the clock now and then (clock_due) */
+	uint64_t clock_at;          /* ... and the instruction count it is looked at next */
+	uint64_t fast_until;        /* on_code runs an instruction alone below it: clock_at or the budget */
 	enum eh_stop stop_req;      /* set by a hook that called uc_emu_stop */
 	/*
 	 * What the code hook must see to before the next instruction, tested at once (attention):

@@ -364,7 +364,6 @@ int eh_elf__index(struct eh_elf *elf, struct eh_error *err)
 		return eh_error_set(err, EH_ENOMEM, "%s: out of memory for the symbol index", elf->path);
 	for (i = 0; i < elf->nsymbols; i++) {
 		const struct eh_elf_symbol *s = &elf->symbols[i];
-
 		bool mapping = mapping_kind(s);
 
 		if (s->shndx != SHN_UNDEF && !mapping)
