@@ -1,7 +1,7 @@
 /*
  * ELF loading: sections and symbols of a real snippet, every kind of broken file answered cleanly,
- * a mapped file's code given back as a reader passes it (eh_elf_section_pass), and read through
- * a window that maps none of it (eh_elf_cursor_at).
+ * a mapped file's code given back (eh_elf_section_drop), and read through windows that map none of
+ * it (eh_elf_cursor_at, eh_elf_windows_at).
  */
 #include <elf.h>
 #include <inttypes.h>
@@ -258,25 +258,20 @@ static void test_missing_file(void **state)
 }
 
 #define MIB ((uint64_t)1 << 20)
-#define CODE (6 * MIB)        /* the size of the code section pass_rows read */
+#define CODE (6 * MIB)        /* the size of the code section drop_rows and cursor_rows read */
 #define CODE_OFF 0x10000      /* where it starts in the file */
 #define PAGE 4096
 
-/* A reader going through a file's code: where it passes, in order, and what that gives back. */
-struct pass_row {
+/* A file's code, every page read, then given back whole: what is held after. */
+struct drop_row {
 	const char *name;
 	uint16_t type;          /* ET_EXEC or ET_REL */
-	uint64_t offs[3];       /* the offsets passed, up to the first 0 */
-	uint64_t done;          /* where the reader is at the end */
-	uint64_t gone;          /* the pages below it given back; the rest kept */
+	bool gone;              /* its pages given back; else kept */
 };
 
-static const struct pass_row pass_rows[] = {
-	{ "less than 2 MiB passed is kept", ET_EXEC, { MIB }, 0, 0 },
-	{ "2 MiB passed are given back", ET_EXEC, { 3 * MIB }, 3 * MIB, 3 * MIB },
-	{ "each further 2 MiB is given back", ET_EXEC, { 2 * MIB, 3 * MIB, 4 * MIB + PAGE }, 4 * MIB + PAGE, 4 * MIB + PAGE },
-	{ "a step back changes nothing", ET_EXEC, { 3 * MIB, MIB }, 3 * MIB, 3 * MIB },
-	{ "an object's code, relocated in memory, is kept", ET_REL, { 3 * MIB }, 3 * MIB, 0 },
+static const struct drop_row drop_rows[] = {
+	{ "a mapped file's code is given back, and reads as the file has it", ET_EXEC, true },
+	{ "an object's code, relocated in memory, is kept", ET_REL, false },
 };
 
 static uint8_t code_byte(uint64_t off)
@@ -326,7 +321,7 @@ static bool present(const uint8_t *p)
 	return entry >> 63 & 1;
 }
 
-/* A file of write_code_elf's, in a directory of its own, opened: what a row of pass_rows or cursor_rows reads. */
+/* A file of write_code_elf's, in a directory of its own, opened: what a row of drop_rows or cursor_rows reads. */
 struct code_file {
 	char dir[sizeof("/tmp/eh-test-elf-XXXXXX")], path[64];
 	struct eh_elf *elf;
@@ -353,28 +348,22 @@ static void code_file_close(struct code_file *f)
 	rmdir(f->dir);
 }
 
-static void run_pass_row(void **state)
+static void run_drop_row(void **state)
 {
-	const struct pass_row *r = *state;
+	const struct drop_row *r = *state;
 	struct code_file f;
 	const struct eh_elf_section *text;
-	uint64_t done = 0, off, kept;
-	size_t i;
+	uint64_t off;
 
 	code_file_open(&f, r->name, r->type);
 	text = f.text;
-	for (off = 0; off < CODE; off += PAGE)  /* every page read once, as a scan would */
+	for (off = 0; off < CODE; off += PAGE)  /* every page read once */
 		(void)*(const volatile uint8_t *)(text->data + off);
-	for (i = 0; i < EH_COUNT(r->offs) && r->offs[i]; i++)
-		eh_elf_section_pass(f.elf, text, &done, r->offs[i]);
-	if (done != r->done)
-		fail_msg("%s: the reader is at 0x%" PRIx64 ", expected 0x%" PRIx64, r->name, done, r->done);
-	/* Pages from the first 2 MiB boundary above what is given back are kept (a huge page cut into is given back whole). */
-	kept = r->gone ? ((uintptr_t)(text->data + r->gone) + 2 * MIB - 1) / (2 * MIB) * (2 * MIB) - (uintptr_t)text->data : 0;
-	for (off = 0; off < CODE; off += PAGE)
-		if (off < r->gone ? present(text->data + off) : off >= kept && !present(text->data + off))
-			fail_msg("%s: the page at 0x%" PRIx64 " is %s", r->name, off,
-				 off < r->gone ? "still held" : "given back");
+	eh_elf_section_drop(f.elf, text);
+	/* Above the file's first 2 MiB, which its headers' huge page (where the file system has them) maps. */
+	for (off = 2 * MIB; off < CODE; off += PAGE)
+		if (present(text->data + off) == r->gone)
+			fail_msg("%s: the page at 0x%" PRIx64 " is %s", r->name, off, r->gone ? "still held" : "given back");
 	for (off = 0; off < CODE; off++)  /* what was given back reads as the file has it */
 		if (text->data[off] != code_byte(off))
 			fail_msg("%s: byte 0x%" PRIx64 " is 0x%02x, expected 0x%02x", r->name, off, text->data[off],
@@ -453,9 +442,53 @@ static void run_cursor_row(void **state)
 	code_file_close(&f);
 }
 
+/*
+ * A reader's windows (eh_elf_windows_at): the file's bytes wherever it jumps, each chunk in the
+ * window of its number (chunks EH_ELF_WINDOWS apart take turns in one), kept while the reader
+ * reads other chunks, none past the end, and no page of the code mapped.
+ */
+static void test_windows(void **state)
+{
+	const uint64_t chunk = EH_ELF_CURSOR_CHUNK, far = EH_ELF_WINDOWS * chunk;
+	/* Chunks in windows 0, 1, 5 and 15, then 0's again, back and forth. */
+	static const uint64_t offs[] = { 2 * MIB + 8, 2 * MIB + EH_ELF_CURSOR_CHUNK + 4, 2 * MIB + 4,
+					 2 * MIB + 5 * EH_ELF_CURSOR_CHUNK + 12, CODE - 4, 2 * MIB + 100 };
+	struct eh_elf_windows ws = { 0 };
+	const struct eh_elf_cursor *w0 = &ws.w[2 * MIB / chunk % EH_ELF_WINDOWS];
+	struct code_file f;
+	const uint8_t *p;
+	uint64_t off;
+	size_t i, k;
+
+	(void)state;
+	assert_int_equal(2 * MIB / chunk % EH_ELF_WINDOWS, 0);
+	code_file_open(&f, "windows", ET_EXEC);
+	for (i = 0; i < EH_COUNT(offs); i++) {
+		assert_int_equal(eh_elf_windows_at(f.elf, &ws, f.text, offs[i], &p), 0);
+		for (k = 0; k < 4; k++)
+			if (p[k] != code_byte(offs[i] + k))
+				fail_msg("byte 0x%" PRIx64 " is 0x%02x, expected 0x%02x", offs[i] + k, p[k],
+					 code_byte(offs[i] + k));
+		assert_int_equal(w0->lo, 2 * MIB);  /* the other chunks went to other windows */
+	}
+	assert_int_equal(ws.w[5].lo, 2 * MIB + 5 * chunk);
+	assert_int_equal(ws.w[15].lo, (CODE - 4) / chunk * chunk);
+	/* A chunk that falls to the same window takes its place. */
+	assert_int_equal(eh_elf_windows_at(f.elf, &ws, f.text, 2 * MIB + far + 8, &p), 0);
+	assert_int_equal(w0->lo, 2 * MIB + far);
+	for (k = 0; k < 4; k++)
+		assert_int_equal(p[k], code_byte(2 * MIB + far + 8 + k));
+	assert_int_equal(eh_elf_windows_at(f.elf, &ws, f.text, CODE - 2, &p), EH_ENOENT);
+	for (off = 2 * MIB; off < CODE; off += PAGE)
+		if (present(f.text->data + off))
+			fail_msg("the page at 0x%" PRIx64 " is mapped", off);
+	eh_elf_windows_free(&ws);
+	code_file_close(&f);
+}
+
 int main(void)
 {
-	struct CMUnitTest tests[6 + EH_COUNT(pass_rows) + EH_COUNT(cursor_rows)];
+	struct CMUnitTest tests[7 + EH_COUNT(drop_rows) + EH_COUNT(cursor_rows)];
 	size_t n = 0;
 
 	EH_ADD_TEST(tests, n, test_snippet_sections_and_symbols);
@@ -464,7 +497,8 @@ int main(void)
 	EH_ADD_TEST(tests, n, test_bad_files);
 	EH_ADD_TEST(tests, n, test_truncation_sweep);
 	EH_ADD_TEST(tests, n, test_missing_file);
-	EH_ADD_ROWS(tests, n, pass_rows, run_pass_row);
+	EH_ADD_TEST(tests, n, test_windows);
+	EH_ADD_ROWS(tests, n, drop_rows, run_drop_row);
 	EH_ADD_ROWS(tests, n, cursor_rows, run_cursor_row);
 	return EH_RUN_TESTS("elf", tests, n);
 }

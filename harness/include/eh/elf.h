@@ -104,10 +104,9 @@ void eh_elf_free(struct eh_elf *elf);
 const struct eh_elf_section *eh_elf_section_by_name(const struct eh_elf *elf, const char *name);
 /*
  * Give back the memory of section s of a file eh_elf_open mapped (read whole, see its load_whole, or
- * touched page by page) once nothing reads it end to end again: .BTF once libbpf has copied it, the
- * code once a reader is through it. Its bytes stay as they were, read from the file again if
- * touched. Sections under 1 MiB are left as they are, and so are an object's allocated ones
- * (relocated in memory).
+ * touched page by page) once nothing reads it end to end again: .BTF once libbpf has copied it. Its
+ * bytes stay as they were, read from the file again if touched. Sections under 1 MiB are left as
+ * they are, and so are an object's allocated ones (relocated in memory).
  */
 void eh_elf_section_drop(const struct eh_elf *elf, const struct eh_elf_section *s);
 /*
@@ -144,20 +143,22 @@ static inline int eh_elf_cursor_at(const struct eh_elf *elf, struct eh_elf_curso
 }
 void eh_elf_cursor_free(struct eh_elf_cursor *c);
 /*
- * For a reader that goes through s in address order (the audit's scan and visits, the
- * alternatives' words): give back s's pages from *done up to offset off once they make
- * EH_ELF_PASS_CHUNK, and move *done to off; an off below *done (a step back) changes nothing.
- * The reader then holds a few megabytes of the code at a time, not all of it; eh_elf_section_drop
- * gives back the rest when it is through. Sections eh_elf_section_drop keeps are kept.
+ * A reader's windows on a section of a file, for one that comes back and jumps about (the audit's
+ * visits, around their candidates and along their walks): EH_ELF_WINDOWS cursors, each holding the
+ * EH_ELF_CURSOR_CHUNK-aligned chunk of the offsets that fall to it, so that a word read twice is
+ * read from the file once while its chunk stays, and no page of the file is mapped. Zero it to start.
  */
-#define EH_ELF_PASS_CHUNK ((uint64_t)2 << 20)
-void eh_elf__section_passed(const struct eh_elf *elf, const struct eh_elf_section *s, uint64_t *done, uint64_t off);
-static inline void eh_elf_section_pass(const struct eh_elf *elf, const struct eh_elf_section *s, uint64_t *done,
-				       uint64_t off)
-{
-	if (off >= *done && off - *done >= EH_ELF_PASS_CHUNK)  /* inline: the scan passes most words of a kernel */
-		eh_elf__section_passed(elf, s, done, off);
-}
+#define EH_ELF_WINDOWS 16
+struct eh_elf_windows {
+	struct eh_elf_cursor w[EH_ELF_WINDOWS];
+};
+/*
+ * Where offset off of s is, through ws, into *p: at least 4 bytes, valid to the end of its chunk
+ * (or of s) until ws moves. eh_elf_cursor_at's returns.
+ */
+int eh_elf_windows_at(const struct eh_elf *elf, struct eh_elf_windows *ws, const struct eh_elf_section *s,
+		      uint64_t off, const uint8_t **p);
+void eh_elf_windows_free(struct eh_elf_windows *ws);
 /* The allocated section that holds addr, or NULL. */
 const struct eh_elf_section *eh_elf_section_at(const struct eh_elf *elf, uint64_t addr);
 /* The first defined symbol named name, in table order; NULL for none, and for a mapping symbol's name ($x, $d). */

@@ -701,7 +701,7 @@ static int follow(struct eh_rule_ctx *ctx, struct step st)
 	uint32_t word, frame;
 	int rc;
 
-	if (!in_code(img, st.addr) || eh_image_word(img, st.addr, &word))
+	if (!in_code(img, st.addr) || eh_audit__word_in(ctx, eh_elf_section_at(img->elf, st.addr), st.addr, true, &word))
 		return add_end(wk, EH_AUDIT_LEFT, st.addr, NULL, "");
 	in = eh_decoder_get(ctx->dec, st.addr, word);
 	if (!in)
@@ -1609,7 +1609,7 @@ static int visit_section(struct eh_rule_ctx *ctx, struct eh_audit *a, struct eh_
 	bool own = img->caps == scan->caps;
 	const uint32_t *live = own ? scan->live[i] : NULL;
 	size_t nw = live ? scan->nlive[i] : scan->nwanted[i], k = 0, j, x, p;
-	uint64_t done = 0, passed = 0, off;
+	uint64_t done = 0, off;
 	uint32_t *verdicts;
 	int rc = 0;
 
@@ -1629,7 +1629,6 @@ static int visit_section(struct eh_rule_ctx *ctx, struct eh_audit *a, struct eh_
 			hi = lo + site->orig_len < s->size ? lo + site->orig_len : s->size;
 		}
 		for (; k < nw && w[x = live ? live[k] : k] < lo && !rc; k++) {
-			eh_elf_section_pass(img->elf, s, &passed, w[x]);
 			if (w[x] >= done && !(scan->cands[i][x].settled && own) && scan->cands[i][x].wants & ctx->ran)
 				rc = visit_word(ctx, a, states, *at = s->addr + w[x], scan->cands[i][x].word,
 						&scan->cands[i][x], verdicts);
@@ -1647,7 +1646,6 @@ static int visit_section(struct eh_rule_ctx *ctx, struct eh_audit *a, struct eh_
 	}
 	if (!rc && own && verdicts)
 		keep_live(scan, i);
-	eh_elf_section_drop(img->elf, s);
 	return rc;
 }
 
@@ -1748,8 +1746,14 @@ int eh_audit_run_scan(struct eh_audit **out, const struct eh_image *img, struct 
 		if (rule->scan && rule->scan->functions && a->results[i].ran)
 			rc = visit_functions(&ctx, &a->results[i], &states[i], &at);
 	}
+	if (!rc && ctx.read_rc) {
+		rc = ctx.read_rc;
+		errno = ctx.read_errno;
+	}
 	if (rc == EH_ENOMEM) {
 		eh_error_set(err, rc, "%s: out of memory auditing", elf->path);
+	} else if (rc == EH_EIO) {
+		eh_error_set(err, rc, "%s: cannot read its code: %s", elf->path, strerror(errno));
 	} else if (rc && ctx.res) {
 		char where[EH_AUDIT_WHERE_MAX];
 
@@ -1764,6 +1768,7 @@ int eh_audit_run_scan(struct eh_audit **out, const struct eh_image *img, struct 
 	a = NULL;
 out:
 	scan->seen_gen = wk.gen;
+	eh_elf_windows_free(&ctx.code);
 	eh_free(states);
 	eh_free(wk.todo);
 	eh_free(wk.frames);

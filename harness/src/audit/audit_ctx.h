@@ -67,7 +67,22 @@ struct eh_rule_ctx {
 	bool tracking, varies, vhe_dep;
 	bool site_asked;          /* ... it asked eh_rule_site: its verdict holds where the sites agree */
 	uint64_t lo, hi;
+	/*
+	 * The windows the visits read the file's code through (eh_elf_windows_at: none of its pages
+	 * mapped, which costs a virtual machine more than reading them), and the first read that
+	 * failed (EH_EIO or EH_ENOMEM, errno then), which fails the audit: a word that could not be
+	 * read is not one that is not there.
+	 */
+	struct eh_elf_windows code;
+	int read_rc, read_errno;
 };
+
+/*
+ * The word at addr of section s (NULL: none) through ctx->code: the image's (patched: a site's
+ * patch or the file's) or the file's; eh_image_word_in's returns, a failed read kept in ctx.
+ */
+int eh_audit__word_in(struct eh_rule_ctx *ctx, const struct eh_elf_section *s, uint64_t addr, bool patched,
+		      uint32_t *word);
 
 /* The alternative whose original range holds addr in the image (eh_rule_site, untracked). */
 const struct eh_alt_site *eh_audit__site(const struct eh_rule_ctx *ctx, uint64_t addr);

@@ -2,6 +2,7 @@
 #include "eh/rule.h"
 
 #include <elf.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -118,6 +119,28 @@ bool eh_audit__is_replacement(const struct eh_rule_ctx *ctx, uint64_t addr)
 	return eh_audit__replacement_in(ctx, eh_elf_section_at(ctx->img->elf, addr), addr);
 }
 
+int eh_audit__word_in(struct eh_rule_ctx *ctx, const struct eh_elf_section *s, uint64_t addr, bool patched,
+		      uint32_t *word)
+{
+	const uint8_t *p;
+	int rc;
+
+	if (!s)
+		return EH_ENOENT;
+	if (patched) {
+		rc = eh_image_word_in(ctx->img, s, addr, &ctx->code, word);
+	} else {
+		rc = eh_elf_windows_at(ctx->img->elf, &ctx->code, s, addr - s->addr, &p);
+		if (!rc)
+			*word = eh_insn_word(p);
+	}
+	if ((rc == EH_EIO || rc == EH_ENOMEM) && !ctx->read_rc) {
+		ctx->read_rc = rc;
+		ctx->read_errno = errno;
+	}
+	return rc;
+}
+
 /*
  * The word at addr of section s (which holds it, or NULL), into *word: the instruction insn_in
  * decodes. One no alternative covers is the file's.
@@ -130,11 +153,9 @@ static int word_in(struct eh_rule_ctx *ctx, const struct eh_elf_section *s, uint
 		ctx->lo = addr < ctx->lo ? addr : ctx->lo;
 		ctx->hi = addr > ctx->hi ? addr : ctx->hi;
 	}
-	if (!s || !(s->flags & SHF_EXECINSTR) || off >= s->size || s->size - off < 4 || addr & 3)
-		return EH_ENOENT;
-	if (ctx->bits && s->data && eh_audit__bit(ctx->bits->orig, ctx->img->elf, s, addr) == 0)
-		*word = eh_insn_word(s->data + off);
-	else if (eh_image_word_in(ctx->img, s, addr, word))
+	if (!s || !(s->flags & SHF_EXECINSTR) || off >= s->size || s->size - off < 4 || addr & 3 ||
+	    eh_audit__word_in(ctx, s, addr, !ctx->bits || !s->data || eh_audit__bit(ctx->bits->orig, ctx->img->elf, s, addr),
+			      word))
 		return EH_ENOENT;
 	return eh_audit__replacement_in(ctx, s, addr) ? EH_ENOENT : 0;
 }
@@ -170,25 +191,28 @@ size_t eh_rule_neighbour_words(struct eh_rule_ctx *ctx, const struct eh_insn *in
 {
 	const struct eh_elf *elf = ctx->img->elf;
 	const struct eh_elf_section *s = eh_elf_section_at(elf, in->addr);
-	uint64_t first = in->addr + (uint64_t)(delta * 4), off = first - (s ? s->addr : 0), addr;
+	uint64_t first = in->addr + (uint64_t)(delta * 4), off = first - (s ? s->addr : 0), addr, end = 0;
+	const uint8_t *run = NULL;
 	size_t k, p;
 
 	/*
-	 * A run in code the site bits cover, read straight: the file's word unless a site's
-	 * original range holds it, the patches walked in step; the bits say where a
-	 * replacement ends the run. Else (and at the run's end, which tracking records) a
-	 * word at a time.
+	 * A run in code the site bits cover, read straight, to the end of the chunk its first word
+	 * is in (eh_elf_windows_at): the file's word unless a site's original range holds it, the
+	 * patches walked in step; the bits say where a replacement ends the run. Else (and at the
+	 * run's end, which tracking records) a word at a time.
 	 */
-	if (!ctx->bits || !s || !s->data || !(s->flags & SHF_EXECINSTR) || first & 3 || off >= s->size ||
-	    eh_audit__bit(ctx->bits->orig, elf, s, first) < 0)
+	if (ctx->bits && s && s->data && (s->flags & SHF_EXECINSTR) && !(first & 3) && off < s->size &&
+	    eh_audit__bit(ctx->bits->orig, elf, s, first) >= 0 && !eh_elf_windows_at(elf, &ctx->code, s, off, &run))
+		end = (off / EH_ELF_CURSOR_CHUNK + 1) * EH_ELF_CURSOR_CHUNK;
+	if (!run)
 		k = 0;
 	else
 		for (k = 0, p = eh_image_patch_from(ctx->img, first); k < n; k++) {
 			addr = first + 4 * k;
-			if (addr - s->addr >= s->size || s->size - (addr - s->addr) < 4 ||
+			if (addr - s->addr >= s->size || s->size - (addr - s->addr) < 4 || addr - s->addr + 4 > end ||
 			    eh_audit__bit(ctx->bits->repl, elf, s, addr))
 				break;
-			words[k] = eh_insn_word(s->data + (addr - s->addr));
+			words[k] = eh_insn_word(run + 4 * k);
 			if (!eh_audit__bit(ctx->bits->orig, elf, s, addr))
 				continue;
 			while (p < ctx->img->npatches && eh_image_patch_addr(ctx->img, p) < addr)
@@ -261,11 +285,11 @@ static bool is_write_sysreg_el1(const struct eh_rule_ctx *ctx, const struct eh_i
 }
 
 /* The image's word at addr, or 0 (UDF) where it has none. */
-static uint32_t word_at(const struct eh_rule_ctx *ctx, uint64_t addr)
+static uint32_t word_at(struct eh_rule_ctx *ctx, uint64_t addr)
 {
 	uint32_t w = 0;
 
-	eh_image_word(ctx->img, addr, &w);
+	eh_audit__word_in(ctx, eh_elf_section_at(ctx->img->elf, addr), addr, true, &w);
 	return w;
 }
 
@@ -273,7 +297,7 @@ static uint32_t word_at(const struct eh_rule_ctx *ctx, uint64_t addr)
  * The constant a MOVZ (or MOVN) and MOVKs right before addr put in Xrt, as the
  * kernel's mov_q writes one; -1 when they do not.
  */
-static int64_t mov_q_value(const struct eh_rule_ctx *ctx, uint64_t addr, unsigned rt, uint64_t lo)
+static int64_t mov_q_value(struct eh_rule_ctx *ctx, uint64_t addr, unsigned rt, uint64_t lo)
 {
 	uint64_t v = 0, set = 0, a;
 
@@ -308,7 +332,7 @@ static int64_t mov_q_value(const struct eh_rule_ctx *ctx, uint64_t addr, unsigne
  * hyp stub's __finalise_el2 sets HCR_HOST_VHE_FLAGS with mov_q; msr hcr_el2;
  * isb, some 30 instructions before). 1 set, 0 clear, -1 unknown.
  */
-static int e2h_before(const struct eh_rule_ctx *ctx, uint64_t addr)
+static int e2h_before(struct eh_rule_ctx *ctx, uint64_t addr)
 {
 	uint64_t off = 0, a;
 	const struct eh_elf_symbol *sym = eh_elf_symbol_at(ctx->img->elf, addr, &off);

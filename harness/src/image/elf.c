@@ -211,8 +211,7 @@ static int read_symbols(struct eh_elf *elf, const char *name, struct eh_error *e
  * The sections of the file name (mapped as map) that readers hold whole, read at once
  * (eh_file_map_load): the symbols' names (the index hashes them all, and they live as long as
  * the ELF), .BTF (libbpf copies it whole). Section names are in names. The symbol table and the
- * code are read a window at a time (eh_elf_cursor_at), or through the mapping, and given back
- * as their readers pass (eh_elf_section_pass).
+ * code are read a window at a time (eh_elf_cursor_at, eh_elf_windows_at), not mapped.
  */
 static int load_whole(const struct eh_elf *elf, const char *name, const struct eh_file_map *map, const char *names,
 		      const size_t *name_off, struct eh_error *err)
@@ -457,12 +456,28 @@ void eh_elf_cursor_free(struct eh_elf_cursor *c)
 	*c = (struct eh_elf_cursor){ 0 };
 }
 
-/* eh_elf_section_pass, once the reader is EH_ELF_PASS_CHUNK past *done. */
-void eh_elf__section_passed(const struct eh_elf *elf, const struct eh_elf_section *s, uint64_t *done, uint64_t off)
+int eh_elf_windows_at(const struct eh_elf *elf, struct eh_elf_windows *ws, const struct eh_elf_section *s,
+		      uint64_t off, const uint8_t **p)
 {
-	if (droppable(elf, s))
-		eh_file_map_drop(&elf->map, s->offset + *done, off - *done);
-	*done = off;
+	uint64_t chunk = off / EH_ELF_CURSOR_CHUNK, base = chunk * EH_ELF_CURSOR_CHUNK;
+	const uint8_t *at;
+	int rc;
+
+	if (off > s->size || s->size - off < 4)
+		return EH_ENOENT;
+	rc = eh_elf_cursor_at(elf, &ws->w[chunk % EH_ELF_WINDOWS], s, base,
+			      s->size - base < EH_ELF_CURSOR_CHUNK ? (size_t)(s->size - base) : EH_ELF_CURSOR_CHUNK, &at);
+	if (!rc)
+		*p = at + (off - base);
+	return rc;
+}
+
+void eh_elf_windows_free(struct eh_elf_windows *ws)
+{
+	size_t i;
+
+	for (i = 0; i < EH_ELF_WINDOWS; i++)
+		eh_elf_cursor_free(&ws->w[i]);
 }
 
 const struct eh_elf_section *eh_elf_section_by_name(const struct eh_elf *elf, const char *name)

@@ -77,25 +77,32 @@ size_t eh_image_applied_from(const struct eh_image *img, uint64_t addr)
 	return lo;
 }
 
-int eh_image_word_in(const struct eh_image *img, const struct eh_elf_section *s, uint64_t addr, uint32_t *word)
+int eh_image_word_in(const struct eh_image *img, const struct eh_elf_section *s, uint64_t addr,
+		     struct eh_elf_windows *ws, uint32_t *word)
 {
+	const uint8_t *p;
 	size_t i;
+	int rc;
 
 	if (!s->data || addr - s->addr >= s->size || s->size - (addr - s->addr) < 4)
 		return EH_ENOENT;
 	i = eh_image_patch_from(img, addr);
-	if (i < img->npatches && eh_image_patch_addr(img, i) == addr)
+	if (i < img->npatches && eh_image_patch_addr(img, i) == addr) {
 		*word = img->patches[i].word;
-	else
-		*word = eh_insn_word(s->data + (addr - s->addr));
+		return 0;
+	}
+	p = s->data + (addr - s->addr);
+	if (ws && (rc = eh_elf_windows_at(img->elf, ws, s, addr - s->addr, &p)))
+		return rc;
+	*word = eh_insn_word(p);
 	return 0;
 }
 
-int eh_image_word(const struct eh_image *img, uint64_t addr, uint32_t *word)
+int eh_image_word(const struct eh_image *img, uint64_t addr, struct eh_elf_windows *ws, uint32_t *word)
 {
 	const struct eh_elf_section *s = eh_elf_section_at(img->elf, addr);
 
-	return s ? eh_image_word_in(img, s, addr, word) : EH_ENOENT;
+	return s ? eh_image_word_in(img, s, addr, ws, word) : EH_ENOENT;
 }
 
 bool eh_image_copy_section(const struct eh_image *img, const struct eh_elf_section *s, uint8_t *dst)
