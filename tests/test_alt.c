@@ -117,8 +117,8 @@ static void test_apply_per_model(void **state)
 		if (eh_image_new(&img, elf, eh_cpucaps_builtin("5.4"),
 				 &(struct eh_target){ .model = eh_model_find(r->model) }, &err))
 			fail_msg("%s: %s", r->model, err.msg);
-		assert_int_equal(eh_image_word(img, img->sites[0].orig, NULL, &prfm), 0);
-		assert_int_equal(eh_image_word(img, img->sites[1].orig, NULL, &isb), 0);
+		assert_int_equal(eh_image_word(img, img->sites[0].orig, &prfm), 0);
+		assert_int_equal(eh_image_word(img, img->sites[1].orig, &isb), 0);
 		if (prfm != r->prfm_site || isb != r->isb_site)
 			fail_msg("%s: PRFM site 0x%08x, ISB site 0x%08x", r->model, prfm, isb);
 		assert_int_equal(eh_image_outcome(img, &img->sites[0]).applied, r->prfm_site == 0xd503201f);
@@ -139,7 +139,7 @@ static void test_kconfig_off_keeps_prfm(void **state)
 	assert_int_equal(eh_image_new(&img, elf, eh_cpucaps_builtin("5.4"),
 				      &(struct eh_target){ .model = eh_model_find("thunderx2"), .config = cfg },
 				      NULL), 0);
-	assert_int_equal(eh_image_word(img, img->sites[0].orig, NULL, &w), 0);
+	assert_int_equal(eh_image_word(img, img->sites[0].orig, &w), 0);
 	assert_int_equal(w, 0xf98203c9);
 	eh_image_free(img);
 	eh_kconfig_free(cfg);
@@ -231,7 +231,7 @@ static void check_cb_row(const char *name, const char *symbol, const char *model
 		uint32_t now, before;
 		struct eh_insn in;
 
-		assert_int_equal(eh_image_word(img, addr + 4 * i, NULL, &now), 0);
+		assert_int_equal(eh_image_word(img, addr + 4 * i, &now), 0);
 		assert_int_equal(eh_elf_word(cb_elf, addr + 4 * i, &before), 0);
 		eh_decoder_decode(dec, addr + 4 * i, now, &in);
 		if (i < 5 && text[i] ? strcmp(in.text, text[i]) : now != before)
@@ -350,7 +350,7 @@ static void check_patches(const char *model)
 		for (off = 0; off + 4 <= sec->size; off += 4) {
 			uint32_t w;
 
-			assert_int_equal(eh_image_word(img, sec->addr + off, NULL, &w), 0);
+			assert_int_equal(eh_image_word(img, sec->addr + off, &w), 0);
 			assert_int_equal(w, eh_insn_word(copy + off));
 		}
 		free(copy);

@@ -95,13 +95,13 @@ size_t eh_image_applied_from(const struct eh_image *img, uint64_t addr);
 /* Whether the kernel of the image's target detects capability name. */
 bool eh_image_has_cap(const struct eh_image *img, const char *name);
 
+/* The 32-bit word at addr in the patched image; -ENOENT outside every section. */
+int eh_image_word(const struct eh_image *img, uint64_t addr, uint32_t *word);
 /*
- * The 32-bit word at addr in the patched image, the file's read through ws (a reader's windows,
- * eh_elf_windows_at) or, with ws NULL, through the mapping: EH_ENOENT outside every section;
- * EH_ENOMEM or EH_EIO when ws cannot read it (errno says why).
+ * The same in s, the section eh_elf_section_at gives for addr, for a caller that has it already,
+ * the file's word read through ws (a reader's windows, eh_elf_windows_at) or, with ws NULL,
+ * through the mapping: EH_ENOMEM or EH_EIO when ws cannot read it (errno says why).
  */
-int eh_image_word(const struct eh_image *img, uint64_t addr, struct eh_elf_windows *ws, uint32_t *word);
-/* The same in s, the section eh_elf_section_at gives for addr, for a caller that has it already. */
 int eh_image_word_in(const struct eh_image *img, const struct eh_elf_section *s, uint64_t addr,
 		     struct eh_elf_windows *ws, uint32_t *word);
 

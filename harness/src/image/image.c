@@ -98,11 +98,11 @@ int eh_image_word_in(const struct eh_image *img, const struct eh_elf_section *s,
 	return 0;
 }
 
-int eh_image_word(const struct eh_image *img, uint64_t addr, struct eh_elf_windows *ws, uint32_t *word)
+int eh_image_word(const struct eh_image *img, uint64_t addr, uint32_t *word)
 {
 	const struct eh_elf_section *s = eh_elf_section_at(img->elf, addr);
 
-	return s ? eh_image_word_in(img, s, addr, ws, word) : EH_ENOENT;
+	return s ? eh_image_word_in(img, s, addr, NULL, word) : EH_ENOENT;
 }
 
 bool eh_image_copy_section(const struct eh_image *img, const struct eh_elf_section *s, uint8_t *dst)

@@ -75,7 +75,7 @@ static void insn_at(const struct out *a, const struct eh_image *img, uint64_t ad
 		    struct eh_insn *out)
 {
 	uint32_t w = 0;
-	int rc = patched ? eh_image_word(img, addr, NULL, &w) : eh_elf_word(a->fd->elf, addr, &w);
+	int rc = patched ? eh_image_word(img, addr, &w) : eh_elf_word(a->fd->elf, addr, &w);
 
 	eh_decoder_decode(a->dec, addr, w, out);
 	if (rc)
